@@ -1,0 +1,67 @@
+package llm
+
+import "context"
+
+// Protocol is how the loop exchanges actions with the model.
+type Protocol string
+
+// Protocols. ProtocolText is for models without tool calling: one action per
+// reply in a plain form such as `open=>src/app.go`, parsed by the same loop.
+const (
+	ProtocolTools Protocol = "tools"
+	ProtocolText  Protocol = "text"
+)
+
+// Agent is one agent role ready to run: the single loop implementation that
+// serves every role (explorer, observer, planner, coder, summariser). An Agent
+// holds no per-run state and may be reused; Run is safe to call concurrently
+// when the Tools are.
+type Agent struct {
+	Role     Role
+	Model    Model
+	Tools    []Tool
+	Budget   Budget
+	Protocol Protocol // empty means ProtocolTools
+	Hooks    Hooks
+}
+
+// Hooks let a role shape the loop without forking it.
+type Hooks struct {
+	// BeforeCall runs before every model call and may rewrite s.Messages
+	// (the explorer's compression).
+	BeforeCall func(ctx context.Context, s *State) error
+	// AfterStep runs after a step's tool results were appended. It may
+	// append messages (the observer's suggestion) or set s.Stop.
+	AfterStep func(ctx context.Context, s *State) error
+}
+
+// State is the live state of one run, handed to hooks.
+type State struct {
+	Messages []Message
+	Step     int // 1-based number of the step being taken
+	Usage    Usage
+	Steps    []StepRecord
+	// Stop, set by a hook, ends the run with StopFinished after the
+	// current step.
+	Stop bool
+}
+
+// StepRecord is what one step did: for logs, progress and --json output.
+type StepRecord struct {
+	Step    int        `json:"step"`
+	Calls   []ToolCall `json:"calls,omitempty"`
+	Errors  int        `json:"errors,omitempty"` // tool results flagged IsError
+	Usage   Usage      `json:"usage"`
+	Content string     `json:"content,omitempty"` // assistant text of the step, truncated
+}
+
+// Outcome is the end of a run. A budget stop is not an error: Reason says
+// which budget, and Messages holds everything gathered so far.
+type Outcome struct {
+	Reason   StopReason
+	Messages []Message
+	Final    Message // the last assistant message
+	Steps    []StepRecord
+	Usage    Usage
+	Err      error // the model error behind StopModelError, if any
+}
