@@ -1,0 +1,158 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/issuesmith/issuesmith/preagent"
+)
+
+// Kinds of bot comments, as written in the hidden marker.
+const (
+	KindSpec = "spec"
+	KindPlan = "plan"
+)
+
+// Markdown pieces shared by the renderer and the parser.
+const (
+	specTitle     = "## Spec: "
+	planTitle     = "## Plan"
+	partialPrefix = "> **Partial spec:** "
+	approveText   = "**Approve and implement**"
+	reasonPrefix  = "*Why:* "
+	footerRule    = "---"
+)
+
+// Section headings of the spec comment.
+const (
+	secCurrent   = "Current behaviour"
+	secDesired   = "Desired behaviour"
+	secFiles     = "Files"
+	secQuestions = "Open questions"
+)
+
+// Long parts fold into <details> past these sizes, so the comment stays
+// readable while every line remains editable.
+const (
+	foldBullets = 6
+	foldChars   = 900
+	foldSteps   = 8
+)
+
+// Marker returns the hidden marker that lets the bot find its own comment of
+// the given kind ("spec" or "plan").
+func Marker(kind string, m Meta) string {
+	run := strings.Join(strings.Fields(m.RunID), "-")
+	if run == "" {
+		run = "local"
+	}
+	return fmt.Sprintf("<!-- issuesmith:%s run=%s v=%d -->", kind, run, m.Version)
+}
+
+// RenderSpec renders the spec comment as GitHub Markdown: the marker, the
+// topic, current and desired behaviour as bullets, the files as ticked
+// task-list items ("untick to drop"), open questions, and a footer saying how
+// to edit. ParseSpec reads the result (and people's edits of it) back.
+func RenderSpec(s *preagent.Spec, m Meta) string {
+	var b strings.Builder
+	b.WriteString(Marker(KindSpec, m) + "\n")
+	b.WriteString(specTitle + oneLine(s.Topic) + "\n\n")
+	if s.Partial {
+		note := oneLine(s.Note)
+		if note == "" {
+			note = "the explorer stopped before it finished; check the files below."
+		}
+		b.WriteString(partialPrefix + note + "\n\n")
+	}
+	if s.NeedsAnswers() {
+		b.WriteString("The issue is not clear enough to act on yet. Please answer the questions below " +
+			"(reply in a comment, or edit the issue), then comment `/spec`.\n\n")
+	}
+	writeBullets(&b, secCurrent, s.Current)
+	writeBullets(&b, secDesired, s.Desired)
+	if len(s.Files) > 0 {
+		b.WriteString("### " + secFiles + "\n")
+		for _, f := range s.Files {
+			fmt.Fprintf(&b, "- [x] **%s** `%s` — %s\n", f.Action, f.Path, oneLine(f.Reason))
+		}
+		b.WriteString("\n")
+	}
+	writeBullets(&b, secQuestions, s.Questions)
+	b.WriteString(footerRule + "\n")
+	b.WriteString("<sub>Edit this comment to correct the spec: add, remove or reword bullets and files " +
+		"(<code>- [x] **modify** `path` — reason</code>; actions: add, modify, delete). " +
+		"Untick a file to drop it. Comment <code>/plan</code> to plan from the edited spec.</sub>\n")
+	return b.String()
+}
+
+// writeBullets writes a "### title" section of bullets, folded into
+// <details> when long; nothing when there are no bullets.
+func writeBullets(b *strings.Builder, title string, items []string) {
+	if len(items) == 0 {
+		return
+	}
+	b.WriteString("### " + title + "\n")
+	size := 0
+	for _, it := range items {
+		size += len(it)
+	}
+	fold := len(items) > foldBullets || size > foldChars
+	if fold {
+		fmt.Fprintf(b, "<details><summary>%d points</summary>\n\n", len(items))
+	}
+	for _, it := range items {
+		b.WriteString("- " + oneLine(it) + "\n")
+	}
+	if fold {
+		b.WriteString("\n</details>\n")
+	}
+	b.WriteString("\n")
+}
+
+// RenderPlan renders the plan comment: the marker, the "approve and
+// implement" box (ticked when approved), then one "### n. action `path`"
+// section per item in order with its reason and its steps as task-list items
+// (folded into <details> when long), and a footer saying how to edit.
+func RenderPlan(p *Plan, st PlanState, m Meta) string {
+	var b strings.Builder
+	b.WriteString(Marker(KindPlan, m) + "\n")
+	b.WriteString(planTitle + "\n\n")
+	fmt.Fprintf(&b, "- [%s] %s: tick this box (or comment <code>/implement</code>) to let issuesmith write the code.\n\n",
+		box(st.Approved), approveText)
+	for i, it := range p.Items {
+		fmt.Fprintf(&b, "### %d. %s `%s`\n", i+1, it.Action, it.Path)
+		if r := oneLine(it.Reason); r != "" {
+			b.WriteString(reasonPrefix + r + "\n")
+		}
+		b.WriteString("\n")
+		fold := len(it.Steps) > foldSteps
+		if fold {
+			fmt.Fprintf(&b, "<details><summary>%d steps</summary>\n\n", len(it.Steps))
+		}
+		for _, s := range it.Steps {
+			fmt.Fprintf(&b, "- [%s] %s\n", box(s.Done), oneLine(s.Text))
+		}
+		if fold {
+			b.WriteString("\n</details>\n")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString(footerRule + "\n")
+	b.WriteString("<sub>Edit this plan before approving: add, remove, reorder or reword steps " +
+		"(<code>- [ ] step</code>) and files (<code>### modify `path`</code>; actions: add, modify, delete). " +
+		"Files are changed in the order listed.</sub>\n")
+	return b.String()
+}
+
+func box(ticked bool) string {
+	if ticked {
+		return "x"
+	}
+	return " "
+}
+
+// oneLine folds whitespace (including newlines) so a value stays on its
+// Markdown line and cannot inject structure into the comment.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

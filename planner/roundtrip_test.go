@@ -1,0 +1,250 @@
+package planner
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/issuesmith/issuesmith/preagent"
+)
+
+func sampleSpec() *preagent.Spec {
+	return &preagent.Spec{
+		Topic:   "Add the DeepSeek platform with its models and pricing",
+		Current: []string{"`src/data/platform.ts` lists OpenAI and Anthropic only.", "Pricing tables live one file per platform under `src/data/`."},
+		Desired: []string{"DeepSeek appears in the platform list with its models and prices."},
+		Files: []preagent.FileChange{
+			{Path: "src/data/deepseek.ts", Action: preagent.ActionAdd, Reason: "models and pricing of DeepSeek, shaped like `openai.ts`"},
+			{Path: "src/data/platform.ts", Action: preagent.ActionModify, Reason: "import deepseek and add it to `platforms`"},
+		},
+		Questions: []string{"Should prices be shown in USD or CNY?"},
+	}
+}
+
+func samplePlan() *Plan {
+	return &Plan{Items: []Item{
+		{Path: "src/data/deepseek.ts", Action: preagent.ActionAdd, Reason: "models and pricing of DeepSeek",
+			Steps: []Step{{Text: "Export `deepseek` with `deepseek-chat` and `deepseek-reasoner` entries"}, {Text: "Give each model input and output prices per million tokens"}}},
+		{Path: "src/data/platform.ts", Action: preagent.ActionModify, Reason: "register the platform",
+			Steps: []Step{{Text: "Import `deepseek` from `./deepseek`"}, {Text: "Add `deepseek` to the `platforms` object"}}},
+	}}
+}
+
+func TestSpecRoundTrip(t *testing.T) {
+	t.Parallel()
+	for _, s := range []*preagent.Spec{sampleSpec(), {Topic: "Vague", Questions: []string{"Which page?", "What colour?"}},
+		{Topic: "Half", Files: sampleSpec().Files[:1], Partial: true, Note: "the explorer hit its step limit (40 steps)"}} {
+		body := RenderSpec(s, Meta{RunID: "r1", Version: 3})
+		got, err := ParseSpec(body)
+		if err != nil {
+			t.Fatalf("parse rendered spec: %v\n%s", err, body)
+		}
+		if d := cmp.Diff(s, got); d != "" {
+			t.Errorf("round trip (-want +got):\n%s\n%s", d, body)
+		}
+	}
+}
+
+func TestSpecLongPartsFold(t *testing.T) {
+	t.Parallel()
+	s := sampleSpec()
+	for i := 0; i < 9; i++ {
+		s.Current = append(s.Current, "another observation about `src/app.ts`")
+	}
+	body := RenderSpec(s, Meta{RunID: "r1", Version: 1})
+	if !strings.Contains(body, "<details><summary>11 points</summary>") {
+		t.Fatalf("long section not folded:\n%s", body)
+	}
+	got, err := ParseSpec(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(s, got); d != "" {
+		t.Errorf("folded round trip (-want +got):\n%s", d)
+	}
+}
+
+func TestSpecHumanEdits(t *testing.T) {
+	t.Parallel()
+	body := RenderSpec(sampleSpec(), Meta{RunID: "r1", Version: 1})
+	// A person: rewords a bullet, adds one, unticks platform.ts, adds a file
+	// in their own style, removes the question, and edits on Windows.
+	edited := strings.NewReplacer(
+		"lists OpenAI and Anthropic only.", "lists OpenAI and Anthropic, nothing else.",
+		"- DeepSeek appears", "- The docs mention DeepSeek.\n- DeepSeek appears",
+		"- [x] **modify** `src/data/platform.ts`", "- [ ] **modify** `src/data/platform.ts`",
+		"### Open questions\n- Should prices be shown in USD or CNY?\n", "",
+	).Replace(body)
+	edited = strings.Replace(edited, "to `platforms`\n", "to `platforms`\n- [x] edit src/data/index.ts: re-export the new module\n  so callers can import it\n", 1)
+	edited = strings.Replace(edited, "### Files\n", "### Files\n- [X] update `docs/platforms.md` -- list DeepSeek\n", 1)
+	edited = strings.ReplaceAll(edited, "\n", "\r\n")
+	got, err := ParseSpec(edited)
+	if err != nil {
+		t.Fatalf("parse: %v\n%s", err, edited)
+	}
+	want := sampleSpec()
+	want.Current[0] = "`src/data/platform.ts` lists OpenAI and Anthropic, nothing else."
+	want.Desired = []string{"The docs mention DeepSeek.", "DeepSeek appears in the platform list with its models and prices."}
+	want.Files = []preagent.FileChange{
+		{Path: "docs/platforms.md", Action: preagent.ActionModify, Reason: "list DeepSeek"},
+		want.Files[0],
+		{Path: "src/data/index.ts", Action: preagent.ActionModify, Reason: "re-export the new module so callers can import it"},
+	}
+	want.Questions = nil
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("edited spec (-want +got):\n%s", d)
+	}
+}
+
+func TestPlanRoundTrip(t *testing.T) {
+	t.Parallel()
+	p := samplePlan()
+	for _, st := range []PlanState{{}, {Approved: true}} {
+		body := RenderPlan(p, st, Meta{RunID: "run-7", Version: 2})
+		got, gst, err := ParsePlan(body)
+		if err != nil {
+			t.Fatalf("parse: %v\n%s", err, body)
+		}
+		if d := cmp.Diff(p, got); d != "" {
+			t.Errorf("plan round trip (-want +got):\n%s", d)
+		}
+		if gst != st {
+			t.Errorf("state = %+v, want %+v", gst, st)
+		}
+		kind, m, ok := ParseMarker(body)
+		if !ok || kind != KindPlan || m != (Meta{RunID: "run-7", Version: 2}) {
+			t.Errorf("marker = %q %+v %v", kind, m, ok)
+		}
+	}
+}
+
+func TestPlanHumanEdits(t *testing.T) {
+	t.Parallel()
+	body := RenderPlan(samplePlan(), PlanState{}, Meta{RunID: "r", Version: 1})
+	lines := strings.Split(body, "\n")
+	var out []string
+	for _, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "- [ ] **Approve"):
+			l = strings.Replace(l, "[ ]", "[x]", 1) // approve
+		case strings.Contains(l, "Give each model input"):
+			continue // remove a step
+		case strings.Contains(l, "Export `deepseek`"):
+			l = "- [ ] Export `deepseek` with the two chat models" // reword
+			out = append(out, l, "  (names as on the pricing page)")
+			continue
+		}
+		out = append(out, l)
+	}
+	edited := strings.Join(out, "\n")
+	// Move platform.ts first, renumbered by hand, add a step in plain list
+	// style, and append a new file section before the footer.
+	i := strings.Index(edited, "### 2. modify")
+	j := strings.Index(edited, "---\n")
+	second := edited[i:j]
+	edited = edited[:strings.Index(edited, "### 1. add")] + strings.Replace(second, "### 2.", "### 1.", 1) +
+		"1. Keep the list sorted by name\n\n" + edited[strings.Index(edited, "### 1. add"):i] +
+		"### 3. **delete** `src/data/legacy.ts`\n\n" + edited[j:]
+	got, st, err := ParsePlan(edited)
+	if err != nil {
+		t.Fatalf("parse: %v\n%s", err, edited)
+	}
+	want := &Plan{Items: []Item{
+		{Path: "src/data/platform.ts", Action: preagent.ActionModify, Reason: "register the platform",
+			Steps: []Step{{Text: "Import `deepseek` from `./deepseek`"}, {Text: "Add `deepseek` to the `platforms` object"}, {Text: "Keep the list sorted by name"}}},
+		{Path: "src/data/deepseek.ts", Action: preagent.ActionAdd, Reason: "models and pricing of DeepSeek",
+			Steps: []Step{{Text: "Export `deepseek` with the two chat models; (names as on the pricing page)"}}},
+		{Path: "src/data/legacy.ts", Action: preagent.ActionDelete},
+	}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("edited plan (-want +got):\n%s\n%s", d, edited)
+	}
+	if !st.Approved {
+		t.Error("approve box ticked but not approved")
+	}
+}
+
+func TestPlanLongStepsFold(t *testing.T) {
+	t.Parallel()
+	p := samplePlan()
+	for i := 0; i < 8; i++ {
+		p.Items[1].Steps = append(p.Items[1].Steps, Step{Text: "more work", Done: i%2 == 0})
+	}
+	body := RenderPlan(p, PlanState{}, Meta{RunID: "r", Version: 1})
+	if !strings.Contains(body, "<details><summary>10 steps</summary>") {
+		t.Fatalf("not folded:\n%s", body)
+	}
+	got, _, err := ParsePlan(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(p, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+}
+
+func TestParseErrorsNameTheLine(t *testing.T) {
+	t.Parallel()
+	plan := RenderPlan(samplePlan(), PlanState{}, Meta{RunID: "r", Version: 1})
+	spec := RenderSpec(sampleSpec(), Meta{RunID: "r", Version: 1})
+	lineOf := func(body, sub string) int {
+		for i, l := range strings.Split(body, "\n") {
+			if strings.Contains(l, sub) {
+				return i + 1
+			}
+		}
+		t.Fatalf("%q not in body", sub)
+		return 0
+	}
+	tests := []struct {
+		name, body, bad, msg string
+		plan                 bool
+	}{
+		{"plan unknown action", strings.Replace(plan, "### 2. modify", "### 2. rewrite", 1), "### 2. rewrite", `unknown action "rewrite"`, true},
+		{"plan path escapes", strings.Replace(plan, "`src/data/platform.ts`", "`../etc/passwd`", 1), "../etc/passwd", "leaves the repository", true},
+		{"plan text between steps", strings.Replace(plan, "- [ ] Add `deepseek`", "also do the docs\n- [ ] Add `deepseek`", 1), "also do the docs", "text between steps", true},
+		{"plan step before files", strings.Replace(plan, "### 1. add", "- [ ] stray step\n\n### 1. add", 1), "stray step", "not under a file heading", true},
+		{"plan heading without path", strings.Replace(plan, "### 2. modify `src/data/platform.ts`", "### Notes", 1), "### Notes", "expected an action and a path", true},
+		{"plan duplicate file", strings.Replace(plan, "### 2. modify `src/data/platform.ts`", "### 2. modify `src/data/deepseek.ts`", 1), "### 2. modify `src/data/deepseek.ts`", "two sections", true},
+		{"spec unknown section", strings.Replace(spec, "### Desired behaviour", "### Thoughts", 1), "### Thoughts", "unknown section", false},
+		{"spec file line in prose", strings.Replace(spec, "- [x] **add** `src/data/deepseek.ts`", "we also need deepseek.ts", 1), "we also need", "task-list item", false},
+		{"spec bad action", strings.Replace(spec, "**add**", "**fix**", 1), "**fix**", `unknown action "fix"`, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var err error
+			if tc.plan {
+				_, _, err = ParsePlan(tc.body)
+			} else {
+				_, err = ParseSpec(tc.body)
+			}
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("err = %v, want *ParseError", err)
+			}
+			if want := lineOf(tc.body, tc.bad); pe.Line != want {
+				t.Errorf("line = %d, want %d (%v)", pe.Line, want, err)
+			}
+			if !strings.Contains(pe.Msg, tc.msg) {
+				t.Errorf("msg = %q, want it to contain %q", pe.Msg, tc.msg)
+			}
+			reply := ErrorReply("plan", err)
+			if !strings.Contains(reply, pe.Text) || !strings.Contains(reply, "nothing was changed") {
+				t.Errorf("reply does not quote the line: %s", reply)
+			}
+		})
+	}
+}
+
+func TestParseWrongOrMissingMarker(t *testing.T) {
+	t.Parallel()
+	spec := RenderSpec(sampleSpec(), Meta{RunID: "r", Version: 1})
+	if _, _, err := ParsePlan(spec); err == nil || !strings.Contains(err.Error(), "not a plan comment") {
+		t.Errorf("spec parsed as plan: %v", err)
+	}
+	noMarker := spec[strings.Index(spec, "\n")+1:]
+	if _, err := ParseSpec(noMarker); err == nil || !strings.Contains(err.Error(), "marker") {
+		t.Errorf("missing marker: %v", err)
+	}
+}

@@ -1,0 +1,14 @@
+// Package preagent owns the explorer: the "current thinking" agent that reads
+// an issue and a repository one action at a time (open a folder, open a file
+// window, preview an outline, search, grep) until it can say which files must
+// change and how. It also owns the explorer's compression of explored history,
+// the observer role that watches the trajectory, the issue-text cleaner and the
+// loading of repository guidance (AGENTS.md and friends). Its output is a Spec.
+//
+// preagent never writes to the repository, never talks to GitHub and never
+// reads configuration from the environment: it reads the workspace through
+// the confined repo.Workspace and talks to the model only through llm.Model.
+// Text from issues and repository files is untrusted: it is cleaned and
+// delimited before it reaches a prompt, and it never selects tools or paths
+// outside the workspace.
+package preagent
