@@ -36,7 +36,8 @@ func newRootCmd() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.AddCommand(
-	// Subcommands, one file each: serve, solve, apply, search, summarize, setup, migrate.
+		// Subcommands, one file each: serve, solve, apply, search, summarize, setup, migrate.
+		newMigrateCmd(),
 	)
 	return root
 }

@@ -1,0 +1,163 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/riverdriver/riversqlite"
+	"github.com/riverqueue/river/rivertype"
+)
+
+type pgxTx = pgx.Tx
+
+// riverClient is what Queue uses of a river.Client, whatever its driver's
+// transaction type.
+type riverClient interface {
+	Start(ctx context.Context) error
+	Stop(ctx context.Context) error
+	StopAndCancel(ctx context.Context) error
+	Insert(ctx context.Context, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
+	JobCancel(ctx context.Context, jobID int64) (*rivertype.JobRow, error)
+	JobGet(ctx context.Context, jobID int64) (*rivertype.JobRow, error)
+	JobList(ctx context.Context, params *river.JobListParams) (*river.JobListResult, error)
+	Subscribe(kinds ...river.EventKind) (<-chan *river.Event, func())
+}
+
+// QueueOptions configure the job queue.
+type QueueOptions struct {
+	// Workers are the job kinds this process works. Nil makes an
+	// insert-only queue (for tools that enqueue but never work).
+	Workers *river.Workers
+	// MaxWorkers caps concurrent jobs in this process; 0 means 4.
+	MaxWorkers int
+	// PeriodicJobs are scheduled jobs (summary refresh, missed work).
+	PeriodicJobs []*river.PeriodicJob
+	// JobTimeout bounds one job; 0 means 30 minutes.
+	JobTimeout time.Duration
+	// Logger receives River's logs; nil means slog.Default().
+	Logger *slog.Logger
+	// PollInterval is how often workers look for new jobs (SQLite has no
+	// LISTEN/NOTIFY); 0 means one second.
+	PollInterval time.Duration
+	// Middleware wraps every job (metrics, logging).
+	Middleware []rivertype.Middleware
+}
+
+// Queue is River on the store's database. Methods are safe for concurrent use.
+type Queue struct {
+	c riverClient
+}
+
+// NewQueue builds the River client for the store's database. Run Migrate
+// first. Start begins working; Stop waits for running jobs.
+func (s *Store) NewQueue(opts QueueOptions) (*Queue, error) {
+	cfg := &river.Config{
+		Logger:            opts.Logger,
+		JobTimeout:        opts.JobTimeout,
+		FetchPollInterval: opts.PollInterval,
+		PeriodicJobs:      opts.PeriodicJobs,
+		Middleware:        opts.Middleware,
+	}
+	if cfg.JobTimeout == 0 {
+		cfg.JobTimeout = 30 * time.Minute
+	}
+	if cfg.FetchPollInterval == 0 {
+		cfg.FetchPollInterval = time.Second
+	}
+	if cfg.FetchCooldown == 0 || cfg.FetchCooldown > cfg.FetchPollInterval {
+		cfg.FetchCooldown = min(100*time.Millisecond, cfg.FetchPollInterval)
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if opts.Workers != nil {
+		n := opts.MaxWorkers
+		if n <= 0 {
+			n = 4
+		}
+		cfg.Workers = opts.Workers
+		cfg.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: n}}
+	}
+	var (
+		c   riverClient
+		err error
+	)
+	switch s.dialect {
+	case Postgres:
+		c, err = river.NewClient[pgxTx](riverpgxv5.New(s.pool), cfg)
+	default:
+		c, err = river.NewClient[*sql.Tx](riversqlite.New(s.db), cfg)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("new job queue: %w", err)
+	}
+	return &Queue{c: c}, nil
+}
+
+// Start begins fetching and working jobs until Stop.
+func (q *Queue) Start(ctx context.Context) error { return q.c.Start(ctx) }
+
+// Stop stops fetching new jobs and waits for running ones to return (they
+// see their context cancelled only if ctx expires first, via StopAndCancel).
+func (q *Queue) Stop(ctx context.Context) error {
+	err := q.c.Stop(ctx)
+	if err != nil && ctx.Err() != nil {
+		// Deadline hit: cancel running jobs so they reach a checkpoint now.
+		cctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		return q.c.StopAndCancel(cctx)
+	}
+	return err
+}
+
+// Insert enqueues a job. skipped is true when a unique job with the same
+// key already waits or runs, in which case id is that job's.
+func (q *Queue) Insert(ctx context.Context, args river.JobArgs, opts *river.InsertOpts) (id int64, skipped bool, err error) {
+	res, err := q.c.Insert(ctx, args, opts)
+	if err != nil {
+		return 0, false, fmt.Errorf("enqueue %s: %w", args.Kind(), err)
+	}
+	return res.Job.ID, res.UniqueSkippedAsDuplicate, nil
+}
+
+// Cancel cancels a job: a queued one never runs, a running one sees its
+// context cancelled.
+func (q *Queue) Cancel(ctx context.Context, id int64) error {
+	if _, err := q.c.JobCancel(ctx, id); err != nil {
+		return fmt.Errorf("cancel job %d: %w", id, err)
+	}
+	return nil
+}
+
+// Job returns a job's row.
+func (q *Queue) Job(ctx context.Context, id int64) (*rivertype.JobRow, error) {
+	j, err := q.c.JobGet(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("get job %d: %w", id, err)
+	}
+	return j, nil
+}
+
+// Jobs lists jobs matching params (nil lists the first page of all).
+func (q *Queue) Jobs(ctx context.Context, params *river.JobListParams) ([]*rivertype.JobRow, error) {
+	if params == nil {
+		params = river.NewJobListParams()
+	}
+	res, err := q.c.JobList(ctx, params)
+	if err != nil {
+		return nil, fmt.Errorf("list jobs: %w", err)
+	}
+	return res.Jobs, nil
+}
+
+// Subscribe returns a channel of job events of the given kinds and a
+// function to stop the subscription (tests and metrics use it).
+func (q *Queue) Subscribe(kinds ...river.EventKind) (<-chan *river.Event, func()) {
+	return q.c.Subscribe(kinds...)
+}

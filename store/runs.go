@@ -1,0 +1,210 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Run states. A run is open while active or waiting; at most one open run
+// exists per issue (a unique index enforces it).
+const (
+	StateActive    = "active"    // a job is working on it or queued
+	StateWaiting   = "waiting"   // waiting for the plan's approval
+	StateDone      = "done"      // ended with a pull request
+	StateFailed    = "failed"    // ended with a comment saying why
+	StateCancelled = "cancelled" // unlabelled, closed or /stop
+)
+
+// IssueKey names one issue.
+type IssueKey struct {
+	Owner string
+	Repo  string
+	Issue int
+}
+
+// String renders the key as owner/repo#n.
+func (k IssueKey) String() string { return fmt.Sprintf("%s/%s#%d", k.Owner, k.Repo, k.Issue) }
+
+// Run is one issue's journey from label to pull request.
+type Run struct {
+	ID             int64
+	InstallationID int64
+	IssueKey
+	Requester         string
+	State             string
+	Stage             string
+	Step              string
+	Reason            string // why the run ended, when it failed or was cancelled
+	ProgressCommentID int64
+	SpecCommentID     int64
+	PlanCommentID     int64
+	SpecBody          string // the spec comment body as last written or read
+	PlanBody          string // the plan comment body as last written or read
+	Branch            string
+	PRNumber          int
+	PRURL             string
+	PromptTokens      int64
+	CompletionTokens  int64
+	Cost              float64
+	CreatedAt         time.Time
+	UpdatedAt         time.Time
+}
+
+// Open reports whether the run has not ended.
+func (r *Run) Open() bool { return r.State == StateActive || r.State == StateWaiting }
+
+const runColumns = `id, installation_id, owner, repo, issue, requester, state, stage, step, reason,
+	progress_comment_id, spec_comment_id, plan_comment_id, spec_body, plan_body, branch, pr_number, pr_url,
+	prompt_tokens, completion_tokens, cost, created_at, updated_at`
+
+func scanRun(row interface{ Scan(...any) error }) (*Run, error) {
+	var r Run
+	var created, updated int64
+	err := row.Scan(&r.ID, &r.InstallationID, &r.Owner, &r.Repo, &r.Issue, &r.Requester, &r.State, &r.Stage, &r.Step, &r.Reason,
+		&r.ProgressCommentID, &r.SpecCommentID, &r.PlanCommentID, &r.SpecBody, &r.PlanBody, &r.Branch, &r.PRNumber, &r.PRURL,
+		&r.PromptTokens, &r.CompletionTokens, &r.Cost, &created, &updated)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	r.CreatedAt, r.UpdatedAt = time.Unix(created, 0), time.Unix(updated, 0)
+	return &r, nil
+}
+
+// OpenRun returns the issue's open run, or creates one in state active with
+// the given installation and requester. created reports which happened.
+// Concurrent callers for the same issue get the same run.
+func (s *Store) OpenRun(ctx context.Context, key IssueKey, installationID int64, requester string) (run *Run, created bool, err error) {
+	if r, err := s.OpenRunFor(ctx, key); err == nil {
+		return r, false, nil
+	} else if !errors.Is(err, ErrNotFound) {
+		return nil, false, err
+	}
+	now := s.unix()
+	var id int64
+	err = s.queryRow(ctx, `INSERT INTO runs (installation_id, owner, repo, issue, requester, state, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id`,
+		installationID, key.Owner, key.Repo, key.Issue, requester, StateActive, now, now).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) { // lost a race: another caller opened it
+		r, err := s.OpenRunFor(ctx, key)
+		return r, false, err
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("open run for %s: %w", key, err)
+	}
+	r, err := s.Run(ctx, id)
+	return r, true, err
+}
+
+// OpenRunFor returns the issue's open run or ErrNotFound.
+func (s *Store) OpenRunFor(ctx context.Context, key IssueKey) (*Run, error) {
+	r, err := scanRun(s.queryRow(ctx, `SELECT `+runColumns+` FROM runs
+		WHERE owner = ? AND repo = ? AND issue = ? AND state IN ('active', 'waiting')`, key.Owner, key.Repo, key.Issue))
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return nil, fmt.Errorf("find open run for %s: %w", key, err)
+	}
+	return r, err
+}
+
+// LatestRun returns the issue's most recent run, open or not, or ErrNotFound.
+func (s *Store) LatestRun(ctx context.Context, key IssueKey) (*Run, error) {
+	r, err := scanRun(s.queryRow(ctx, `SELECT `+runColumns+` FROM runs
+		WHERE owner = ? AND repo = ? AND issue = ? ORDER BY id DESC LIMIT 1`, key.Owner, key.Repo, key.Issue))
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return nil, fmt.Errorf("find latest run for %s: %w", key, err)
+	}
+	return r, err
+}
+
+// RunByPR returns the most recent run that opened pull request pr in
+// owner/repo, or ErrNotFound.
+func (s *Store) RunByPR(ctx context.Context, owner, repo string, pr int) (*Run, error) {
+	r, err := scanRun(s.queryRow(ctx, `SELECT `+runColumns+` FROM runs
+		WHERE owner = ? AND repo = ? AND pr_number = ? ORDER BY id DESC LIMIT 1`, owner, repo, pr))
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return nil, fmt.Errorf("find run for %s/%s pull %d: %w", owner, repo, pr, err)
+	}
+	return r, err
+}
+
+// Run returns the run with id, or ErrNotFound.
+func (s *Store) Run(ctx context.Context, id int64) (*Run, error) {
+	r, err := scanRun(s.queryRow(ctx, `SELECT `+runColumns+` FROM runs WHERE id = ?`, id))
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return nil, fmt.Errorf("get run %d: %w", id, err)
+	}
+	return r, err
+}
+
+// SaveRun writes every mutable field of r and sets r.UpdatedAt. Opening a
+// second open run for the same issue fails.
+func (s *Store) SaveRun(ctx context.Context, r *Run) error {
+	now := s.unix()
+	res, err := s.exec(ctx, `UPDATE runs SET requester = ?, state = ?, stage = ?, step = ?, reason = ?,
+		progress_comment_id = ?, spec_comment_id = ?, plan_comment_id = ?, spec_body = ?, plan_body = ?,
+		branch = ?, pr_number = ?, pr_url = ?, prompt_tokens = ?, completion_tokens = ?, cost = ?, updated_at = ?
+		WHERE id = ?`,
+		r.Requester, r.State, r.Stage, r.Step, r.Reason, r.ProgressCommentID, r.SpecCommentID, r.PlanCommentID,
+		r.SpecBody, r.PlanBody, r.Branch, r.PRNumber, r.PRURL, r.PromptTokens, r.CompletionTokens, r.Cost, now, r.ID)
+	if err != nil {
+		return fmt.Errorf("save run %d: %w", r.ID, err)
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return fmt.Errorf("save run %d: %w", r.ID, ErrNotFound)
+	}
+	r.UpdatedAt = time.Unix(now, 0)
+	return nil
+}
+
+// AddUsage adds tokens and cost to a run atomically and returns the totals.
+func (s *Store) AddUsage(ctx context.Context, id int64, prompt, completion int64, cost float64) (*Run, error) {
+	_, err := s.exec(ctx, `UPDATE runs SET prompt_tokens = prompt_tokens + ?, completion_tokens = completion_tokens + ?,
+		cost = cost + ?, updated_at = ? WHERE id = ?`, prompt, completion, cost, s.unix(), id)
+	if err != nil {
+		return nil, fmt.Errorf("add usage to run %d: %w", id, err)
+	}
+	return s.Run(ctx, id)
+}
+
+// Checkpoint records that step name of run id finished with result. The
+// first record wins: a repeat keeps the earlier result and reports false.
+func (s *Store) Checkpoint(ctx context.Context, id int64, name, result string) (first bool, err error) {
+	res, err := s.exec(ctx, `INSERT INTO run_steps (run_id, name, result, done_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (run_id, name) DO NOTHING`, id, name, result, s.unix())
+	if err != nil {
+		return false, fmt.Errorf("checkpoint %s of run %d: %w", name, id, err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+// StepResult returns the recorded result of step name of run id; ok is
+// false when the step has not finished.
+func (s *Store) StepResult(ctx context.Context, id int64, name string) (result string, ok bool, err error) {
+	err = s.queryRow(ctx, `SELECT result FROM run_steps WHERE run_id = ? AND name = ?`, id, name).Scan(&result)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("read step %s of run %d: %w", name, id, err)
+	}
+	return result, true, nil
+}
+
+// ForgetSteps removes the checkpoints of run id whose names start with any
+// of prefixes, so those steps run again (/plan, /retry).
+func (s *Store) ForgetSteps(ctx context.Context, id int64, prefixes ...string) error {
+	for _, p := range prefixes {
+		p = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(p)
+		if _, err := s.exec(ctx, `DELETE FROM run_steps WHERE run_id = ? AND name LIKE ? ESCAPE '\'`, id, p+"%"); err != nil {
+			return fmt.Errorf("forget steps %s of run %d: %w", p, id, err)
+		}
+	}
+	return nil
+}

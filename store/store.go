@@ -1,0 +1,170 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+)
+
+// Dialect names the database behind a Store.
+type Dialect string
+
+// The supported dialects.
+const (
+	SQLite   Dialect = "sqlite"
+	Postgres Dialect = "postgres"
+)
+
+// DefaultDSN is the database used when none is configured: a SQLite file in
+// the working directory, so one machine needs no database server.
+const DefaultDSN = "issuesmith.db"
+
+// ErrNotFound is returned when a looked-up row does not exist.
+var ErrNotFound = errors.New("not found")
+
+// Store is an open database. It is safe for concurrent use. Close releases it.
+type Store struct {
+	db      *sql.DB
+	pool    *pgxpool.Pool // PostgreSQL only: River's pgx pool, shared by db
+	dialect Dialect
+	now     func() time.Time
+}
+
+// Open connects to dsn: a postgres:// or postgresql:// URL selects
+// PostgreSQL; anything else is a SQLite file path (an optional sqlite:// or
+// file: prefix is accepted; "" means DefaultDSN). SQLite is opened in WAL
+// mode with a busy timeout. Open does not migrate: call Migrate.
+func Open(ctx context.Context, dsn string) (*Store, error) {
+	if isPostgres(dsn) {
+		return openPostgres(ctx, dsn)
+	}
+	return openSQLite(ctx, dsn)
+}
+
+func isPostgres(dsn string) bool {
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
+}
+
+func openSQLite(ctx context.Context, dsn string) (*Store, error) {
+	path := strings.TrimPrefix(strings.TrimPrefix(dsn, "sqlite://"), "file:")
+	if path == "" {
+		path = DefaultDSN
+	}
+	if i := strings.IndexByte(path, '?'); i >= 0 {
+		path = path[:i]
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+	}
+	// busy_timeout comes first so that switching to WAL waits for other
+	// processes (bot migrate beside bot serve) instead of failing.
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Set("_txlock", "immediate")
+	db, err := sql.Open("sqlite", "file:"+abs+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("open sqlite %s: %w", abs, err)
+	}
+	// SQLite runs one writer at a time; River does enough concurrent work
+	// that several connections end in SQLITE_BUSY. One connection
+	// serialises everything in this process (River's own advice).
+	db.SetMaxOpenConns(1)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open sqlite %s: %w", abs, err)
+	}
+	return &Store{db: db, dialect: SQLite, now: time.Now}, nil
+}
+
+func openPostgres(ctx context.Context, dsn string) (*Store, error) {
+	pool, err := pgxpool.New(ctx, dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open postgres %s: %w", redact(dsn), err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("open postgres %s: %w", redact(dsn), errors.New(redactErr(err, dsn)))
+	}
+	return &Store{db: stdlib.OpenDBFromPool(pool), pool: pool, dialect: Postgres, now: time.Now}, nil
+}
+
+// redact returns dsn without its password, for errors and logs.
+func redact(dsn string) string {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return "postgres://(unparsable URL)"
+	}
+	return u.Redacted()
+}
+
+// redactErr returns err's text with any password in dsn removed.
+func redactErr(err error, dsn string) string {
+	msg := err.Error()
+	if u, perr := url.Parse(dsn); perr == nil && u.User != nil {
+		if pw, ok := u.User.Password(); ok && pw != "" {
+			msg = strings.ReplaceAll(msg, pw, "xxxxx")
+		}
+	}
+	return msg
+}
+
+// Dialect reports which database the store talks to.
+func (s *Store) Dialect() Dialect { return s.dialect }
+
+// DB returns the database/sql handle, for health checks and tests.
+func (s *Store) DB() *sql.DB { return s.db }
+
+// Ping checks that the database answers (for /readyz).
+func (s *Store) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
+
+// Close closes the database. Stop any Queue first.
+func (s *Store) Close() error {
+	err := s.db.Close()
+	if s.pool != nil {
+		s.pool.Close()
+	}
+	return err
+}
+
+// rebind turns ? placeholders into $n for PostgreSQL. Our queries never
+// contain a literal question mark.
+func (s *Store) rebind(q string) string {
+	if s.dialect != Postgres {
+		return q
+	}
+	var b strings.Builder
+	n := 0
+	for _, r := range q {
+		if r == '?' {
+			n++
+			b.WriteString("$" + strconv.Itoa(n))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func (s *Store) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	return s.db.ExecContext(ctx, s.rebind(q), args...)
+}
+
+func (s *Store) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	return s.db.QueryRowContext(ctx, s.rebind(q), args...)
+}
+
+func (s *Store) unix() int64 { return s.now().Unix() }
