@@ -1,0 +1,22 @@
+// Package repo owns everything issuesmith does to a repository on disk.
+//
+// Two halves live here:
+//
+//   - Workspace: a read-only view of one checkout confined to its root with
+//     os.Root. It backs the agents' read tools (list_dir, read_file, grep) and
+//     gives other packages (summaries, preagent) the list of files that git
+//     would track and a confined raw read. Paths are repo-relative with forward
+//     slashes; absolute paths, ".." and symlinks leading out of the root are
+//     refused with ErrOutsideRoot, missing paths with ErrNotExist. Both are
+//     mistakes a model can fix, so callers turn them into tool results.
+//
+//   - Git: a clone cache per repository (fetch instead of re-clone), a
+//     separate worktree per run, branch, commit and push with an installation
+//     token, built on go-git with a git CLI fallback for repositories go-git
+//     cannot handle.
+//
+// This package must never write outside a worktree it created, never follow a
+// symlink out of a Workspace, and never let an access token reach a stored
+// remote URL, a log line or an error message. It knows nothing about GitHub's
+// API, models or prompts.
+package repo

@@ -1,0 +1,134 @@
+package repo
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// Workspace is a read-only view of one checkout, confined to its root with
+// os.Root: no operation reads outside the directory it was opened on, whatever
+// path or symlink it is given. A Workspace is safe for concurrent use; the
+// files under it may change between calls (the coder edits them), and every
+// call sees the tree as it is at that moment.
+type Workspace struct {
+	dir  string
+	root *os.Root
+}
+
+// OpenWorkspace opens dir (which must be an existing directory) as a
+// Workspace. The caller should Close it when the run ends.
+func OpenWorkspace(dir string) (*Workspace, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
+	}
+	// Resolve symlinks in the root itself (e.g. /tmp -> /private/tmp) so Dir
+	// names the real directory the confinement applies to.
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	root, err := os.OpenRoot(abs)
+	if err != nil {
+		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
+	}
+	return &Workspace{dir: abs, root: root}, nil
+}
+
+// Dir returns the absolute path of the workspace root.
+func (w *Workspace) Dir() string { return w.dir }
+
+// Close releases the root directory handle. Calls after Close fail.
+func (w *Workspace) Close() error { return w.root.Close() }
+
+// Clean turns a path given by a model or a user into a clean repo-relative
+// slash path ("." for the root). It refuses absolute paths and paths that
+// climb out with ".." with ErrOutsideRoot; symlinks are checked when the path
+// is opened.
+func Clean(p string) (string, error) {
+	orig := p
+	p = strings.TrimSpace(p)
+	if p == "" {
+		return ".", nil
+	}
+	if strings.ContainsRune(p, 0) {
+		return "", fmt.Errorf("%q: path contains a NUL byte: %w", orig, ErrNotExist)
+	}
+	if path.IsAbs(p) || filepath.IsAbs(p) {
+		return "", outside(orig, "absolute paths are not allowed")
+	}
+	c := path.Clean(p)
+	if c == ".." || strings.HasPrefix(c, "../") {
+		return "", outside(orig, "it climbs above the repository root with \"..\"")
+	}
+	return c, nil
+}
+
+// Files lists the repository's regular files as sorted repo-relative slash
+// paths, honouring .gitignore files (nested ones too) and .git/info/exclude,
+// and skipping .git, vendor/ and node_modules/. Symlinks are not listed.
+func (w *Workspace) Files(ctx context.Context) ([]string, error) {
+	var files []string
+	err := w.walk(ctx, ".", func(rel string, d fs.DirEntry) error {
+		if d.Type().IsRegular() {
+			files = append(files, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list files: %w", err)
+	}
+	return files, nil
+}
+
+// ReadBytes returns the whole content of the file at the repo-relative path p.
+// It fails with ErrOutsideRoot, ErrNotExist or ErrIsDir for model-fixable
+// mistakes.
+func (w *Workspace) ReadBytes(p string) ([]byte, error) {
+	rel, err := Clean(p)
+	if err != nil {
+		return nil, err
+	}
+	f, err := w.open(rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, classify(rel, err)
+	}
+	if st.IsDir() {
+		return nil, fmt.Errorf("%q: %w", rel, ErrIsDir)
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("read %q: %w", rel, err)
+	}
+	return data, nil
+}
+
+// open opens a clean relative path under the root, mapping errors to the
+// package's sentinels.
+func (w *Workspace) open(rel string) (*os.File, error) {
+	f, err := w.root.Open(rel)
+	if err != nil {
+		return nil, classify(rel, err)
+	}
+	return f, nil
+}
+
+// stat stats a clean relative path under the root, following symlinks that
+// stay inside it.
+func (w *Workspace) stat(rel string) (fs.FileInfo, error) {
+	st, err := w.root.Stat(rel)
+	if err != nil {
+		return nil, classify(rel, err)
+	}
+	return st, nil
+}
