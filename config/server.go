@@ -1,0 +1,281 @@
+package config
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/caarlos0/env/v11"
+)
+
+// EnvPrefix prefixes every server setting's environment variable.
+const EnvPrefix = "ISSUESMITH_"
+
+// FileVar names the variable that points at an optional settings file: lines
+// of NAME=value with the same names as the environment (# starts a comment).
+// Real environment variables override the file.
+const FileVar = EnvPrefix + "CONFIG_FILE"
+
+// Server is the bot's process configuration. Field tags give the variable
+// names (after EnvPrefix) and defaults; see the README's "Configure" section.
+type Server struct {
+	// AppID is the GitHub App's numeric id.
+	AppID int64 `env:"APP_ID"`
+	// PrivateKeyFile is the path of the App's PEM private key; PrivateKey is
+	// the PEM text itself (literal "\n" sequences are accepted). Set one.
+	PrivateKeyFile string `env:"PRIVATE_KEY_FILE"`
+	PrivateKey     string `env:"PRIVATE_KEY"`
+	// WebhookSecret is the App's webhook secret (HMAC-SHA256 key).
+	WebhookSecret string `env:"WEBHOOK_SECRET"`
+	// GitHubURL is the REST API root; for GitHub Enterprise Server
+	// "https://HOST/api/v3/".
+	GitHubURL string `env:"GITHUB_URL" envDefault:"https://api.github.com/"`
+	// BotLogin is the App's bot login ("slug[bot]"); asked from GitHub when
+	// empty.
+	BotLogin string `env:"BOT_LOGIN"`
+	// DatabaseURL is a SQLite file path (the default, created on first run)
+	// or a postgres:// URL.
+	DatabaseURL string `env:"DATABASE_URL" envDefault:"issuesmith.db"`
+	// DataDir holds repository clones and per-run worktrees.
+	DataDir string `env:"DATA_DIR" envDefault:"issuesmith-data"`
+	// ListenAddr is where /webhook, /healthz, /readyz and /metrics listen.
+	ListenAddr string `env:"LISTEN_ADDR" envDefault:":8080"`
+	// WebhookMaxBody caps a webhook body in bytes (GitHub's own cap is 25 MB).
+	WebhookMaxBody int64 `env:"WEBHOOK_MAX_BODY" envDefault:"26214400"`
+	// Workers is how many jobs run at once.
+	Workers int `env:"WORKERS" envDefault:"2"`
+	// ShutdownTimeout bounds the wait for running steps at shutdown.
+	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT" envDefault:"30s"`
+	// LogLevel is debug, info, warn or error.
+	LogLevel string `env:"LOG_LEVEL" envDefault:"info"`
+	// Model holds the language model settings (variables ISSUESMITH_MODEL_*).
+	Model Model `envPrefix:"MODEL_"`
+}
+
+// Model is the model endpoint configuration: any OpenAI-compatible server.
+type Model struct {
+	// BaseURL is the OpenAI-compatible API root.
+	BaseURL string `env:"BASE_URL" envDefault:"https://api.openai.com/v1"`
+	// APIKey or APIKeyFile authenticates to it (a local server may need none).
+	APIKey     string `env:"API_KEY"`
+	APIKeyFile string `env:"API_KEY_FILE"`
+	// Name is the default model for every role.
+	Name string `env:"NAME"`
+	// Roles overrides the model per role, "explorer:NAME,coder:NAME".
+	Roles map[string]string `env:"ROLES"`
+	// Timeout bounds one model call.
+	Timeout time.Duration `env:"TIMEOUT" envDefault:"5m"`
+	// MaxRetries bounds retries of a failed model call.
+	MaxRetries int `env:"MAX_RETRIES" envDefault:"3"`
+	// InputPrice and OutputPrice are USD per million tokens, for the cost
+	// shown in progress comments (0: cost not shown).
+	InputPrice  float64 `env:"INPUT_PRICE"`
+	OutputPrice float64 `env:"OUTPUT_PRICE"`
+}
+
+// LoadServer reads the server configuration from the process environment
+// (and the file named by ISSUESMITH_CONFIG_FILE), applies defaults and
+// validates it.
+func LoadServer() (*Server, error) {
+	return ParseServer(os.Environ())
+}
+
+// ParseServer is LoadServer over the given "NAME=value" environment, for
+// tests and tools.
+func ParseServer(environ []string) (*Server, error) {
+	vars := map[string]string{}
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			vars[k] = v
+		}
+	}
+	if path := vars[FileVar]; path != "" {
+		fileVars, err := readEnvFile(path)
+		if err != nil {
+			return nil, err
+		}
+		for k, v := range fileVars {
+			if _, set := vars[k]; !set {
+				vars[k] = v
+			}
+		}
+	}
+	var s Server
+	if err := env.ParseWithOptions(&s, env.Options{Prefix: EnvPrefix, Environment: vars}); err != nil {
+		return nil, fmt.Errorf("server config: %w", err)
+	}
+	if strings.Contains(s.PrivateKey, `\n`) && !strings.Contains(s.PrivateKey, "\n") {
+		s.PrivateKey = strings.ReplaceAll(s.PrivateKey, `\n`, "\n")
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// readEnvFile reads NAME=value lines; blank lines and # comments are skipped.
+func readEnvFile(path string) (map[string]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("server config file: %w", err)
+	}
+	vars := map[string]string{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, fmt.Errorf("server config file %s:%d: want NAME=value", path, n)
+		}
+		vars[strings.TrimSpace(k)] = strings.Trim(strings.TrimSpace(v), `"'`)
+	}
+	return vars, sc.Err()
+}
+
+// Validate checks that the configuration can run the App. It names every
+// problem by its variable, never by its value.
+func (s *Server) Validate() error {
+	var errs []error
+	bad := func(name, why string) { errs = append(errs, fmt.Errorf("%s%s: %s", EnvPrefix, name, why)) }
+	if s.AppID <= 0 {
+		bad("APP_ID", "required: the GitHub App's numeric id")
+	}
+	switch {
+	case s.PrivateKey == "" && s.PrivateKeyFile == "":
+		bad("PRIVATE_KEY_FILE", "required (or PRIVATE_KEY): the App's private key")
+	case s.PrivateKey != "" && s.PrivateKeyFile != "":
+		bad("PRIVATE_KEY", "set either PRIVATE_KEY or PRIVATE_KEY_FILE, not both")
+	case s.PrivateKey != "" && !strings.Contains(s.PrivateKey, "PRIVATE KEY"):
+		bad("PRIVATE_KEY", "is not a PEM private key")
+	}
+	if s.WebhookSecret == "" {
+		bad("WEBHOOK_SECRET", "required: the secret set on the App's webhook")
+	}
+	if u, err := url.Parse(s.GitHubURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		bad("GITHUB_URL", "must be an absolute http(s) URL")
+	}
+	if _, _, err := net.SplitHostPort(s.ListenAddr); err != nil {
+		bad("LISTEN_ADDR", "must be host:port or :port")
+	}
+	if s.DatabaseURL == "" {
+		bad("DATABASE_URL", "must not be empty")
+	}
+	if s.DataDir == "" {
+		bad("DATA_DIR", "must not be empty")
+	}
+	if s.WebhookMaxBody < 1024 {
+		bad("WEBHOOK_MAX_BODY", "must be at least 1024 bytes")
+	}
+	if s.Workers < 1 {
+		bad("WORKERS", "must be at least 1")
+	}
+	if _, ok := logLevels[strings.ToLower(s.LogLevel)]; !ok {
+		bad("LOG_LEVEL", "must be debug, info, warn or error")
+	}
+	errs = append(errs, s.Model.validate()...)
+	if len(errs) > 0 {
+		return fmt.Errorf("server config: %w", errors.Join(errs...))
+	}
+	return nil
+}
+
+func (m *Model) validate() []error {
+	var errs []error
+	if u, err := url.Parse(m.BaseURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		errs = append(errs, errors.New(EnvPrefix+"MODEL_BASE_URL: must be an absolute http(s) URL"))
+	}
+	if m.Name == "" {
+		errs = append(errs, errors.New(EnvPrefix+"MODEL_NAME: required: the model every role uses by default"))
+	}
+	if m.APIKey != "" && m.APIKeyFile != "" {
+		errs = append(errs, errors.New(EnvPrefix+"MODEL_API_KEY: set either MODEL_API_KEY or MODEL_API_KEY_FILE, not both"))
+	}
+	for role := range m.Roles {
+		if !knownRoles[role] {
+			errs = append(errs, fmt.Errorf("%sMODEL_ROLES: unknown role %q (known: %s)", EnvPrefix, role, roleList()))
+		}
+	}
+	if m.Timeout <= 0 || m.MaxRetries < 0 || m.InputPrice < 0 || m.OutputPrice < 0 {
+		errs = append(errs, errors.New(EnvPrefix+"MODEL_TIMEOUT, MAX_RETRIES, INPUT_PRICE, OUTPUT_PRICE: must not be negative (timeout positive)"))
+	}
+	return errs
+}
+
+var logLevels = map[string]slog.Level{"debug": slog.LevelDebug, "info": slog.LevelInfo, "warn": slog.LevelWarn, "error": slog.LevelError}
+
+// SlogLevel returns LogLevel as a slog level (info when unknown).
+func (s *Server) SlogLevel() slog.Level { return logLevels[strings.ToLower(s.LogLevel)] }
+
+// Key returns the App's PEM private key, read from PrivateKeyFile when set.
+func (s *Server) Key() ([]byte, error) {
+	if s.PrivateKeyFile == "" {
+		return []byte(s.PrivateKey), nil
+	}
+	b, err := os.ReadFile(s.PrivateKeyFile)
+	if err != nil {
+		return nil, fmt.Errorf("read %sPRIVATE_KEY_FILE: %w", EnvPrefix, err)
+	}
+	return b, nil
+}
+
+// ModelAPIKey returns the model API key, read from APIKeyFile when set.
+func (s *Server) ModelAPIKey() (string, error) {
+	if s.Model.APIKeyFile == "" {
+		return s.Model.APIKey, nil
+	}
+	b, err := os.ReadFile(s.Model.APIKeyFile)
+	if err != nil {
+		return "", fmt.Errorf("read %sMODEL_API_KEY_FILE: %w", EnvPrefix, err)
+	}
+	return strings.TrimSpace(string(b)), nil
+}
+
+// LogValue implements slog.LogValuer with every secret redacted.
+func (s *Server) LogValue() slog.Value {
+	return slog.GroupValue(
+		slog.Int64("app_id", s.AppID),
+		slog.String("private_key", redact(s.PrivateKey, s.PrivateKeyFile)),
+		slog.String("webhook_secret", redact(s.WebhookSecret, "")),
+		slog.String("github_url", s.GitHubURL),
+		slog.String("database", redactURL(s.DatabaseURL)),
+		slog.String("listen", s.ListenAddr),
+		slog.String("model_base_url", s.Model.BaseURL),
+		slog.String("model", s.Model.Name),
+		slog.String("model_api_key", redact(s.Model.APIKey, s.Model.APIKeyFile)),
+	)
+}
+
+// String describes the configuration with secrets redacted.
+func (s *Server) String() string { return s.LogValue().String() }
+
+func redact(value, file string) string {
+	switch {
+	case file != "":
+		return "file " + file
+	case value != "":
+		return "[set]"
+	}
+	return "[unset]"
+}
+
+// redactURL hides a password in a database URL.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return raw
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return u.String()
+}

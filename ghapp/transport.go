@@ -1,0 +1,209 @@
+package ghapp
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Call describes one HTTP exchange with GitHub, as seen by the transport. It
+// is handed to AppConfig.Observe (metrics) after every attempt.
+type Call struct {
+	Method string
+	Path   string
+	// Status is the HTTP status, or 0 when the request failed without one.
+	Status int
+	// Remaining is X-RateLimit-Remaining, or -1 when GitHub did not send it.
+	Remaining int
+	Duration  time.Duration
+	// Retried is true when the transport is going to send the request again.
+	Retried bool
+}
+
+// Transport defaults. GitHub asks integrators to leave at least a second
+// between content-creating requests and to wait at least a minute after a
+// secondary rate limit without Retry-After.
+const (
+	DefaultWriteInterval = time.Second
+	DefaultMaxRetries    = 4
+	DefaultBackoff       = 500 * time.Millisecond
+	DefaultMaxWait       = 2 * time.Minute
+	secondaryWait        = time.Minute
+)
+
+// transport is the RoundTripper under each installation's client. It spaces
+// writes, waits out rate limits when the wait is short enough, and retries
+// 5xx answers with exponential backoff. It is safe for concurrent use.
+type transport struct {
+	base          http.RoundTripper
+	writeInterval time.Duration
+	maxRetries    int
+	backoff       time.Duration
+	maxWait       time.Duration
+	observe       func(Call)
+	now           func() time.Time
+	sleep         func(ctx context.Context, d time.Duration) error
+
+	mu        sync.Mutex // guards nextWrite: concurrent jobs share one installation
+	nextWrite time.Time
+}
+
+// RoundTrip implements http.RoundTripper.
+func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx := req.Context()
+	if isWrite(req) {
+		if err := t.sleep(ctx, t.reserveWrite()); err != nil {
+			return nil, err
+		}
+	}
+	for attempt := 0; ; attempt++ {
+		r, err := rewind(req, attempt)
+		if err != nil {
+			return nil, err
+		}
+		start := time.Now()
+		resp, err := t.base.RoundTrip(r)
+		call := Call{Method: req.Method, Path: req.URL.Path, Remaining: -1, Duration: time.Since(start)}
+		var wait time.Duration
+		retry := false
+		if err != nil {
+			retry = attempt < t.maxRetries && ctx.Err() == nil
+			wait = t.backoff << attempt
+		} else {
+			call.Status = resp.StatusCode
+			call.Remaining = headerInt(resp.Header, "X-RateLimit-Remaining", -1)
+			wait, retry = t.decide(resp, attempt)
+		}
+		call.Retried = retry
+		if t.observe != nil {
+			t.observe(call)
+		}
+		if !retry {
+			return resp, err
+		}
+		if resp != nil {
+			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
+			resp.Body.Close()
+		}
+		if err := t.sleep(ctx, wait); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// decide says whether to send the request again and after how long.
+func (t *transport) decide(resp *http.Response, attempt int) (time.Duration, bool) {
+	if attempt >= t.maxRetries {
+		return 0, false
+	}
+	switch code := resp.StatusCode; {
+	case code >= 500 && code != http.StatusNotImplemented:
+		return t.backoff << attempt, true
+	case code == http.StatusForbidden || code == http.StatusTooManyRequests:
+		wait, limited := t.rateLimitWait(resp)
+		if !limited || wait > t.maxWait {
+			// Not a rate limit (a real 403), or too long to hold a job:
+			// go-github turns the answer into a typed error for the caller.
+			return 0, false
+		}
+		return wait, true
+	}
+	return 0, false
+}
+
+// rateLimitWait reads GitHub's rate-limit signals: Retry-After first, then an
+// exhausted primary limit with its reset time, then a secondary limit named
+// only in the message body.
+func (t *transport) rateLimitWait(resp *http.Response) (time.Duration, bool) {
+	if s := resp.Header.Get("Retry-After"); s != "" {
+		if n, err := strconv.Atoi(strings.TrimSpace(s)); err == nil && n >= 0 {
+			return time.Duration(n) * time.Second, true
+		}
+	}
+	if resp.Header.Get("X-RateLimit-Remaining") == "0" {
+		if reset := headerInt(resp.Header, "X-RateLimit-Reset", -1); reset > 0 {
+			wait := time.Unix(int64(reset), 0).Sub(t.now()) + time.Second
+			return max(wait, 0), true
+		}
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
+	resp.Body.Close()
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	if err == nil && bytes.Contains(bytes.ToLower(body), []byte("secondary rate limit")) {
+		return secondaryWait, true
+	}
+	return 0, false
+}
+
+// reserveWrite books the next write slot and returns how long to wait for it.
+func (t *transport) reserveWrite() time.Duration {
+	if t.writeInterval <= 0 {
+		return 0
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	now := t.now()
+	at := t.nextWrite
+	if at.Before(now) {
+		at = now
+	}
+	t.nextWrite = at.Add(t.writeInterval)
+	return at.Sub(now)
+}
+
+// isWrite reports whether req changes content on GitHub. Token requests are
+// app-level and not spaced.
+func isWrite(req *http.Request) bool {
+	switch req.Method {
+	case http.MethodPost, http.MethodPatch, http.MethodPut, http.MethodDelete:
+		return !strings.HasSuffix(req.URL.Path, "/access_tokens")
+	}
+	return false
+}
+
+// rewind returns the request to send on the given attempt: the original the
+// first time, a copy with a fresh body afterwards.
+func rewind(req *http.Request, attempt int) (*http.Request, error) {
+	if attempt == 0 || req.Body == nil || req.Body == http.NoBody {
+		return req, nil
+	}
+	if req.GetBody == nil {
+		return nil, fmt.Errorf("retry %s %s: request body cannot be replayed", req.Method, req.URL.Path)
+	}
+	body, err := req.GetBody()
+	if err != nil {
+		return nil, fmt.Errorf("retry %s %s: %w", req.Method, req.URL.Path, err)
+	}
+	r := req.Clone(req.Context())
+	r.Body = body
+	return r, nil
+}
+
+func headerInt(h http.Header, key string, def int) int {
+	n, err := strconv.Atoi(strings.TrimSpace(h.Get(key)))
+	if err != nil {
+		return def
+	}
+	return n
+}
+
+// sleepCtx waits for d or until ctx is done.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	tm := time.NewTimer(d)
+	defer tm.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-tm.C:
+		return nil
+	}
+}

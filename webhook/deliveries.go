@@ -1,0 +1,48 @@
+package webhook
+
+import (
+	"context"
+	"sync"
+)
+
+// MemoryDeliveries is an in-process Deliveries that remembers the last Size
+// delivery ids. It suits one process without a database (tests, `bot serve`
+// before store is wired); store implements Deliveries durably.
+type MemoryDeliveries struct {
+	Size int // ids remembered; 10000 when 0
+
+	mu    sync.Mutex // guards seen and order
+	seen  map[string]bool
+	order []string
+}
+
+// SeenBefore implements Deliveries.
+func (m *MemoryDeliveries) SeenBefore(_ context.Context, id string) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.seen == nil {
+		m.seen = map[string]bool{}
+	}
+	if m.seen[id] {
+		return true, nil
+	}
+	m.seen[id] = true
+	m.order = append(m.order, id)
+	size := m.Size
+	if size <= 0 {
+		size = 10000
+	}
+	for len(m.order) > size {
+		delete(m.seen, m.order[0])
+		m.order = m.order[1:]
+	}
+	return false, nil
+}
+
+// Forget implements Deliveries.
+func (m *MemoryDeliveries) Forget(_ context.Context, id string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.seen, id)
+	return nil
+}

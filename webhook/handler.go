@@ -1,0 +1,222 @@
+package webhook
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/google/go-github/v60/github"
+)
+
+// DefaultMaxBody is GitHub's own cap on a webhook payload (25 MB).
+const DefaultMaxBody = 25 << 20
+
+// Results reported to Options.Observe (and in the response body).
+const (
+	ResultDispatched   = "dispatched"
+	ResultIgnored      = "ignored"
+	ResultDuplicate    = "duplicate"
+	ResultDenied       = "denied"
+	ResultBadSignature = "bad_signature"
+	ResultTooLarge     = "too_large"
+	ResultBadRequest   = "bad_request"
+	ResultError        = "error"
+)
+
+// Options configures a Handler. Secret, Dispatcher, Deliveries, Authorizer
+// and BotLogin are required.
+type Options struct {
+	// Secret is the App's webhook secret.
+	Secret []byte
+	// MaxBody caps the request body in bytes (DefaultMaxBody when 0).
+	MaxBody    int64
+	Dispatcher Dispatcher
+	Deliveries Deliveries
+	Authorizer Authorizer
+	// BotLogin is the App's bot login ("slug[bot]"); its comments and PRs
+	// are recognised by it, and "@slug" is its mention.
+	BotLogin string
+	// Logger defaults to slog.Default().
+	Logger *slog.Logger
+	// Observe, when set, is called once per request with the event name,
+	// the result (Result* constants) and the time taken (metrics).
+	Observe func(event, result string, d time.Duration)
+}
+
+// Handler is the /webhook endpoint. It is safe for concurrent use.
+type Handler struct {
+	opts    Options
+	mention string
+	routes  map[string]route
+}
+
+// verdict is what an event file decides about a payload: an Event to
+// dispatch (authorised first when authorize is set), or a reason to ignore.
+type verdict struct {
+	ev        Event
+	authorize bool
+	ignore    string
+}
+
+type route func(h *Handler, payload any) verdict
+
+func ignore(format string, args ...any) verdict { return verdict{ignore: fmt.Sprintf(format, args...)} }
+
+// New checks opts and returns the handler.
+func New(opts Options) (*Handler, error) {
+	switch {
+	case len(opts.Secret) == 0:
+		return nil, errors.New("webhook handler: secret is required")
+	case opts.Dispatcher == nil || opts.Deliveries == nil || opts.Authorizer == nil:
+		return nil, errors.New("webhook handler: dispatcher, deliveries and authorizer are required")
+	case !strings.HasSuffix(opts.BotLogin, "[bot]"):
+		return nil, fmt.Errorf("webhook handler: bot login %q must end in [bot]", opts.BotLogin)
+	}
+	if opts.MaxBody <= 0 {
+		opts.MaxBody = DefaultMaxBody
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	h := &Handler{opts: opts, mention: "@" + strings.TrimSuffix(opts.BotLogin, "[bot]")}
+	h.routes = map[string]route{
+		"issues":                      (*Handler).issues,
+		"issue_comment":               (*Handler).issueComment,
+		"pull_request_review_comment": (*Handler).reviewComment,
+		"pull_request_review":         (*Handler).review,
+		"pull_request":                (*Handler).pullRequest,
+		"installation":                (*Handler).installation,
+		"installation_repositories":   (*Handler).installationRepositories,
+		"push":                        (*Handler).push,
+	}
+	return h, nil
+}
+
+// ServeHTTP verifies, filters, deduplicates, authorises and dispatches one
+// delivery. Answers: 202 dispatched; 200 ignored, duplicate or denied; 400
+// malformed; 401 missing or bad signature; 405 not POST; 413 too large; 503
+// when a dependency failed (the delivery is forgotten, so a redelivery works).
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	event := r.Header.Get("X-GitHub-Event")
+	delivery := r.Header.Get("X-GitHub-Delivery")
+	log := h.opts.Logger.With("delivery", delivery, "event", event)
+	code, result, msg := h.handle(r, event, delivery, start, log)
+	if h.opts.Observe != nil {
+		h.opts.Observe(event, result, time.Since(start))
+	}
+	level := slog.LevelInfo
+	if code >= 500 {
+		level = slog.LevelError
+	}
+	log.Log(r.Context(), level, "webhook", "status", code, "result", result, "reason", msg, "took", time.Since(start))
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(code)
+	fmt.Fprintf(w, "%s: %s\n", result, msg)
+}
+
+func (h *Handler) handle(r *http.Request, event, delivery string, received time.Time, log *slog.Logger) (int, string, string) {
+	if r.Method != http.MethodPost {
+		return http.StatusMethodNotAllowed, ResultBadRequest, "POST only"
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, h.opts.MaxBody))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		return http.StatusRequestEntityTooLarge, ResultTooLarge, fmt.Sprintf("body over %d bytes", h.opts.MaxBody)
+	case err != nil:
+		return http.StatusBadRequest, ResultBadRequest, "reading body failed"
+	}
+	if !ValidSignature(h.opts.Secret, body, r.Header.Get("X-Hub-Signature-256")) {
+		return http.StatusUnauthorized, ResultBadSignature, "missing or invalid X-Hub-Signature-256"
+	}
+	if event == "" || delivery == "" {
+		return http.StatusBadRequest, ResultBadRequest, "missing X-GitHub-Event or X-GitHub-Delivery"
+	}
+	if event == "ping" {
+		return http.StatusOK, ResultIgnored, "pong"
+	}
+	rt, ok := h.routes[event]
+	if !ok {
+		return http.StatusOK, ResultIgnored, "event not handled"
+	}
+	payload, err := github.ParseWebHook(event, body)
+	if err != nil {
+		return http.StatusBadRequest, ResultBadRequest, "payload does not parse"
+	}
+	v := rt(h, payload)
+	if v.ignore != "" {
+		return http.StatusOK, ResultIgnored, v.ignore
+	}
+	v.ev.Delivery, v.ev.GitHubEvent, v.ev.Received = delivery, event, received
+	return h.admit(r.Context(), v, log)
+}
+
+// admit deduplicates, authorises and dispatches an event that passed the
+// event file's filters.
+func (h *Handler) admit(ctx context.Context, v verdict, log *slog.Logger) (int, string, string) {
+	ev := v.ev
+	log = log.With("installation", ev.Installation, "repo", ev.Owner+"/"+ev.Repo, "issue", ev.Number, "kind", ev.Kind)
+	seen, err := h.opts.Deliveries.SeenBefore(ctx, ev.Delivery)
+	if err != nil {
+		log.Error("record delivery", "err", err)
+		return http.StatusServiceUnavailable, ResultError, "could not record the delivery"
+	}
+	if seen {
+		return http.StatusOK, ResultDuplicate, "delivery already handled"
+	}
+	if v.authorize {
+		ok, err := h.opts.Authorizer.CanWrite(ctx, ev.Installation, ev.Owner, ev.Repo, ev.Sender)
+		if err != nil {
+			log.Error("permission check failed; denying", "sender", ev.Sender, "err", err)
+			h.forget(ctx, ev.Delivery, log)
+			return http.StatusServiceUnavailable, ResultDenied, "permission check failed"
+		}
+		if !ok {
+			return http.StatusOK, ResultDenied, fmt.Sprintf("%s lacks write permission", ev.Sender)
+		}
+	}
+	if err := h.opts.Dispatcher.Dispatch(ctx, ev); err != nil {
+		log.Error("dispatch", "err", err)
+		h.forget(ctx, ev.Delivery, log)
+		return http.StatusServiceUnavailable, ResultError, "could not enqueue"
+	}
+	return http.StatusAccepted, ResultDispatched, string(ev.Kind)
+}
+
+func (h *Handler) forget(ctx context.Context, id string, log *slog.Logger) {
+	if err := h.opts.Deliveries.Forget(ctx, id); err != nil {
+		log.Error("forget delivery", "err", err)
+	}
+}
+
+// Sign returns the X-Hub-Signature-256 value GitHub sends for body.
+func Sign(secret, body []byte) string {
+	m := hmac.New(sha256.New, secret)
+	m.Write(body)
+	return "sha256=" + hex.EncodeToString(m.Sum(nil))
+}
+
+// ValidSignature reports whether header is body's HMAC-SHA256 under secret,
+// comparing in constant time.
+func ValidSignature(secret, body []byte, header string) bool {
+	hexSig, ok := strings.CutPrefix(header, "sha256=")
+	if !ok {
+		return false
+	}
+	got, err := hex.DecodeString(hexSig)
+	if err != nil {
+		return false
+	}
+	m := hmac.New(sha256.New, secret)
+	m.Write(body)
+	return hmac.Equal(got, m.Sum(nil))
+}

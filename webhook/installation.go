@@ -1,0 +1,20 @@
+package webhook
+
+import "github.com/google/go-github/v60/github"
+
+// installation handles the App being installed, uninstalled, suspended or
+// unsuspended; the workflow warms or drops the repositories' caches.
+func (h *Handler) installation(payload any) verdict {
+	e := payload.(*github.InstallationEvent)
+	switch e.GetAction() {
+	case "created", "deleted", "suspend", "unsuspend":
+	default:
+		return ignore("installation action %q", e.GetAction())
+	}
+	ev := Event{Kind: KindInstallation, Action: e.GetAction(), Installation: e.GetInstallation().GetID(),
+		Owner: e.GetInstallation().GetAccount().GetLogin(), Sender: e.GetSender().GetLogin()}
+	for _, r := range e.Repositories {
+		ev.Repos = append(ev.Repos, r.GetFullName())
+	}
+	return verdict{ev: ev}
+}

@@ -1,0 +1,33 @@
+package webhook
+
+import "github.com/google/go-github/v60/github"
+
+// issues handles the issues event: labeled and unlabeled (start or cancel a
+// run), closed (cancel), edited (the spec's input changed).
+func (h *Handler) issues(payload any) verdict {
+	e := payload.(*github.IssuesEvent)
+	if isBot(e.GetSender()) {
+		return ignore("sender %s is a bot", e.GetSender().GetLogin())
+	}
+	if e.GetIssue().IsPullRequest() {
+		return ignore("issues event for a pull request")
+	}
+	var kind Kind
+	authorize := true
+	switch e.GetAction() {
+	case "labeled":
+		kind = KindLabeled
+	case "unlabeled":
+		kind, authorize = KindUnlabeled, false
+	case "closed":
+		kind, authorize = KindClosed, false
+	case "edited":
+		kind = KindIssueEdited
+	default:
+		return ignore("issues action %q", e.GetAction())
+	}
+	ev := base(kind, e.GetAction(), e.GetInstallation(), e.GetRepo(), e.GetSender())
+	ev.Number = e.GetIssue().GetNumber()
+	ev.Label = e.GetLabel().GetName()
+	return verdict{ev: ev, authorize: authorize}
+}

@@ -1,0 +1,22 @@
+package webhook
+
+import "github.com/google/go-github/v60/github"
+
+// pullRequest handles pull_request closed on the bot's own PR, merged or
+// not, so the workflow can finish the run.
+func (h *Handler) pullRequest(payload any) verdict {
+	e := payload.(*github.PullRequestEvent)
+	if e.GetAction() != "closed" {
+		return ignore("pull_request action %q", e.GetAction())
+	}
+	pr := e.GetPullRequest()
+	if !h.isSelf(pr.GetUser().GetLogin()) {
+		return ignore("pull request is not the bot's")
+	}
+	if h.isSelf(e.GetSender().GetLogin()) {
+		return ignore("closed by the bot itself")
+	}
+	ev := base(KindPRClosed, e.GetAction(), e.GetInstallation(), e.GetRepo(), e.GetSender())
+	ev.Number, ev.IsPR, ev.Head, ev.Merged = pr.GetNumber(), true, pr.GetHead().GetRef(), pr.GetMerged()
+	return verdict{ev: ev}
+}

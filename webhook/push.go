@@ -1,0 +1,24 @@
+package webhook
+
+import "github.com/google/go-github/v60/github"
+
+// push handles a push to the default branch: the workflow refreshes the
+// repository's summaries. Pushes by bots count too (a merge bot moves the
+// default branch as much as a person does); other branches, tags and
+// deletions are ignored.
+func (h *Handler) push(payload any) verdict {
+	e := payload.(*github.PushEvent)
+	repo := e.GetRepo()
+	if e.GetDeleted() {
+		return ignore("branch deleted")
+	}
+	if e.GetRef() != "refs/heads/"+repo.GetDefaultBranch() {
+		return ignore("push to %s, not the default branch", e.GetRef())
+	}
+	ev := Event{Kind: KindPush, Installation: e.GetInstallation().GetID(), Owner: repo.GetOwner().GetLogin(),
+		Repo: repo.GetName(), Sender: e.GetSender().GetLogin(), Ref: e.GetRef(), Before: e.GetBefore(), After: e.GetAfter()}
+	if ev.Owner == "" {
+		ev.Owner = repo.GetOwner().GetName()
+	}
+	return verdict{ev: ev}
+}
