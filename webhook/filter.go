@@ -42,7 +42,9 @@ func (h *Handler) mentions(body string) bool {
 	}
 }
 
-func isWordRune(r rune) bool { return r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
+func isWordRune(r rune) bool {
+	return r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
 
 var commands = map[string]Command{
 	"spec": CmdSpec, "plan": CmdPlan, "implement": CmdImplement, "retry": CmdRetry, "stop": CmdStop,
