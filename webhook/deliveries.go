@@ -16,15 +16,15 @@ type MemoryDeliveries struct {
 	order []string
 }
 
-// SeenBefore implements Deliveries.
-func (m *MemoryDeliveries) SeenBefore(_ context.Context, id string) (bool, error) {
+// RecordDelivery implements Deliveries.
+func (m *MemoryDeliveries) RecordDelivery(_ context.Context, id, _ string) (bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.seen == nil {
 		m.seen = map[string]bool{}
 	}
 	if m.seen[id] {
-		return true, nil
+		return false, nil
 	}
 	m.seen[id] = true
 	m.order = append(m.order, id)
@@ -36,11 +36,11 @@ func (m *MemoryDeliveries) SeenBefore(_ context.Context, id string) (bool, error
 		delete(m.seen, m.order[0])
 		m.order = m.order[1:]
 	}
-	return false, nil
+	return true, nil
 }
 
-// Forget implements Deliveries.
-func (m *MemoryDeliveries) Forget(_ context.Context, id string) error {
+// ForgetDelivery implements Forgetter.
+func (m *MemoryDeliveries) ForgetDelivery(_ context.Context, id string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	delete(m.seen, id)

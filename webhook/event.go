@@ -114,12 +114,18 @@ type Dispatcher interface {
 	Dispatch(ctx context.Context, ev Event) error
 }
 
-// Deliveries remembers webhook deliveries by X-GitHub-Delivery id.
-// SeenBefore atomically records id and reports whether it was already
-// recorded; Forget removes it (the delivery could not be handled).
+// Deliveries remembers webhook deliveries by X-GitHub-Delivery id (store
+// implements it). RecordDelivery atomically records id and reports fresh =
+// true the first time, false for a repeat.
 type Deliveries interface {
-	SeenBefore(ctx context.Context, id string) (bool, error)
-	Forget(ctx context.Context, id string) error
+	RecordDelivery(ctx context.Context, id, event string) (fresh bool, err error)
+}
+
+// Forgetter is optionally implemented by a Deliveries: the handler forgets a
+// delivery it could not handle (permission check or dispatch failed), so a
+// redelivery from GitHub is processed instead of ignored.
+type Forgetter interface {
+	ForgetDelivery(ctx context.Context, id string) error
 }
 
 // Authorizer checks a sender's permission through the GitHub API, as the

@@ -165,12 +165,12 @@ func (h *Handler) handle(r *http.Request, event, delivery string, received time.
 func (h *Handler) admit(ctx context.Context, v verdict, log *slog.Logger) (int, string, string) {
 	ev := v.ev
 	log = log.With("installation", ev.Installation, "repo", ev.Owner+"/"+ev.Repo, "issue", ev.Number, "kind", ev.Kind)
-	seen, err := h.opts.Deliveries.SeenBefore(ctx, ev.Delivery)
+	fresh, err := h.opts.Deliveries.RecordDelivery(ctx, ev.Delivery, ev.GitHubEvent)
 	if err != nil {
 		log.Error("record delivery", "err", err)
 		return http.StatusServiceUnavailable, ResultError, "could not record the delivery"
 	}
-	if seen {
+	if !fresh {
 		return http.StatusOK, ResultDuplicate, "delivery already handled"
 	}
 	if v.authorize {
@@ -193,7 +193,11 @@ func (h *Handler) admit(ctx context.Context, v verdict, log *slog.Logger) (int, 
 }
 
 func (h *Handler) forget(ctx context.Context, id string, log *slog.Logger) {
-	if err := h.opts.Deliveries.Forget(ctx, id); err != nil {
+	f, ok := h.opts.Deliveries.(Forgetter)
+	if !ok {
+		return
+	}
+	if err := f.ForgetDelivery(ctx, id); err != nil {
 		log.Error("forget delivery", "err", err)
 	}
 }
