@@ -21,8 +21,10 @@ type Agent struct {
 	Model    Model
 	Tools    []Tool
 	Budget   Budget
-	Protocol Protocol // empty means ProtocolTools
+	Protocol Protocol // empty: the Model's choice (ProtocolChooser), else tools
 	Hooks    Hooks
+	// Loop tunes loop detection; the zero value uses the defaults.
+	Loop LoopPolicy
 }
 
 // Hooks let a role shape the loop without forking it.

@@ -74,6 +74,13 @@ type Response struct {
 	Message      Message
 	FinishReason string
 	Usage        Usage
+	// UsageEstimated is true when the server reported no usage and Usage
+	// was counted locally with CountTokens.
+	UsageEstimated bool
+	// Model is the model that answered (from the role's configuration).
+	Model string
+	// Cost is Usage priced with the model's configured Price (0 without).
+	Cost float64
 }
 
 // Usage counts tokens of one call or a sum of calls.

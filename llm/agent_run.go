@@ -1,0 +1,296 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// StopError ends a run on our own failure: a tool or hook returned a Go
+// error. Run returns that error too.
+const StopError StopReason = "error"
+
+// LoopPolicy tunes loop detection: a run stops with StopLoop when the same
+// step (same tool calls with the same arguments) occurs Repeats times within
+// the last Window steps. Zero fields take the defaults (Window 6, Repeats 3).
+type LoopPolicy struct {
+	Window  int
+	Repeats int
+}
+
+// ProtocolChooser is implemented by models that know which protocol their
+// configured model speaks (Client does). Run asks it when Agent.Protocol is
+// empty.
+type ProtocolChooser interface {
+	Protocol(role Role) Protocol
+}
+
+// Run drives the loop: model call → the turn's tool calls in order → one
+// result per call → again, until the model answers without a call, a tool
+// result or hook asks to stop, or a budget runs out. in is not modified.
+//
+// The Outcome is always non-nil. Budget stops, loop detection and a finished
+// run return a nil error. A cancelled ctx returns ctx's error with
+// StopCancelled; a failed model call returns the error with StopModelError
+// (also in Outcome.Err); a tool or hook Go error returns it with StopError.
+func (a *Agent) Run(ctx context.Context, in []Message) (*Outcome, error) {
+	r := &run{a: a, start: time.Now(), protocol: a.protocol()}
+	r.state.Messages = append([]Message(nil), in...)
+	r.tools = make(map[string]Tool, len(a.Tools))
+	for _, t := range a.Tools {
+		s := t.Spec()
+		r.tools[s.Name] = t
+		r.specs = append(r.specs, s)
+	}
+	for step := 1; ; step++ {
+		if reason := r.budgetStop(ctx, step); reason != "" {
+			return r.end(reason, ctxErrIf(ctx, reason))
+		}
+		r.state.Step = step
+		reason, err := r.step(ctx)
+		if reason != "" {
+			return r.end(reason, err)
+		}
+	}
+}
+
+func ctxErrIf(ctx context.Context, reason StopReason) error {
+	if reason == StopCancelled {
+		return ctx.Err()
+	}
+	return nil
+}
+
+func (a *Agent) protocol() Protocol {
+	if a.Protocol != "" {
+		return a.Protocol
+	}
+	if pc, ok := a.Model.(ProtocolChooser); ok {
+		return pc.Protocol(a.Role)
+	}
+	return ProtocolTools
+}
+
+// run is the per-run state of Agent.Run.
+type run struct {
+	a        *Agent
+	start    time.Time
+	protocol Protocol
+	tools    map[string]Tool
+	specs    []ToolSpec
+	state    State
+	cost     float64
+	final    Message
+	sigs     []string // step signatures, for loop detection
+	modelErr error
+}
+
+func (r *run) budgetStop(ctx context.Context, step int) StopReason {
+	b := r.a.Budget
+	switch {
+	case ctx.Err() != nil:
+		return StopCancelled
+	case b.MaxSteps > 0 && step > b.MaxSteps:
+		return StopStepLimit
+	case b.MaxWall > 0 && time.Since(r.start) >= b.MaxWall:
+		return StopWallTime
+	case b.MaxTokens > 0 && r.state.Usage.Total() >= b.MaxTokens:
+		return StopTokenBudget
+	case b.MaxCost > 0 && r.cost >= b.MaxCost:
+		return StopCostBudget
+	}
+	return ""
+}
+
+// step takes one model turn; a non-empty reason ends the run.
+func (r *run) step(ctx context.Context) (StopReason, error) {
+	if h := r.a.Hooks.BeforeCall; h != nil {
+		if err := h(ctx, &r.state); err != nil {
+			return StopError, fmt.Errorf("%s step %d: before call: %w", r.a.Role, r.state.Step, err)
+		}
+	}
+	resp, reason, err := r.call(ctx)
+	if reason != "" {
+		return reason, err
+	}
+	msg := resp.Message
+	msg.Role = Assistant
+	r.final = msg
+	r.state.Usage = r.state.Usage.Add(resp.Usage)
+	r.cost += resp.Cost
+	rec := StepRecord{Step: r.state.Step, Usage: resp.Usage, Content: truncate(msg.Content, 500)}
+
+	var calls []ToolCall
+	if r.protocol == ProtocolText {
+		calls = parseTextAction(msg.Content, r.state.Step)
+	} else {
+		calls = msg.ToolCalls
+	}
+	r.state.Messages = append(r.state.Messages, msg)
+	if len(calls) == 0 {
+		r.record(rec)
+		return StopFinished, nil
+	}
+	rec.Calls = calls
+	stop := false
+	for _, tc := range calls {
+		res, err := r.exec(ctx, tc)
+		if err != nil {
+			r.record(rec)
+			return StopError, fmt.Errorf("%s step %d: tool %s: %w", r.a.Role, r.state.Step, tc.Name, err)
+		}
+		if res.IsError {
+			rec.Errors++
+		}
+		stop = stop || res.Stop
+		r.state.Messages = append(r.state.Messages, r.resultMessage(tc, res))
+	}
+	r.record(rec)
+	if h := r.a.Hooks.AfterStep; h != nil {
+		if err := h(ctx, &r.state); err != nil {
+			return StopError, fmt.Errorf("%s step %d: after step: %w", r.a.Role, r.state.Step, err)
+		}
+	}
+	if stop || r.state.Stop {
+		return StopFinished, nil
+	}
+	if r.looping(calls) {
+		return StopLoop, nil
+	}
+	return "", nil
+}
+
+// call asks the model, bounding the call by the wall-time budget.
+func (r *run) call(ctx context.Context) (*Response, StopReason, error) {
+	req := Request{Role: r.a.Role, Messages: r.state.Messages}
+	if r.protocol == ProtocolText {
+		req.Messages = withTextProtocol(req.Messages, r.specs)
+	} else {
+		req.Tools = r.specs
+	}
+	cctx := ctx
+	if b := r.a.Budget.MaxWall; b > 0 {
+		var cancel context.CancelFunc
+		cctx, cancel = context.WithDeadline(ctx, r.start.Add(b))
+		defer cancel()
+	}
+	resp, err := r.a.Model.Chat(cctx, req)
+	switch {
+	case err == nil:
+		return resp, "", nil
+	case ctx.Err() != nil:
+		return nil, StopCancelled, ctx.Err()
+	case cctx.Err() != nil:
+		return nil, StopWallTime, nil
+	}
+	r.modelErr = err
+	return nil, StopModelError, fmt.Errorf("%s step %d: %w", r.a.Role, r.state.Step, err)
+}
+
+// exec runs one call. Unknown tools and invalid JSON are results, not errors.
+func (r *run) exec(ctx context.Context, tc ToolCall) (ToolResult, error) {
+	t, ok := r.tools[tc.Name]
+	if !ok {
+		return ErrorResult("unknown tool %q; available tools: %s", tc.Name, strings.Join(r.toolNames(), ", ")), nil
+	}
+	args := strings.TrimSpace(tc.Arguments)
+	if r.protocol == ProtocolText {
+		args = mapTextArg(t.Spec(), args)
+	}
+	if args == "" {
+		args = "{}"
+	}
+	if !json.Valid([]byte(args)) {
+		return ErrorResult("arguments of %s are not valid JSON: %s", tc.Name, truncate(args, 200)), nil
+	}
+	return t.Call(ctx, json.RawMessage(args))
+}
+
+func (r *run) toolNames() []string {
+	names := make([]string, 0, len(r.specs))
+	for _, s := range r.specs {
+		names = append(names, s.Name)
+	}
+	return names
+}
+
+func (r *run) resultMessage(tc ToolCall, res ToolResult) Message {
+	content := res.Content
+	if res.IsError {
+		content = "error: " + content
+	}
+	if r.protocol == ProtocolText {
+		return Message{Role: User, Content: fmt.Sprintf("[result of %s]\n%s", tc.Name, content)}
+	}
+	return Message{Role: ToolRole, ToolCallID: tc.ID, Name: tc.Name, Content: content}
+}
+
+func (r *run) record(rec StepRecord) {
+	r.state.Steps = append(r.state.Steps, rec)
+}
+
+// looping records this step's signature and reports a repeat.
+func (r *run) looping(calls []ToolCall) bool {
+	p := r.a.Loop
+	if p.Window <= 0 {
+		p.Window = 6
+	}
+	if p.Repeats <= 0 {
+		p.Repeats = 3
+	}
+	var b strings.Builder
+	for _, tc := range calls {
+		b.WriteString(tc.Name)
+		b.WriteByte(0)
+		b.WriteString(canonicalJSON(tc.Arguments))
+		b.WriteByte(0)
+	}
+	sig := b.String()
+	r.sigs = append(r.sigs, sig)
+	if len(r.sigs) > p.Window {
+		r.sigs = r.sigs[len(r.sigs)-p.Window:]
+	}
+	n := 0
+	for _, s := range r.sigs {
+		if s == sig {
+			n++
+		}
+	}
+	return n >= p.Repeats
+}
+
+// canonicalJSON makes {"a":1, "b":2} and {"b":2,"a":1} compare equal.
+func canonicalJSON(s string) string {
+	var v any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		return s
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return s
+	}
+	return string(b)
+}
+
+func (r *run) end(reason StopReason, err error) (*Outcome, error) {
+	out := &Outcome{
+		Reason: reason, Messages: r.state.Messages, Final: r.final,
+		Steps: r.state.Steps, Usage: r.state.Usage, Err: r.modelErr,
+	}
+	return out, err
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }

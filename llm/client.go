@@ -1,0 +1,207 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// Client is the Model over any OpenAI-compatible chat completions endpoint,
+// built on go-openai. It streams by default, retries transient failures and
+// is safe for concurrent use.
+type Client struct {
+	cfg   Config
+	retry RetryConfig
+	api   *openai.Client
+	sleep func(context.Context, time.Duration) error
+	now   func() time.Time
+	// noStream flips to true once the server answered a streaming request
+	// with a plain JSON body; later calls skip the stream attempt.
+	noStream atomic.Bool
+	// noStreamUsage flips to true once the server rejected stream_options.
+	noStreamUsage atomic.Bool
+}
+
+// NewClient validates cfg and returns a Client. It does not contact the
+// server; the first Chat reports an unreachable endpoint.
+func NewClient(cfg Config) (*Client, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = 5 * time.Minute
+	}
+	hc := cfg.HTTPClient
+	if hc == nil {
+		hc = &http.Client{}
+	}
+	base := hc.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	// A copy, so the caller's client is not modified.
+	wrapped := *hc
+	wrapped.Transport = &hintTransport{base: base}
+	oc := openai.DefaultConfig(cfg.APIKey)
+	oc.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	oc.HTTPClient = &wrapped
+	c := &Client{cfg: cfg, retry: cfg.Retry.withDefaults(), api: openai.NewClientWithConfig(oc), sleep: cfg.Sleep, now: cfg.Now}
+	if c.sleep == nil {
+		c.sleep = sleepCtx
+	}
+	if c.now == nil {
+		c.now = time.Now
+	}
+	c.noStream.Store(cfg.NoStream)
+	c.noStreamUsage.Store(cfg.NoStreamUsage)
+	return c, nil
+}
+
+// Protocol returns the action protocol configured for role's model. An
+// Agent with an empty Protocol asks its Model through this method.
+func (c *Client) Protocol(role Role) Protocol {
+	r, err := c.cfg.resolve(role)
+	if err != nil {
+		return ProtocolTools
+	}
+	return r.protocol
+}
+
+// ModelName returns the model that serves role, or "" when none is set.
+func (c *Client) ModelName(role Role) string {
+	r, _ := c.cfg.resolve(role)
+	return r.model
+}
+
+// Chat sends req to the model of req.Role and returns the assembled reply.
+// Transient failures are retried (see RetryConfig); the error of a call
+// that cannot succeed names the setting to fix where one is at fault.
+// Response.Cost is filled from the configured prices.
+func (c *Client) Chat(ctx context.Context, req Request) (*Response, error) {
+	r, err := c.cfg.resolve(req.Role)
+	if err != nil {
+		return nil, err
+	}
+	oreq, err := c.buildRequest(r, req)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := c.withRetry(ctx, req.Role, func(actx context.Context) (*Response, error) {
+		return c.attempt(actx, oreq)
+	})
+	if err != nil {
+		return nil, c.explain(r, err)
+	}
+	if resp.Usage == (Usage{}) {
+		// Servers without usage reporting: estimate, so budgets still work.
+		resp.Usage = Usage{PromptTokens: CountTokens(req.Messages), CompletionTokens: CountTokens([]Message{resp.Message})}
+		resp.UsageEstimated = true
+	}
+	resp.Model = r.model
+	resp.Cost = r.price.Cost(resp.Usage)
+	return resp, nil
+}
+
+// attempt runs one HTTP exchange, streaming unless the server does not.
+func (c *Client) attempt(ctx context.Context, oreq openai.ChatCompletionRequest) (*Response, error) {
+	if !c.noStream.Load() {
+		resp, err := c.stream(ctx, oreq)
+		if !errors.Is(err, errNotStreamed) {
+			return resp, err
+		}
+		c.noStream.Store(true)
+	}
+	oreq.Stream = false
+	oreq.StreamOptions = nil
+	out, err := c.api.CreateChatCompletion(ctx, oreq)
+	if err != nil {
+		return nil, err
+	}
+	return fromCompletion(out)
+}
+
+func (c *Client) buildRequest(r resolved, req Request) (openai.ChatCompletionRequest, error) {
+	oreq := openai.ChatCompletionRequest{
+		Model:       r.model,
+		Messages:    toOpenAIMessages(req.Messages),
+		Temperature: r.temperature,
+	}
+	maxTokens := req.MaxTokens
+	if maxTokens == 0 {
+		maxTokens = r.maxTokens
+	}
+	if reasoningModel(r.model) {
+		// o-series and gpt-5 reject max_tokens and custom temperature.
+		oreq.MaxCompletionTokens = maxTokens
+		oreq.Temperature = 0
+	} else {
+		oreq.MaxTokens = maxTokens
+	}
+	for _, t := range req.Tools {
+		oreq.Tools = append(oreq.Tools, openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
+			Name: t.Name, Description: t.Description, Parameters: t.Parameters,
+		}})
+	}
+	if req.JSON {
+		oreq.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
+	}
+	return oreq, nil
+}
+
+func reasoningModel(model string) bool {
+	for _, p := range []string{"o1", "o3", "o4", "gpt-5"} {
+		if model == p || strings.HasPrefix(model, p+"-") {
+			return true
+		}
+	}
+	return false
+}
+
+// toOpenAIMessages converts our messages; Reasoning is never sent back.
+func toOpenAIMessages(ms []Message) []openai.ChatCompletionMessage {
+	out := make([]openai.ChatCompletionMessage, 0, len(ms))
+	for _, m := range ms {
+		om := openai.ChatCompletionMessage{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID, Name: m.Name}
+		for _, tc := range m.ToolCalls {
+			om.ToolCalls = append(om.ToolCalls, openai.ToolCall{
+				ID: tc.ID, Type: openai.ToolTypeFunction,
+				Function: openai.FunctionCall{Name: tc.Name, Arguments: tc.Arguments},
+			})
+		}
+		out = append(out, om)
+	}
+	return out
+}
+
+func fromCompletion(out openai.ChatCompletionResponse) (*Response, error) {
+	if len(out.Choices) == 0 {
+		return nil, fmt.Errorf("%w: reply has no choices", ErrMalformedReply)
+	}
+	ch := out.Choices[0]
+	msg := Message{Role: Assistant, Content: ch.Message.Content, Reasoning: ch.Message.ReasoningContent}
+	for i, tc := range ch.Message.ToolCalls {
+		id := tc.ID
+		if id == "" {
+			id = fmt.Sprintf("call_%d", i)
+		}
+		msg.ToolCalls = append(msg.ToolCalls, ToolCall{ID: id, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+	}
+	return &Response{Message: msg, FinishReason: string(ch.FinishReason), Usage: fromUsage(&out.Usage)}, nil
+}
+
+func fromUsage(u *openai.Usage) Usage {
+	if u == nil {
+		return Usage{}
+	}
+	out := Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens}
+	if u.PromptTokensDetails != nil {
+		out.CachedTokens = u.PromptTokensDetails.CachedTokens
+	}
+	return out
+}

@@ -1,0 +1,144 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"strings"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// errNotStreamed says the server answered a streaming request with a plain
+// body; the caller falls back to the non-streaming path.
+var errNotStreamed = errors.New("server did not stream")
+
+// stream runs one streaming exchange and assembles the reply.
+func (c *Client) stream(ctx context.Context, oreq openai.ChatCompletionRequest) (*Response, error) {
+	oreq.Stream = true
+	if !c.noStreamUsage.Load() {
+		oreq.StreamOptions = &openai.StreamOptions{IncludeUsage: true}
+	}
+	st, err := c.api.CreateChatCompletionStream(ctx, oreq)
+	if err != nil && oreq.StreamOptions != nil && rejectsStreamOptions(err) {
+		c.noStreamUsage.Store(true)
+		oreq.StreamOptions = nil
+		st, err = c.api.CreateChatCompletionStream(ctx, oreq)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	if ct, _, _ := mime.ParseMediaType(st.Header().Get("Content-Type")); ct == "application/json" {
+		return nil, errNotStreamed
+	}
+	var asm assembler
+	chunks := 0
+	for {
+		chunk, err := st.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, fmt.Errorf("reading stream: %w", err)
+		}
+		chunks++
+		asm.add(chunk)
+	}
+	if chunks == 0 {
+		return nil, errNotStreamed
+	}
+	return asm.response(), nil
+}
+
+// rejectsStreamOptions recognises a 400/422 naming stream_options.
+func rejectsStreamOptions(err error) bool {
+	code, _ := statusOf(err)
+	return (code == 400 || code == 422) && strings.Contains(strings.ToLower(err.Error()), "stream_options")
+}
+
+// assembler rebuilds one reply from stream chunks. Tool-call deltas are
+// joined by index; a delta without an index belongs to the call it names by
+// ID, or to the last call when it carries no ID (servers differ here).
+type assembler struct {
+	content, reasoning strings.Builder
+	calls              []*ToolCall
+	byIndex            map[int]*ToolCall
+	finish             string
+	usage              Usage
+}
+
+func (a *assembler) add(chunk openai.ChatCompletionStreamResponse) {
+	if chunk.Usage != nil {
+		a.usage = fromUsage(chunk.Usage)
+	}
+	for _, ch := range chunk.Choices {
+		if ch.Index != 0 {
+			continue // we ask for one choice; ignore others
+		}
+		a.content.WriteString(ch.Delta.Content)
+		a.reasoning.WriteString(ch.Delta.ReasoningContent)
+		if ch.FinishReason != "" {
+			a.finish = string(ch.FinishReason)
+		}
+		for _, d := range ch.Delta.ToolCalls {
+			a.addCall(d)
+		}
+	}
+}
+
+func (a *assembler) addCall(d openai.ToolCall) {
+	var tc *ToolCall
+	switch {
+	case d.Index != nil:
+		if a.byIndex == nil {
+			a.byIndex = map[int]*ToolCall{}
+		}
+		tc = a.byIndex[*d.Index]
+		if tc == nil {
+			tc = &ToolCall{}
+			a.byIndex[*d.Index] = tc
+			a.calls = append(a.calls, tc)
+		}
+	case d.ID != "":
+		for _, c := range a.calls {
+			if c.ID == d.ID {
+				tc = c
+			}
+		}
+		if tc == nil {
+			tc = &ToolCall{}
+			a.calls = append(a.calls, tc)
+		}
+	case len(a.calls) > 0:
+		tc = a.calls[len(a.calls)-1]
+	default:
+		tc = &ToolCall{}
+		a.calls = append(a.calls, tc)
+	}
+	if d.ID != "" {
+		tc.ID = d.ID
+	}
+	// Names arrive whole in practice; some servers repeat them per delta.
+	if d.Function.Name != "" && tc.Name != d.Function.Name {
+		tc.Name += d.Function.Name
+	}
+	tc.Arguments += d.Function.Arguments
+}
+
+func (a *assembler) response() *Response {
+	msg := Message{Role: Assistant, Content: a.content.String(), Reasoning: a.reasoning.String()}
+	for i, tc := range a.calls {
+		call := *tc
+		if call.ID == "" {
+			call.ID = fmt.Sprintf("call_%d", i)
+		}
+		msg.ToolCalls = append(msg.ToolCalls, call)
+	}
+	return &Response{Message: msg, FinishReason: a.finish, Usage: a.usage}
+}

@@ -1,0 +1,42 @@
+// Package llm is how every agent talks to the model: the Model port, a
+// Client for any OpenAI-compatible endpoint (go-openai; streaming with
+// tool-call reassembly, reasoning kept apart, usage, retries with backoff
+// and Retry-After, a non-streaming fallback), tools with schemas generated
+// from params structs, the one agent loop (Agent.Run) with typed stop
+// reasons and budgets, the text action protocol for models without tool
+// calling, offline token counting and a usage/cost Ledger.
+//
+// It must never import other issuesmith packages, read environment
+// variables or log prompts, keys or replies above Debug. Model-fixable
+// mistakes (unknown tool, bad arguments) are tool results; only our own
+// failures are Go errors.
+//
+// Typical use by an agent role:
+//
+//	client, err := llm.NewClient(cfg) // cfg from the server config; cfg.Validate names bad settings
+//	if err != nil { return err }
+//
+//	type readParams struct {
+//		Path string `json:"path" desc:"repo-relative file path"`
+//		From int    `json:"from,omitempty" desc:"first line, 1-based"`
+//	}
+//	read := llm.NewTool("read_file", "Read a window of a file.",
+//		func(ctx context.Context, p readParams) (llm.ToolResult, error) {
+//			text, err := ws.ReadFile(ctx, repo.ReadFileParams{Path: p.Path, From: p.From})
+//			if errors.Is(err, repo.ErrNotExist) {
+//				return llm.ErrorResult("%v", err), nil // the model can fix this
+//			}
+//			return llm.ToolResult{Content: text}, err
+//		})
+//
+//	agent := &llm.Agent{
+//		Role:   llm.RoleExplorer,
+//		Model:  ledger.Track(runID, client), // usage per run and role
+//		Tools:  []llm.Tool{read},
+//		Budget: llm.Budget{MaxSteps: 30, MaxTokens: 200_000, MaxWall: 10 * time.Minute},
+//	}
+//	out, err := agent.Run(ctx, []llm.Message{{Role: llm.System, Content: prompt}, {Role: llm.User, Content: issue}})
+//	// out.Reason: finished, step_limit, token_budget, ..., out.Messages holds what was gathered.
+//
+// Tests drive the same code through the real client against llm/llmtest.
+package llm

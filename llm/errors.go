@@ -1,0 +1,43 @@
+package llm
+
+import (
+	"errors"
+	"fmt"
+	"syscall"
+)
+
+// Errors of model access. Wrapped errors keep the server's message.
+var (
+	// ErrUnreachable: the endpoint could not be contacted (check
+	// llm.base_url).
+	ErrUnreachable = errors.New("model endpoint unreachable")
+	// ErrAuth: the endpoint refused the key (check llm.api_key).
+	ErrAuth = errors.New("model endpoint refused the api key")
+	// ErrModelNotFound: the endpoint does not serve the model.
+	ErrModelNotFound = errors.New("model not found")
+	// ErrRateLimited: still rate limited after retries.
+	ErrRateLimited = errors.New("rate limited")
+	// ErrTimeout: an attempt got no reply within llm.timeout.
+	ErrTimeout = errors.New("model call timed out")
+	// ErrMalformedReply: the server's reply could not be understood.
+	ErrMalformedReply = errors.New("malformed model reply")
+	// ErrInvalidJSON: a reply that had to be JSON was not.
+	ErrInvalidJSON = errors.New("model reply is not valid JSON")
+)
+
+// explain turns a final transport error into one that names what to fix.
+func (c *Client) explain(r resolved, err error) error {
+	code, _ := statusOf(err)
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED) || isDNSError(err):
+		return fmt.Errorf("%w: %s (check llm.base_url): %w", ErrUnreachable, c.cfg.BaseURL, err)
+	case code == 401 || code == 403:
+		return fmt.Errorf("%w: %s answered %d (check llm.api_key): %w", ErrAuth, c.cfg.BaseURL, code, err)
+	case code == 404:
+		return fmt.Errorf("%w: %s answered 404 for model %q (check llm.model / llm.roles.<role>.model and llm.base_url): %w",
+			ErrModelNotFound, c.cfg.BaseURL, r.model, err)
+	case code == 429:
+		return fmt.Errorf("%w: model %q: %w", ErrRateLimited, r.model, err)
+	}
+	return fmt.Errorf("model %q at %s: %w", r.model, c.cfg.BaseURL, err)
+}

@@ -1,0 +1,50 @@
+package llm_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/llm/llmtest"
+)
+
+// sleeps records the waits between retries instead of sleeping.
+type sleeps struct {
+	mu sync.Mutex
+	d  []time.Duration
+}
+
+func (s *sleeps) sleep(ctx context.Context, d time.Duration) error {
+	s.mu.Lock()
+	s.d = append(s.d, d)
+	s.mu.Unlock()
+	return ctx.Err()
+}
+
+func (s *sleeps) waits() []time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]time.Duration(nil), s.d...)
+}
+
+// newClient returns a Client for srv whose retries do not sleep.
+func newClient(t *testing.T, srv *llmtest.Server, edit ...func(*llm.Config)) (*llm.Client, *sleeps) {
+	t.Helper()
+	sl := &sleeps{}
+	cfg := llm.Config{
+		BaseURL: srv.URL(), APIKey: "sk-test-key", Model: "test-model",
+		Timeout: 5 * time.Second, Sleep: sl.sleep,
+	}
+	for _, e := range edit {
+		e(&cfg)
+	}
+	c, err := llm.NewClient(cfg)
+	if err != nil {
+		t.Fatalf("NewClient: %v", err)
+	}
+	return c, sl
+}
+
+func userMsg(s string) []llm.Message { return []llm.Message{{Role: llm.User, Content: s}} }

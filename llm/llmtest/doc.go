@@ -1,0 +1,39 @@
+// Package llmtest is a scripted OpenAI-compatible chat completions server
+// on loopback, for testing agents through the real llm.Client (and so the
+// real go-openai client, HTTP and SSE).
+//
+// A Script is an ordered list of exchanges: what the next request must
+// look like (agent role, last message, tool results, offered tools) and the
+// reply to give (text, reasoning, tool calls, usage), optionally after
+// injected faults (429 with Retry-After, 5xx, hangs, malformed bodies,
+// dropped connections). A request that does not match fails the test and
+// prints what was asked; exchanges left unplayed fail it at cleanup.
+//
+// Scripts live as YAML files under a package's testdata/:
+//
+//	# testdata/read_then_answer.yaml
+//	- expect: {role: explorer, last: "fix the crash"}
+//	  reply:
+//	    tool_calls:
+//	      - {name: read_file, args: {path: main.go}}
+//	- expect: {tool_result: "package main"}
+//	  reply: {content: "done", usage: {prompt: 120, completion: 8}}
+//
+// and are played like this:
+//
+//	srv := llmtest.NewServer(t, llmtest.LoadScript(t, "testdata/read_then_answer.yaml"))
+//	client, err := llm.NewClient(llm.Config{BaseURL: srv.URL(), Model: "test"})
+//	require.NoError(t, err)
+//	agent := &llm.Agent{Role: llm.RoleExplorer, Model: client, Tools: tools}
+//	out, err := agent.Run(t.Context(), msgs)
+//	// assert on out and on srv.Requests()
+//
+// Small scripts can be built in Go:
+//
+//	llmtest.Script{
+//		llmtest.Call("read_file", `{"path":"main.go"}`).When(llmtest.Expect{Role: "explorer"}),
+//		llmtest.Reply("done").WithUsage(100, 5, 0),
+//	}
+//
+// This package must never be imported by non-test code paths of the bot.
+package llmtest

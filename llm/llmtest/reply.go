@@ -1,0 +1,202 @@
+package llmtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+func writeError(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"message": msg, "type": "llmtest", "code": status}})
+}
+
+func serveFault(w http.ResponseWriter, hr *http.Request, f Fault, req Request) {
+	switch {
+	case f.Hang > 0:
+		select {
+		case <-time.After(f.Hang):
+		case <-hr.Context().Done():
+			return
+		}
+		writeError(w, http.StatusGatewayTimeout, "llmtest: hung")
+	case f.Status != 0:
+		if f.RetryAfter != "" {
+			w.Header().Set("Retry-After", f.RetryAfter)
+		}
+		writeError(w, f.Status, fmt.Sprintf("llmtest: injected status %d", f.Status))
+	case f.Malformed && req.Stream:
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "data: {\"id\":\"x\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hel\"}}]}\n\n")
+		fmt.Fprint(w, "data: {\"choices\": [{\"delta\": {\"content\": \"lo\"\n\n")
+	case f.Malformed:
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"id":"x","choices":[{"message":{"role":"assistant","content":"trunc`)
+	case f.Drop:
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "data: {\"id\":\"x\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hel\"}}]}\n\n")
+		w.(http.Flusher).Flush()
+		if hj, ok := w.(http.Hijacker); ok {
+			if conn, _, err := hj.Hijack(); err == nil {
+				_ = conn.Close()
+			}
+		}
+	default:
+		writeError(w, http.StatusInternalServerError, "llmtest: empty fault")
+	}
+}
+
+func (a Answer) finish() string {
+	switch {
+	case a.Finish != "":
+		return a.Finish
+	case len(a.ToolCalls) > 0:
+		return "tool_calls"
+	}
+	return "stop"
+}
+
+func (a Answer) usage() map[string]any {
+	if a.Usage == nil || a.NoUsage {
+		return nil
+	}
+	u := map[string]any{
+		"prompt_tokens": a.Usage.Prompt, "completion_tokens": a.Usage.Completion,
+		"total_tokens": a.Usage.Prompt + a.Usage.Completion,
+	}
+	if a.Usage.Cached > 0 {
+		u["prompt_tokens_details"] = map[string]any{"cached_tokens": a.Usage.Cached}
+	}
+	return u
+}
+
+func callID(c CallSpec, i int) string {
+	if c.ID != "" {
+		return c.ID
+	}
+	return fmt.Sprintf("call_%d", i+1)
+}
+
+func serveAnswer(w http.ResponseWriter, hr *http.Request, a Answer, req Request) {
+	if !req.Stream || a.Plain {
+		servePlain(w, a)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	fl, _ := w.(http.Flusher)
+	send := func(v any) bool {
+		if a.Delay > 0 {
+			select {
+			case <-time.After(a.Delay):
+			case <-hr.Context().Done():
+				return false
+			}
+		}
+		b, _ := json.Marshal(v)
+		if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
+			return false
+		}
+		if fl != nil {
+			fl.Flush()
+		}
+		return true
+	}
+	for _, c := range streamChunks(a) {
+		if !send(c) {
+			return
+		}
+	}
+	if u := a.usage(); u != nil && req.StreamUsage {
+		if !send(chunk(nil, u)) {
+			return
+		}
+	}
+	fmt.Fprint(w, "data: [DONE]\n\n")
+}
+
+func chunk(choices []map[string]any, usage map[string]any) map[string]any {
+	if choices == nil {
+		choices = []map[string]any{}
+	}
+	c := map[string]any{"id": "chatcmpl-llmtest", "object": "chat.completion.chunk", "created": 1, "model": "llmtest", "choices": choices}
+	if usage != nil {
+		c["usage"] = usage
+	}
+	return c
+}
+
+func delta(d map[string]any, finish string) map[string]any {
+	ch := map[string]any{"index": 0, "delta": d, "finish_reason": nil}
+	if finish != "" {
+		ch["finish_reason"] = finish
+	}
+	return chunk([]map[string]any{ch}, nil)
+}
+
+// streamChunks renders a as stream chunks: role, reasoning, content, tool
+// call deltas (id and name first, then argument pieces), finish.
+func streamChunks(a Answer) []map[string]any {
+	out := []map[string]any{delta(map[string]any{"role": "assistant"}, "")}
+	for _, p := range pieces(a.Reasoning, a.Chunk) {
+		out = append(out, delta(map[string]any{"reasoning_content": p}, ""))
+	}
+	for _, p := range pieces(a.Content, a.Chunk) {
+		out = append(out, delta(map[string]any{"content": p}, ""))
+	}
+	for i, c := range a.ToolCalls {
+		head := map[string]any{"id": callID(c, i), "type": "function", "function": map[string]any{"name": c.Name, "arguments": ""}}
+		if !a.NoIndex {
+			head["index"] = i
+		}
+		out = append(out, delta(map[string]any{"tool_calls": []any{head}}, ""))
+		for _, p := range pieces(c.arguments(), a.Chunk) {
+			d := map[string]any{"function": map[string]any{"arguments": p}}
+			if !a.NoIndex {
+				d["index"] = i
+			}
+			out = append(out, delta(map[string]any{"tool_calls": []any{d}}, ""))
+		}
+	}
+	return append(out, delta(map[string]any{}, a.finish()))
+}
+
+func pieces(s string, n int) []string {
+	if s == "" {
+		return nil
+	}
+	if n <= 0 || n >= len(s) {
+		return []string{s}
+	}
+	var out []string
+	for len(s) > n {
+		out = append(out, s[:n])
+		s = s[n:]
+	}
+	return append(out, s)
+}
+
+func servePlain(w http.ResponseWriter, a Answer) {
+	msg := map[string]any{"role": "assistant", "content": a.Content}
+	if a.Reasoning != "" {
+		msg["reasoning_content"] = a.Reasoning
+	}
+	var calls []any
+	for i, c := range a.ToolCalls {
+		calls = append(calls, map[string]any{"id": callID(c, i), "type": "function",
+			"function": map[string]any{"name": c.Name, "arguments": c.arguments()}})
+	}
+	if calls != nil {
+		msg["tool_calls"] = calls
+	}
+	body := map[string]any{
+		"id": "chatcmpl-llmtest", "object": "chat.completion", "created": 1, "model": "llmtest",
+		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": a.finish()}},
+	}
+	if u := a.usage(); u != nil {
+		body["usage"] = u
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(body)
+}

@@ -1,0 +1,179 @@
+package llmtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Script is the ordered conversation a Server plays: each request must
+// match the next Exchange.
+type Script []Exchange
+
+// Exchange is one expected request and what to answer. Faults are served
+// first, one per matching request (the client retries), then Reply.
+type Exchange struct {
+	// Name labels the exchange in failure messages.
+	Name   string  `yaml:"name,omitempty"`
+	Expect Expect  `yaml:"expect,omitempty"`
+	Faults []Fault `yaml:"faults,omitempty"`
+	Reply  Answer  `yaml:"reply"`
+}
+
+// Expect is what a request must look like. Empty fields match anything;
+// text fields match as substrings.
+type Expect struct {
+	// Role is the agent role sent in the llm.RoleHeader header.
+	Role  string `yaml:"role,omitempty"`
+	Model string `yaml:"model,omitempty"`
+	// LastRole is the role of the request's last message (user, tool, ...).
+	LastRole string `yaml:"last_role,omitempty"`
+	// Last must occur in the content of the last message.
+	Last string `yaml:"last,omitempty"`
+	// ToolResult must occur in a message after the last assistant message
+	// (tool results, or the text protocol's result messages).
+	ToolResult string `yaml:"tool_result,omitempty"`
+	// System must occur in one of the system messages.
+	System string `yaml:"system,omitempty"`
+	// Tools must all be offered in the request's tool list.
+	Tools []string `yaml:"tools,omitempty"`
+	// JSON, when set, must equal whether response_format json_object was asked.
+	JSON *bool `yaml:"json,omitempty"`
+}
+
+// Fault is a failure injected instead of a reply.
+type Fault struct {
+	// Status answers with this HTTP status and an OpenAI error body.
+	Status int `yaml:"status,omitempty"`
+	// RetryAfter is sent as the Retry-After header with Status.
+	RetryAfter string `yaml:"retry_after,omitempty"`
+	// Hang waits this long (or until the client gives up) and then
+	// answers 504: a slow server, for timeout tests.
+	Hang time.Duration `yaml:"hang,omitempty"`
+	// Malformed sends a reply that is not valid JSON.
+	Malformed bool `yaml:"malformed,omitempty"`
+	// Drop starts a stream and then cuts the connection.
+	Drop bool `yaml:"drop,omitempty"`
+}
+
+// Answer is a scripted model reply.
+type Answer struct {
+	Content   string     `yaml:"content,omitempty"`
+	Reasoning string     `yaml:"reasoning,omitempty"`
+	ToolCalls []CallSpec `yaml:"tool_calls,omitempty"`
+	// Usage is reported in the final chunk (when the client asked with
+	// stream_options.include_usage) or in the plain body.
+	Usage *Usage `yaml:"usage,omitempty"`
+	// Finish is the finish_reason (default: stop, or tool_calls).
+	Finish string `yaml:"finish,omitempty"`
+	// Chunk splits content, reasoning and arguments into pieces of this
+	// many bytes (0: one piece each).
+	Chunk int `yaml:"chunk,omitempty"`
+	// NoIndex leaves the index out of tool-call deltas, as some servers do.
+	NoIndex bool `yaml:"no_index,omitempty"`
+	// NoUsage never reports usage, as some servers do.
+	NoUsage bool `yaml:"no_usage,omitempty"`
+	// Plain answers with a plain JSON body even to a streaming request.
+	Plain bool `yaml:"plain,omitempty"`
+	// Delay pauses before each stream chunk.
+	Delay time.Duration `yaml:"delay,omitempty"`
+}
+
+// CallSpec is one scripted tool call. Args is a YAML/JSON object, or a
+// string sent verbatim (which may be invalid JSON on purpose).
+type CallSpec struct {
+	ID   string `yaml:"id,omitempty"`
+	Name string `yaml:"name"`
+	Args any    `yaml:"args,omitempty"`
+}
+
+// Usage is the token usage a reply reports.
+type Usage struct {
+	Prompt     int `yaml:"prompt"`
+	Completion int `yaml:"completion"`
+	Cached     int `yaml:"cached,omitempty"`
+}
+
+func (c CallSpec) arguments() string {
+	switch a := c.Args.(type) {
+	case nil:
+		return "{}"
+	case string:
+		return a
+	default:
+		b, err := json.Marshal(a)
+		if err != nil {
+			return fmt.Sprintf("%v", a)
+		}
+		return string(b)
+	}
+}
+
+// Reply is an exchange answering with text.
+func Reply(content string) Exchange { return Exchange{Reply: Answer{Content: content}} }
+
+// Call is an exchange answering with one tool call; args is sent verbatim.
+func Call(name, args string) Exchange {
+	return Exchange{Reply: Answer{ToolCalls: []CallSpec{{Name: name, Args: args}}}}
+}
+
+// Calls is an exchange answering with several tool calls in one turn.
+func Calls(calls ...CallSpec) Exchange { return Exchange{Reply: Answer{ToolCalls: calls}} }
+
+// When sets the expectation of e.
+func (e Exchange) When(x Expect) Exchange { e.Expect = x; return e }
+
+// WithUsage sets the reported usage.
+func (e Exchange) WithUsage(prompt, completion, cached int) Exchange {
+	e.Reply.Usage = &Usage{Prompt: prompt, Completion: completion, Cached: cached}
+	return e
+}
+
+// WithReasoning adds reasoning_content to the reply.
+func (e Exchange) WithReasoning(s string) Exchange { e.Reply.Reasoning = s; return e }
+
+// Split streams the reply in pieces of n bytes.
+func (e Exchange) Split(n int) Exchange { e.Reply.Chunk = n; return e }
+
+// NoIndex leaves the index out of tool-call deltas.
+func (e Exchange) NoIndex() Exchange { e.Reply.NoIndex = true; return e }
+
+// After serves faults before the reply, one per request.
+func (e Exchange) After(faults ...Fault) Exchange { e.Faults = append(e.Faults, faults...); return e }
+
+// Status is a fault answering with an HTTP status.
+func Status(code int) Fault { return Fault{Status: code} }
+
+// RateLimit is a 429 fault with a Retry-After header.
+func RateLimit(retryAfter string) Fault { return Fault{Status: 429, RetryAfter: retryAfter} }
+
+// LoadScript reads a YAML script file (strictly: unknown keys fail) and
+// fails the test when it cannot.
+func LoadScript(t testing.TB, path string) Script {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("llmtest: %v", err)
+	}
+	s, err := ParseScript(b)
+	if err != nil {
+		t.Fatalf("llmtest: %s: %v", path, err)
+	}
+	return s
+}
+
+// ParseScript decodes a YAML script: a list of exchanges.
+func ParseScript(b []byte) (Script, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	var s Script
+	if err := dec.Decode(&s); err != nil {
+		return nil, fmt.Errorf("parsing script: %w", err)
+	}
+	return s, nil
+}

@@ -1,0 +1,299 @@
+package llmtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/issuesmith/issuesmith/llm"
+)
+
+// Server is a scripted OpenAI-compatible chat completions server on
+// loopback. It is safe for concurrent use; requests are matched in arrival
+// order.
+type Server struct {
+	t      testing.TB
+	srv    *httptest.Server
+	prefix string
+
+	mu       sync.Mutex
+	script   Script
+	next     int // index of the exchange to serve
+	faults   int // faults of script[next] already served
+	requests []Request
+}
+
+// Option configures a Server.
+type Option func(*Server)
+
+// WithPrefix serves the API under prefix instead of /v1, as Gemini's
+// /v1beta/openai or a proxy path would.
+func WithPrefix(prefix string) Option {
+	return func(s *Server) { s.prefix = "/" + strings.Trim(prefix, "/") }
+}
+
+// NewServer starts a server playing script and stops it when the test
+// ends. An unexpected request fails the test (printing the request) and is
+// answered 400; exchanges left unplayed at the end fail the test too.
+func NewServer(t testing.TB, script Script, opts ...Option) *Server {
+	t.Helper()
+	s := &Server{t: t, script: script, prefix: "/v1"}
+	for _, o := range opts {
+		o(s)
+	}
+	s.srv = httptest.NewServer(http.HandlerFunc(s.handle))
+	t.Cleanup(func() {
+		s.srv.Close()
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.next < len(s.script) {
+			t.Errorf("llmtest: script not finished: %d of %d exchanges played; next is %s",
+				s.next, len(s.script), s.label(s.next))
+		}
+	})
+	return s
+}
+
+// URL is the base URL to configure as llm.base_url (ending in /v1, or the
+// WithPrefix path).
+func (s *Server) URL() string { return s.srv.URL + s.prefix }
+
+// Requests returns every request received so far, faults included.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// Remaining is the number of exchanges not yet played.
+func (s *Server) Remaining() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.script) - s.next
+}
+
+// Request is one request as the server understood it.
+type Request struct {
+	Path        string
+	Header      http.Header
+	Role        string // the llm.RoleHeader value
+	Model       string
+	Messages    []llm.Message
+	Tools       []string
+	Stream      bool
+	StreamUsage bool // stream_options.include_usage
+	JSON        bool // response_format json_object
+	MaxTokens   int  // max_tokens or max_completion_tokens
+	Temperature float64
+	Body        []byte
+}
+
+// Last is the last message of the request.
+func (r Request) Last() llm.Message {
+	if len(r.Messages) == 0 {
+		return llm.Message{}
+	}
+	return r.Messages[len(r.Messages)-1]
+}
+
+func (s *Server) handle(w http.ResponseWriter, hr *http.Request) {
+	body, _ := io.ReadAll(hr.Body)
+	req, err := decodeRequest(hr, body)
+	s.mu.Lock()
+	s.requests = append(s.requests, req)
+	n := len(s.requests)
+	if err == nil && hr.URL.Path != s.prefix+"/chat/completions" {
+		err = fmt.Errorf("path %s is not %s/chat/completions", hr.URL.Path, s.prefix)
+	}
+	if err != nil {
+		s.mu.Unlock()
+		s.unexpected(w, n, req, err.Error())
+		return
+	}
+	if s.next >= len(s.script) {
+		s.mu.Unlock()
+		s.unexpected(w, n, req, fmt.Sprintf("the script has no exchange left (all %d played)", len(s.script)))
+		return
+	}
+	ex := s.script[s.next]
+	if why := match(ex.Expect, req); why != "" {
+		label := s.label(s.next)
+		s.mu.Unlock()
+		s.unexpected(w, n, req, fmt.Sprintf("it does not match %s: %s", label, why))
+		return
+	}
+	var fault *Fault
+	if s.faults < len(ex.Faults) {
+		fault = &ex.Faults[s.faults]
+		s.faults++
+	} else {
+		s.next++
+		s.faults = 0
+	}
+	s.mu.Unlock()
+	if fault != nil {
+		serveFault(w, hr, *fault, req)
+		return
+	}
+	serveAnswer(w, hr, ex.Reply, req)
+}
+
+func (s *Server) label(i int) string {
+	if i >= len(s.script) {
+		return "end of script"
+	}
+	if s.script[i].Name != "" {
+		return fmt.Sprintf("exchange %d (%s)", i+1, s.script[i].Name)
+	}
+	return fmt.Sprintf("exchange %d", i+1)
+}
+
+func (s *Server) unexpected(w http.ResponseWriter, n int, req Request, why string) {
+	s.t.Errorf("llmtest: unexpected request #%d: %s\n%s", n, why, describe(req))
+	writeError(w, http.StatusBadRequest, "llmtest: unexpected request: "+why)
+}
+
+// describe renders a request for a failure message.
+func describe(r Request) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "  path=%s role=%q model=%q stream=%v json=%v tools=%v\n", r.Path, r.Role, r.Model, r.Stream, r.JSON, r.Tools)
+	from := max(0, len(r.Messages)-4)
+	if from > 0 {
+		fmt.Fprintf(&b, "  ... %d earlier messages\n", from)
+	}
+	for _, m := range r.Messages[from:] {
+		text := m.Content
+		for _, tc := range m.ToolCalls {
+			text += fmt.Sprintf(" [call %s %s]", tc.Name, tc.Arguments)
+		}
+		if len(text) > 300 {
+			text = text[:300] + "…"
+		}
+		fmt.Fprintf(&b, "  %s: %s\n", m.Role, strings.ReplaceAll(text, "\n", "\\n"))
+	}
+	return b.String()
+}
+
+// match returns "" when req meets x, else what differs.
+func match(x Expect, req Request) string {
+	last := req.Last()
+	switch {
+	case x.Role != "" && req.Role != x.Role:
+		return fmt.Sprintf("role is %q, want %q", req.Role, x.Role)
+	case x.Model != "" && req.Model != x.Model:
+		return fmt.Sprintf("model is %q, want %q", req.Model, x.Model)
+	case x.LastRole != "" && last.Role != x.LastRole:
+		return fmt.Sprintf("last message role is %q, want %q", last.Role, x.LastRole)
+	case x.Last != "" && !strings.Contains(last.Content, x.Last):
+		return fmt.Sprintf("last message does not contain %q", x.Last)
+	case x.JSON != nil && req.JSON != *x.JSON:
+		return fmt.Sprintf("json mode is %v, want %v", req.JSON, *x.JSON)
+	}
+	if x.ToolResult != "" && !containsResult(req.Messages, x.ToolResult) {
+		return fmt.Sprintf("no result after the last assistant message contains %q", x.ToolResult)
+	}
+	if x.System != "" && !containsRole(req.Messages, llm.System, x.System) {
+		return fmt.Sprintf("no system message contains %q", x.System)
+	}
+	for _, want := range x.Tools {
+		if !contains(req.Tools, want) {
+			return fmt.Sprintf("tool %q is not offered", want)
+		}
+	}
+	return ""
+}
+
+func containsResult(ms []llm.Message, sub string) bool {
+	for i := len(ms) - 1; i >= 0 && ms[i].Role != llm.Assistant; i-- {
+		if strings.Contains(ms[i].Content, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsRole(ms []llm.Message, role, sub string) bool {
+	for _, m := range ms {
+		if m.Role == role && strings.Contains(m.Content, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// wireRequest is the subset of the chat completions request we read.
+type wireRequest struct {
+	Model    string `json:"model"`
+	Messages []struct {
+		Role       string          `json:"role"`
+		Content    json.RawMessage `json:"content"`
+		Name       string          `json:"name"`
+		ToolCallID string          `json:"tool_call_id"`
+		ToolCalls  []wireCall      `json:"tool_calls"`
+	} `json:"messages"`
+	Tools []struct {
+		Function struct {
+			Name string `json:"name"`
+		} `json:"function"`
+	} `json:"tools"`
+	Stream        bool `json:"stream"`
+	StreamOptions *struct {
+		IncludeUsage bool `json:"include_usage"`
+	} `json:"stream_options"`
+	ResponseFormat *struct {
+		Type string `json:"type"`
+	} `json:"response_format"`
+	MaxTokens           int     `json:"max_tokens"`
+	MaxCompletionTokens int     `json:"max_completion_tokens"`
+	Temperature         float64 `json:"temperature"`
+}
+
+type wireCall struct {
+	Index    *int   `json:"index,omitempty"`
+	ID       string `json:"id,omitempty"`
+	Type     string `json:"type,omitempty"`
+	Function struct {
+		Name      string `json:"name,omitempty"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
+}
+
+func decodeRequest(hr *http.Request, body []byte) (Request, error) {
+	req := Request{Path: hr.URL.Path, Header: hr.Header.Clone(), Role: hr.Header.Get(llm.RoleHeader), Body: body}
+	var wr wireRequest
+	if err := json.Unmarshal(body, &wr); err != nil {
+		return req, fmt.Errorf("body is not a chat completions request: %v", err)
+	}
+	req.Model, req.Stream, req.Temperature = wr.Model, wr.Stream, wr.Temperature
+	req.StreamUsage = wr.StreamOptions != nil && wr.StreamOptions.IncludeUsage
+	req.JSON = wr.ResponseFormat != nil && wr.ResponseFormat.Type == "json_object"
+	req.MaxTokens = max(wr.MaxTokens, wr.MaxCompletionTokens)
+	for _, t := range wr.Tools {
+		req.Tools = append(req.Tools, t.Function.Name)
+	}
+	for _, m := range wr.Messages {
+		msg := llm.Message{Role: m.Role, Name: m.Name, ToolCallID: m.ToolCallID}
+		if err := json.Unmarshal(m.Content, &msg.Content); err != nil && len(m.Content) > 0 && string(m.Content) != "null" {
+			msg.Content = string(m.Content) // multi-part content, kept raw
+		}
+		for _, c := range m.ToolCalls {
+			msg.ToolCalls = append(msg.ToolCalls, llm.ToolCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
+		}
+		req.Messages = append(req.Messages, msg)
+	}
+	return req, nil
+}

@@ -1,0 +1,159 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"strconv"
+	"syscall"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// RoleHeader carries the agent role of a request to the server. Real
+// endpoints ignore it; llmtest matches scripts on it.
+const RoleHeader = "X-Issuesmith-Role"
+
+// hint is per-attempt data shared between Chat and the HTTP transport.
+type hint struct {
+	role       Role
+	retryAfter string // the last Retry-After header seen
+}
+
+type hintKey struct{}
+
+// hintTransport adds the role header and records Retry-After, which
+// go-openai's errors do not carry.
+type hintTransport struct{ base http.RoundTripper }
+
+func (t *hintTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	h, _ := req.Context().Value(hintKey{}).(*hint)
+	if h != nil && h.role != "" {
+		req = req.Clone(req.Context())
+		req.Header.Set(RoleHeader, string(h.role))
+	}
+	resp, err := t.base.RoundTrip(req)
+	if h != nil && resp != nil {
+		h.retryAfter = resp.Header.Get("Retry-After")
+	}
+	return resp, err
+}
+
+// withRetry runs fn until it succeeds, fails permanently, attempts run out
+// or ctx ends. Each attempt gets its own timeout.
+func (c *Client) withRetry(ctx context.Context, role Role, fn func(context.Context) (*Response, error)) (*Response, error) {
+	var lastErr error
+	for attempt := 0; attempt < c.retry.MaxAttempts; attempt++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		h := &hint{role: role}
+		actx, cancel := context.WithTimeout(context.WithValue(ctx, hintKey{}, h), c.cfg.Timeout)
+		resp, err := fn(actx)
+		timedOut := errors.Is(actx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
+		cancel()
+		if err == nil {
+			return resp, nil
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if timedOut {
+			err = fmt.Errorf("%w: no reply within llm.timeout (%s)", ErrTimeout, c.cfg.Timeout)
+		}
+		lastErr = err
+		if !retryable(err) || attempt == c.retry.MaxAttempts-1 {
+			break
+		}
+		wait := c.backoff(attempt)
+		if ra, ok := parseRetryAfter(h.retryAfter, c.now()); ok {
+			if ra > c.retry.MaxRetryAfter {
+				return nil, fmt.Errorf("%w: server asks to wait %s (over llm.retry.max_retry_after): %w", ErrRateLimited, ra, err)
+			}
+			wait = ra
+		}
+		if err := c.sleep(ctx, wait); err != nil {
+			return nil, err
+		}
+	}
+	return nil, lastErr
+}
+
+// backoff is exponential with equal jitter: half fixed, half random.
+func (c *Client) backoff(attempt int) time.Duration {
+	d := c.retry.BaseDelay << attempt
+	if d > c.retry.MaxDelay || d <= 0 {
+		d = c.retry.MaxDelay
+	}
+	half := d / 2
+	return half + rand.N(half+1)
+}
+
+// parseRetryAfter reads delta-seconds or an HTTP date.
+func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
+	if v == "" {
+		return 0, false
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil && s >= 0 {
+		return time.Duration(s * float64(time.Second)), true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(t.Sub(now), 0), true
+	}
+	return 0, false
+}
+
+// statusOf returns the HTTP status behind a go-openai error.
+func statusOf(err error) (int, bool) {
+	var ae *openai.APIError
+	if errors.As(err, &ae) && ae.HTTPStatusCode != 0 {
+		return ae.HTTPStatusCode, true
+	}
+	var re *openai.RequestError
+	if errors.As(err, &re) && re.HTTPStatusCode != 0 {
+		return re.HTTPStatusCode, true
+	}
+	return 0, false
+}
+
+// retryable says whether err is transient: 408, 409, 429, 5xx, timeouts,
+// connection resets, truncated or malformed streams.
+func retryable(err error) bool {
+	if code, ok := statusOf(err); ok {
+		return code == 408 || code == 409 || code == 429 || code >= 500
+	}
+	var ne net.Error
+	var se *json.SyntaxError
+	switch {
+	case errors.Is(err, ErrTimeout), errors.Is(err, ErrMalformedReply),
+		errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE),
+		errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF),
+		errors.As(err, &se), errors.Is(err, openai.ErrTooManyEmptyStreamMessages):
+		return true
+	case errors.As(err, &ne) && ne.Timeout():
+		return true
+	}
+	return false
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+func isDNSError(err error) bool {
+	var de *net.DNSError
+	return errors.As(err, &de)
+}

@@ -1,0 +1,106 @@
+package llm_test
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/llm/llmtest"
+)
+
+func TestChatRetriesHonouringRetryAfter(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.Script{
+		llmtest.Reply("finally").After(llmtest.RateLimit("2"), llmtest.Status(503), llmtest.Status(500)),
+	})
+	c, sl := newClient(t, srv, func(cfg *llm.Config) {
+		cfg.Retry = llm.RetryConfig{BaseDelay: 100 * time.Millisecond, MaxDelay: time.Second}
+	})
+	resp, err := c.Chat(t.Context(), llm.Request{Messages: userMsg("hi")})
+	require.NoError(t, err)
+	assert.Equal(t, "finally", resp.Message.Content)
+	w := sl.waits()
+	require.Len(t, w, 3)
+	assert.Equal(t, 2*time.Second, w[0], "Retry-After is honoured")
+	// Exponential with equal jitter: attempt n waits in [base*2^n/2, base*2^n].
+	assert.GreaterOrEqual(t, w[1], 100*time.Millisecond)
+	assert.LessOrEqual(t, w[1], 200*time.Millisecond)
+	assert.GreaterOrEqual(t, w[2], 200*time.Millisecond)
+	assert.LessOrEqual(t, w[2], 400*time.Millisecond)
+	assert.Len(t, srv.Requests(), 4)
+}
+
+func TestChatRetryAfterHTTPDate(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	srv := llmtest.NewServer(t, llmtest.Script{
+		llmtest.Reply("ok").After(llmtest.RateLimit(now.Add(7 * time.Second).Format(http.TimeFormat))),
+	})
+	c, sl := newClient(t, srv, func(cfg *llm.Config) { cfg.Now = func() time.Time { return now } })
+	_, err := c.Chat(t.Context(), llm.Request{Messages: userMsg("hi")})
+	require.NoError(t, err)
+	assert.Equal(t, []time.Duration{7 * time.Second}, sl.waits())
+}
+
+func TestChatGivesUpWhenRetryAfterTooLong(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.Script{llmtest.Reply("ok").After(llmtest.RateLimit("3600"))})
+	c, sl := newClient(t, srv)
+	_, err := c.Chat(t.Context(), llm.Request{Messages: userMsg("hi")})
+	require.ErrorIs(t, err, llm.ErrRateLimited)
+	assert.Contains(t, err.Error(), "llm.retry.max_retry_after")
+	assert.Empty(t, sl.waits())
+	_, err = c.Chat(t.Context(), llm.Request{Messages: userMsg("hi")})
+	require.NoError(t, err)
+}
+
+func TestChatStopsAfterMaxAttempts(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.Script{
+		llmtest.Reply("ok").After(llmtest.Status(500), llmtest.Status(502), llmtest.Status(500)),
+	})
+	c, sl := newClient(t, srv, func(cfg *llm.Config) { cfg.Retry.MaxAttempts = 2 })
+	_, err := c.Chat(t.Context(), llm.Request{Messages: userMsg("hi")})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "502")
+	assert.Len(t, sl.waits(), 1)
+	// Two more requests finish the script: one fault, then the reply.
+	_, err = c.Chat(t.Context(), llm.Request{Messages: userMsg("hi")})
+	require.NoError(t, err)
+}
+
+func TestChatRetriesBrokenStreams(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		fault llmtest.Fault
+	}{
+		{"dropped connection", llmtest.Fault{Drop: true}},
+		{"malformed chunk", llmtest.Fault{Malformed: true}},
+		{"slow server", llmtest.Fault{Hang: 5 * time.Second}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := llmtest.NewServer(t, llmtest.Script{llmtest.Reply("Hello").After(tc.fault)})
+			c, sl := newClient(t, srv, func(cfg *llm.Config) { cfg.Timeout = 300 * time.Millisecond })
+			resp, err := c.Chat(t.Context(), llm.Request{Messages: userMsg("hi")})
+			require.NoError(t, err)
+			assert.Equal(t, "Hello", resp.Message.Content, "the broken attempt leaves nothing behind")
+			assert.Len(t, sl.waits(), 1)
+		})
+	}
+}
+
+func TestChatMalformedPlainReplyIsRetried(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.Script{llmtest.Reply("fine").After(llmtest.Fault{Malformed: true})})
+	c, sl := newClient(t, srv, func(cfg *llm.Config) { cfg.NoStream = true })
+	resp, err := c.Chat(t.Context(), llm.Request{Messages: userMsg("hi")})
+	require.NoError(t, err)
+	assert.Equal(t, "fine", resp.Message.Content)
+	assert.Len(t, sl.waits(), 1)
+}
