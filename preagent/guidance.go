@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+
+	"github.com/issuesmith/issuesmith/repo"
 )
 
 // GuidanceFiles are the repository files whose content guides the explorer
@@ -57,7 +59,7 @@ func LoadGuidance(r FileReader, limit int) (string, error) {
 // isNotExist reports a missing file from either the standard library or a
 // workspace error that wraps fs.ErrNotExist or says so.
 func isNotExist(err error) bool {
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, repo.ErrNotExist) {
 		return true
 	}
 	var nf interface{ NotExist() bool }

@@ -1,0 +1,168 @@
+package preagent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/repo"
+	"github.com/issuesmith/issuesmith/summaries"
+)
+
+// Explorer runs the explorer role on one workspace. It holds no per-run
+// state: Explore may be called concurrently.
+type Explorer struct {
+	model llm.Model
+	ws    *repo.Workspace
+	idx   *summaries.Index
+	opts  Options
+}
+
+// New returns an Explorer that reads ws, searches idx (nil: no search tool
+// and no stored summaries) and asks model, tuned by opts.
+func New(model llm.Model, ws *repo.Workspace, idx *summaries.Index, opts Options) *Explorer {
+	return &Explorer{model: model, ws: ws, idx: idx, opts: opts.withDefaults()}
+}
+
+// session is the state of one Explore call.
+type session struct {
+	e     *Explorer
+	opts  Options
+	issue Issue // cleaned
+	res   *Result
+	obs   []observation
+	rec   record
+	spec  *Spec
+	// done sums the finished loop runs, side the compression and
+	// observer calls; cur is the running loop's usage.
+	done, side, cur llm.Usage
+	// step is the explorer step being taken, counted over every loop run
+	// of this session (a nudge after a text-only reply runs the loop again).
+	step, stepBase int
+}
+
+// Explore reads the repository for the issue and returns the spec. A budget,
+// step-limit or loop stop is not an error: the Result holds a partial spec
+// built from what was explored, with Spec.Partial set and Note saying why. A
+// model failure or cancelled ctx returns an error.
+func (e *Explorer) Explore(ctx context.Context, is Issue) (*Result, error) {
+	s := &session{e: e, opts: e.opts, issue: is.Clean(), res: &Result{}}
+	s.rec.terms = issueTerms(s.issue)
+	msgs, err := s.firstMessages(ctx)
+	if err != nil {
+		return nil, err
+	}
+	agent := &llm.Agent{
+		Role: llm.RoleExplorer, Model: e.model, Tools: s.tools(), Budget: s.opts.Budget, Protocol: s.opts.Protocol,
+		Hooks: llm.Hooks{BeforeCall: s.beforeCall, AfterStep: s.afterStep},
+	}
+	out, err := agent.Run(ctx, msgs)
+	if err != nil {
+		return nil, fmt.Errorf("explore: %w", err)
+	}
+	s.account(out)
+	if s.spec == nil && out.Reason == llm.StopFinished && len(out.Steps) < s.opts.Budget.MaxSteps {
+		// The model answered in prose instead of calling submit_spec: ask
+		// once more, within what is left of the step budget.
+		s.stepBase = s.step
+		agent.Budget.MaxSteps = min(2, s.opts.Budget.MaxSteps-len(out.Steps))
+		nudge := append(out.Messages, llm.Message{Role: llm.User,
+			Content: "Call submit_spec now with what you have found (files, or questions if the issue is unclear)."})
+		out, err = agent.Run(ctx, nudge)
+		if err != nil {
+			return nil, fmt.Errorf("explore: %w", err)
+		}
+		s.account(out)
+	}
+	s.res.Reason = out.Reason
+	s.res.Steps = s.step
+	s.res.Usage = s.done.Add(s.side)
+	if s.spec != nil {
+		s.res.Reason = llm.StopFinished
+		s.res.Spec = s.spec
+		return s.res, nil
+	}
+	s.res.Spec = s.partialSpec(out.Reason, out.Messages)
+	return s.res, nil
+}
+
+// account adds a finished loop run's usage.
+func (s *session) account(out *llm.Outcome) {
+	s.done = s.done.Add(out.Usage)
+	s.cur = llm.Usage{}
+}
+
+// firstMessages builds the system prompt and the task: the cleaned issue,
+// delimited as untrusted, the top-level tree and the README's head.
+func (s *session) firstMessages(ctx context.Context) ([]llm.Message, error) {
+	guidance := s.opts.Guidance
+	if guidance == "" && !s.opts.NoGuidance {
+		g, err := LoadGuidance(s.e.ws, 0)
+		if err != nil {
+			return nil, fmt.Errorf("explore: %w", err)
+		}
+		guidance = g
+	}
+	sys, err := explorerSystem(guidance, s.e.idx != nil)
+	if err != nil {
+		return nil, err
+	}
+	tree, err := s.e.ws.ListDir(ctx, repo.ListDirParams{Depth: 1})
+	if err != nil {
+		return nil, fmt.Errorf("explore: list the top level: %w", err)
+	}
+	var b strings.Builder
+	b.WriteString(s.issue.Prompt())
+	b.WriteString("\n\nThe repository's top level:\n")
+	b.WriteString(cutTokens(tree, 1500, "tree cut; list folders with list_dir"))
+	if name, head := s.readmeHead(); head != "" {
+		fmt.Fprintf(&b, "\n\nThe first lines of %s:\n<readme>\n%s\n</readme>", name, defuse(head, "readme"))
+	}
+	b.WriteString("\n\nFind the files that must change for this issue, then call submit_spec.")
+	return []llm.Message{{Role: llm.System, Content: sys}, {Role: llm.User, Content: b.String()}}, nil
+}
+
+// readmeHead returns the name and first lines of the README, if any.
+func (s *session) readmeHead() (string, string) {
+	for _, name := range []string{"README.md", "README", "README.rst", "README.txt", "readme.md", "Readme.md"} {
+		data, err := s.e.ws.ReadBytes(name)
+		if err != nil {
+			continue
+		}
+		lines := strings.Split(CleanText(string(data)), "\n")
+		if len(lines) > DefaultReadmeLines {
+			lines = append(lines[:DefaultReadmeLines], "[…]")
+		}
+		return name, cutTokens(strings.Join(lines, "\n"), 1200, "README cut")
+	}
+	return "", ""
+}
+
+// afterStep reports the step and, every few steps, asks the observer.
+func (s *session) afterStep(ctx context.Context, st *llm.State) error {
+	rec := st.Steps[len(st.Steps)-1]
+	s.cur = st.Usage
+	var acts []string
+	for _, tc := range rec.Calls {
+		acts = append(acts, describeCall(tc))
+	}
+	s.emit(Event{Kind: EventStep, Step: s.step, Action: strings.Join(acts, "; "), Usage: rec.Usage,
+		PromptTokens: llm.CountTokens(st.Messages)})
+	if s.opts.NoObserver || s.spec != nil || s.step%s.opts.ObserveEvery != 0 {
+		return nil
+	}
+	return s.observeTrajectory(ctx, st)
+}
+
+// emit records an event and passes it to the progress callback.
+func (s *session) emit(ev Event) {
+	if ev.Kind != EventStep {
+		s.side = s.side.Add(ev.Usage)
+	}
+	ev.Total = s.done.Add(s.cur).Add(s.side)
+	s.res.Events = append(s.res.Events, ev)
+	if s.opts.Progress != nil {
+		s.opts.Progress(ev)
+	}
+}

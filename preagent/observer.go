@@ -1,0 +1,76 @@
+package preagent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/issuesmith/issuesmith/llm"
+)
+
+// Observer replies.
+const (
+	nextContinue = "continue"
+	nextDone     = "done"
+)
+
+// observerReply is the observer's JSON answer.
+type observerReply struct {
+	Analysis   string `json:"analysis"`
+	Next       string `json:"next"`
+	Suggestion string `json:"suggestion"`
+}
+
+// observerNote prefixes a suggestion injected into the explorer's
+// conversation; doneNote is injected when the observer says "done" without
+// a suggestion of its own.
+const (
+	observerNote = "A reviewer watching your progress says: "
+	doneNote     = "You have found enough: call submit_spec now."
+)
+
+// observeTrajectory shows the observer the explorer's work so far, told in
+// the first person, and injects its suggestion into the explorer's
+// conversation when it gives one. An observer failure or an unreadable reply
+// is reported as an event and otherwise ignored: the observer only advises.
+func (s *session) observeTrajectory(ctx context.Context, st *llm.State) error {
+	var b strings.Builder
+	b.WriteString(prompt("first_person.md"))
+	b.WriteString("\nMy task:\n")
+	b.WriteString(cutTokens(s.issue.Prompt(), 2500, "issue cut"))
+	b.WriteString("\n\nMy work so far:\n")
+	// The trajectory gets what is left of the compression threshold: the
+	// observer's request stays as bounded as the explorer's.
+	room := min(s.opts.CompressAt, s.opts.MaxPromptTokens) - llm.CountText(b.String()) - llm.CountText(prompt("observer.md")) - 300
+	if s.opts.CompressAt < 0 {
+		room = s.opts.MaxPromptTokens - llm.CountText(b.String()) - 1000
+	}
+	b.WriteString(renderLog(st.Messages[min(prefixLen, len(st.Messages)):], max(room, 200)))
+	req := llm.Request{Role: llm.RoleObserver, JSON: true, Messages: []llm.Message{
+		{Role: llm.System, Content: prompt("observer.md")}, {Role: llm.User, Content: b.String()}}}
+	resp, err := s.e.model.Chat(ctx, req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("observer: %w", ctx.Err())
+		}
+		s.emit(Event{Kind: EventObserver, Step: s.step, Detail: "observer failed: " + oneLine(err.Error(), 200)})
+		return nil
+	}
+	var r observerReply
+	if err := decodeJSON(resp.Message.Content, &r); err != nil {
+		s.emit(Event{Kind: EventObserver, Step: s.step, Usage: resp.Usage, Detail: "observer reply unreadable: " + oneLine(err.Error(), 200)})
+		return nil
+	}
+	note := strings.TrimSpace(r.Suggestion)
+	if note == "" && strings.EqualFold(strings.TrimSpace(r.Next), nextDone) {
+		note = doneNote
+	}
+	detail := fmt.Sprintf("next=%s; %s", r.Next, oneLine(r.Analysis, 300))
+	if note != "" {
+		st.Messages = append(st.Messages, llm.Message{Role: llm.User, Content: observerNote + note})
+		s.res.Suggestions = append(s.res.Suggestions, note)
+		detail += "; suggestion: " + oneLine(note, 300)
+	}
+	s.emit(Event{Kind: EventObserver, Step: s.step, Usage: resp.Usage, Detail: detail})
+	return nil
+}

@@ -1,0 +1,123 @@
+package preagent
+
+import (
+	"time"
+
+	"github.com/issuesmith/issuesmith/llm"
+)
+
+// Defaults sized for a model with a 32k-token context: the conversation is
+// compressed past DefaultCompressAt prompt tokens and no request the explorer
+// makes (its own turns, compression and observer calls) goes past
+// DefaultMaxPromptTokens, which leaves room for tool schemas and the reply.
+const (
+	DefaultCompressAt      = 16000
+	DefaultMaxPromptTokens = 24000
+	DefaultMaxResultTokens = 3500
+	DefaultRecordTokens    = 3000
+	DefaultObserveEvery    = 4
+	DefaultMaxSteps        = 40
+	DefaultMaxWall         = 15 * time.Minute
+	DefaultReadmeLines     = 40
+	DefaultSearchHits      = 10
+)
+
+// Options tune one Explorer. Zero fields take the defaults above.
+type Options struct {
+	// Budget bounds the explorer's own loop (steps, tokens, cost, wall
+	// time). Zero MaxSteps and MaxWall take the defaults.
+	Budget llm.Budget
+	// Protocol is the action protocol (empty: what the model prefers).
+	Protocol llm.Protocol
+	// CompressAt is the prompt size in tokens past which the explored
+	// history is rewritten into a compact record. Negative disables
+	// compression (for comparison; the prompt then grows without bound).
+	CompressAt int
+	// MaxPromptTokens is the ceiling every request is kept under: the
+	// newest raw tool results are cut to fit it.
+	MaxPromptTokens int
+	// MaxResultTokens caps one tool result.
+	MaxResultTokens int
+	// RecordTokens caps the compact record; the oldest files judged not
+	// relevant are folded into a list of paths, then counted, past it.
+	RecordTokens int
+	// NoModelVerdicts makes compression use only the deterministic
+	// summaries and verdicts, without asking the model.
+	NoModelVerdicts bool
+	// NoObserver switches the observer off (per repository setting).
+	NoObserver bool
+	// ObserveEvery is how many explorer steps pass between observer calls.
+	ObserveEvery int
+	// Guidance is the repository guidance (see LoadGuidance). When empty
+	// the explorer loads it from the workspace itself; set NoGuidance to
+	// give none.
+	Guidance   string
+	NoGuidance bool
+	// Progress, when set, is called after every step, compression and
+	// observer call, from the goroutine running Explore.
+	Progress func(Event)
+}
+
+func (o Options) withDefaults() Options {
+	if o.CompressAt == 0 {
+		o.CompressAt = DefaultCompressAt
+	}
+	if o.MaxPromptTokens <= 0 {
+		o.MaxPromptTokens = DefaultMaxPromptTokens
+	}
+	if o.MaxResultTokens <= 0 {
+		o.MaxResultTokens = DefaultMaxResultTokens
+	}
+	if o.RecordTokens <= 0 {
+		o.RecordTokens = DefaultRecordTokens
+	}
+	if o.ObserveEvery <= 0 {
+		o.ObserveEvery = DefaultObserveEvery
+	}
+	if o.Budget.MaxSteps <= 0 {
+		o.Budget.MaxSteps = DefaultMaxSteps
+	}
+	if o.Budget.MaxWall <= 0 {
+		o.Budget.MaxWall = DefaultMaxWall
+	}
+	return o
+}
+
+// EventKind says what an Event reports.
+type EventKind string
+
+// Event kinds.
+const (
+	EventStep     EventKind = "step"
+	EventCompress EventKind = "compress"
+	EventObserver EventKind = "observer"
+)
+
+// Event is one progress report of a run.
+type Event struct {
+	Kind EventKind `json:"kind"`
+	Step int       `json:"step"`
+	// Action is the step's tool calls as "name arg" ("read_file src/a.go").
+	Action string `json:"action,omitempty"`
+	// Usage is what this step or call cost; Total is the run so far.
+	Usage llm.Usage `json:"usage"`
+	Total llm.Usage `json:"total"`
+	// PromptTokens is the size of the conversation after the event.
+	PromptTokens int `json:"prompt_tokens,omitempty"`
+	// Detail says what a compression kept or what the observer said.
+	Detail string `json:"detail,omitempty"`
+}
+
+// Result is the end of one exploration.
+type Result struct {
+	Spec *Spec `json:"spec"`
+	// Reason is why the explorer's loop ended; anything but
+	// llm.StopFinished with a submitted spec makes Spec partial.
+	Reason llm.StopReason `json:"reason"`
+	Events []Event        `json:"events"`
+	Steps  int            `json:"steps"`
+	// Usage sums the explorer, compression and observer calls.
+	Usage        llm.Usage `json:"usage"`
+	Compressions int       `json:"compressions"`
+	Suggestions  []string  `json:"suggestions,omitempty"`
+}
