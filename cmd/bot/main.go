@@ -38,6 +38,7 @@ func newRootCmd() *cobra.Command {
 	root.AddCommand(
 		// Subcommands, one file each: serve, solve, apply, search, summarize, setup, migrate.
 		newMigrateCmd(),
+		newSearchCmd(),
 	)
 	return root
 }

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/issuesmith/issuesmith/repo"
+	"github.com/issuesmith/issuesmith/summaries"
+)
+
+// searchOutput is the --json document of `bot search`.
+type searchOutput struct {
+	Files []summaries.Hit `json:"files"`
+	// Summaries is "model" or "outline-only".
+	Summaries string `json:"summaries"`
+	Indexed   int    `json:"indexed"`
+}
+
+func newSearchCmd() *cobra.Command {
+	var dir, issue string
+	var k int
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "search --repo DIR --issue FILE|-",
+		Short: "Rank the files of a checkout by how likely an issue touches them",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if dir == "" || issue == "" {
+				return usageErr("search needs --repo DIR and --issue FILE (or - for stdin)")
+			}
+			if k <= 0 {
+				return usageErr("--k must be positive, got %d", k)
+			}
+			text, err := readIssue(cmd.InOrStdin(), issue)
+			if err != nil {
+				return err
+			}
+			ws, err := repo.OpenWorkspace(dir)
+			if err != nil {
+				return err
+			}
+			defer ws.Close()
+			idx, err := summaries.Build(cmd.Context(), ws, summaries.Options{})
+			if err != nil {
+				return fmt.Errorf("index %s: %w", dir, err)
+			}
+			hits := idx.Search(text, k)
+			out := searchOutput{Files: hits, Summaries: "outline-only", Indexed: len(idx.Files())}
+			if idx.ModelSummaries() {
+				out.Summaries = "model"
+			}
+			if out.Files == nil {
+				out.Files = []summaries.Hit{}
+			}
+			w := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(w)
+				enc.SetIndent("", "  ")
+				return enc.Encode(out)
+			}
+			printHits(w, out)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&dir, "repo", "", "checkout to search")
+	cmd.Flags().StringVar(&issue, "issue", "", "file holding the issue text, or - for stdin")
+	cmd.Flags().IntVar(&k, "k", 10, "number of files to return")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+// readIssue reads the issue text from a file or, for "-", from stdin.
+func readIssue(stdin io.Reader, name string) (string, error) {
+	var data []byte
+	var err error
+	if name == "-" {
+		data, err = io.ReadAll(stdin)
+	} else {
+		data, err = os.ReadFile(name)
+	}
+	if err != nil {
+		return "", fmt.Errorf("read issue: %w", err)
+	}
+	if strings.TrimSpace(string(data)) == "" {
+		return "", usageErr("the issue text is empty")
+	}
+	return string(data), nil
+}
+
+func printHits(w io.Writer, out searchOutput) {
+	fmt.Fprintf(w, "# %d files indexed, summaries: %s\n", out.Indexed, out.Summaries)
+	for i, h := range out.Files {
+		fmt.Fprintf(w, "%2d. %-60s %.3f\n", i+1, h.Path, h.Score)
+		if h.Summary != "" {
+			fmt.Fprintf(w, "    %s\n", h.Summary)
+		}
+		for _, s := range h.Symbols {
+			fmt.Fprintf(w, "    · %s\n", s)
+		}
+		if len(h.Reasons) > 0 {
+			fmt.Fprintf(w, "    why: %s\n", strings.Join(h.Reasons, "; "))
+		}
+	}
+}

@@ -1,0 +1,135 @@
+package summaries
+
+import (
+	"regexp"
+	"strings"
+)
+
+// query is what a search reads out of an issue text, the way an engineer
+// skims it: its terms for text scoring, and the explicit pointers into the
+// code (file paths, dotted module names, stack-trace frames and identifiers
+// written as code).
+type query struct {
+	terms []string // distinct terms (Terms), in order of first appearance
+	// paths are file paths as written ("src/_pytest/python.py",
+	// "requests/sessions.py"); frames are paths from stack traces, the
+	// innermost last.
+	paths  []string
+	frames []string
+	// modules are dotted names with at least two parts ("_pytest.python",
+	// "astroid.nodes.Const").
+	modules []string
+	// idents are identifiers written as code: inside backticks or code
+	// blocks, or shaped like code (snake_case, camelCase, call syntax).
+	idents map[string]bool
+}
+
+var (
+	fencedRe  = regexp.MustCompile("(?s)```.*?```")
+	tickRe    = regexp.MustCompile("`([^`\n]+)`")
+	pathRe    = regexp.MustCompile(`(?:[\w.\-]+/)*[\w.\-]+\.(?:py|pyi|go|js|jsx|mjs|cjs|ts|tsx|java|kt|rs|c|h|cc|cpp|hpp|rb|php|cs|scala|swift)\b`)
+	pyFrameRe = regexp.MustCompile(`File "([^"]+)", line \d+`)
+	goFrameRe = regexp.MustCompile(`(?m)^\s+((?:[\w.\-]+/)*[\w.\-]+\.go):\d+`)
+	jsFrameRe = regexp.MustCompile(`\bat (?:[^\s(]+ )?\(?((?:[\w.\-]+/)*[\w.\-]+\.(?:js|jsx|mjs|cjs|ts|tsx)):\d+:\d+\)?`)
+	dottedRe  = regexp.MustCompile(`\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\b`)
+	callRe    = regexp.MustCompile(`\b([A-Za-z_]\w*)\(`)
+)
+
+func parseQuery(text string) *query {
+	q := &query{idents: map[string]bool{}}
+	seen := map[string]bool{}
+	eachTerm(text, func(t string) {
+		if !seen[t] {
+			seen[t] = true
+			q.terms = append(q.terms, t)
+		}
+	})
+	var code []string
+	code = append(code, fencedRe.FindAllString(text, -1)...)
+	for _, m := range tickRe.FindAllStringSubmatch(fencedRe.ReplaceAllString(text, " "), -1) {
+		code = append(code, m[1])
+	}
+	for _, c := range code {
+		eachIdent(c, func(id string) {
+			if len(id) > 2 && !codeNoise[id] {
+				q.idents[id] = true
+			}
+		})
+	}
+	eachIdent(text, func(id string) {
+		if codeShaped(id) {
+			q.idents[id] = true
+		}
+	})
+	for _, m := range callRe.FindAllStringSubmatch(text, -1) {
+		if len(m[1]) > 2 && !codeNoise[m[1]] {
+			q.idents[m[1]] = true
+		}
+	}
+	pseen := map[string]bool{}
+	for _, re := range []*regexp.Regexp{pyFrameRe, goFrameRe, jsFrameRe} {
+		for _, m := range re.FindAllStringSubmatch(text, -1) {
+			q.frames = append(q.frames, strings.ReplaceAll(m[1], `\`, "/"))
+		}
+	}
+	for _, m := range pathRe.FindAllString(strings.ReplaceAll(text, `\`, "/"), -1) {
+		if !pseen[m] {
+			pseen[m] = true
+			q.paths = append(q.paths, m)
+		}
+	}
+	mseen := map[string]bool{}
+	for _, m := range dottedRe.FindAllString(text, -1) {
+		if pathRe.MatchString(m) || mseen[m] {
+			continue // a file name such as setup.py, handled as a path
+		}
+		mseen[m] = true
+		q.modules = append(q.modules, m)
+		parts := strings.Split(m, ".")
+		if last := parts[len(parts)-1]; len(last) > 2 && !codeNoise[last] {
+			q.idents[last] = true
+		}
+	}
+	return q
+}
+
+// codeShaped reports identifiers that prose would not contain: snake_case
+// with a letter on both sides of an underscore, inner capitals (camelCase,
+// PascalCase with two humps) or dunder names.
+func codeShaped(id string) bool {
+	if len(id) < 4 {
+		return false
+	}
+	if strings.HasPrefix(id, "__") && strings.HasSuffix(id, "__") {
+		return true
+	}
+	if i := strings.IndexByte(strings.Trim(id, "_"), '_'); i > 0 {
+		return true
+	}
+	humps := 0
+	for i := 1; i < len(id); i++ {
+		if id[i] >= 'A' && id[i] <= 'Z' && id[i-1] >= 'a' && id[i-1] <= 'z' {
+			humps++
+		}
+	}
+	return humps > 0
+}
+
+// codeNoise are keywords and builtins common to code snippets in issues;
+// they point at no file of the project.
+var codeNoise = map[string]bool{
+	"def": true, "class": true, "return": true, "import": true, "from": true, "self": true, "None": true,
+	"True": true, "False": true, "print": true, "assert": true, "for": true, "while": true, "with": true,
+	"not": true, "and": true, "the": true, "func": true, "var": true, "let": true, "const": true,
+	"function": true, "new": true, "this": true, "null": true, "true": true, "false": true, "nil": true,
+	"int": true, "str": true, "string": true, "bool": true, "list": true, "dict": true, "len": true,
+	"range": true, "type": true, "pass": true, "raise": true, "except": true, "try": true, "else": true,
+	"elif": true, "lambda": true, "yield": true, "async": true, "await": true, "python": true, "pip": true,
+	"install": true, "Traceback": true, "most": true, "recent": true, "call": true, "last": true,
+	"File": true, "line": true, "error": true, "Error": true, "Exception": true, "main": true,
+	"package": true, "public": true, "private": true, "static": true, "void": true, "args": true,
+	"kwargs": true, "object": true, "super": true, "__init__": true, "__name__": true, "__main__": true,
+	"__call__": true, "__repr__": true, "__str__": true, "__eq__": true, "__hash__": true, "isinstance": true,
+	"getattr": true, "setattr": true, "hasattr": true, "open": true, "format": true, "test": true,
+	"tests": true, "src": true, "lib": true, "site": true, "packages": true, "site-packages": true,
+}

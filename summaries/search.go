@@ -1,0 +1,282 @@
+package summaries
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// Hit is one ranked file of a search.
+type Hit struct {
+	Path    string  `json:"path"`
+	Score   float64 `json:"score"`
+	Summary string  `json:"summary,omitempty"`
+	// Symbols are the definitions that best match the query, as
+	// "L12-40 signature" lines.
+	Symbols []string `json:"symbols,omitempty"`
+	// Reasons say which signals ranked the file (path named in the issue,
+	// stack-trace frame, defines an identifier, import neighbour).
+	Reasons []string `json:"reasons,omitempty"`
+}
+
+// BM25 parameters, the usual defaults.
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// Weights of the explicit signals, in units of the best text score. They
+// reflect how an engineer reads an issue: a file named outright or a frame
+// of the stack trace is where to look first; a definition of an identifier
+// written as code comes next; the words of the text only rank the rest.
+const (
+	boostPath      = 1.0  // the issue names the file
+	boostFrame     = 0.5  // a stack-trace frame in the file
+	boostLastFrame = 0.3  // extra for the innermost frame inside the tree
+	boostModule    = 0.6  // a dotted module name resolves to the file
+	boostDef       = 0.6  // the file defines an identifier written as code
+	maxDefBoost    = 1.2  // cap on the sum of definition boosts per file
+	liftNeighbour  = 0.15 // share of a strong hit's score lent to its import neighbours
+	factorTest     = 0.3  // tests rank below the code they test
+	factorNonCode  = 0.35 // documentation and data rank below code
+	factorVendored = 0.1
+)
+
+type scored struct {
+	doc     int
+	text    float64 // normalised BM25F score
+	boost   float64
+	score   float64
+	reasons []string
+}
+
+// Search ranks the indexed files for a natural-language query such as an
+// issue text and returns the best k (all scored files when k <= 0). Scores
+// are comparable within one result only.
+func (ix *Index) Search(text string, k int) []Hit {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	si := ix.post
+	if si == nil || len(si.docs) == 0 {
+		return nil
+	}
+	q := parseQuery(text)
+	res := make([]scored, len(si.docs))
+	for i := range res {
+		res[i].doc = i
+	}
+	si.bm25(q.terms, res)
+	si.explicit(q, res)
+	for i := range res {
+		r := &res[i]
+		r.score = r.text + r.boost
+		p := si.docs[r.doc].Path
+		switch {
+		case vendored(p):
+			r.score *= factorVendored
+		case IsTest(p):
+			r.score *= factorTest
+		case !IsCode(p):
+			r.score *= factorNonCode
+		}
+	}
+	ix.liftNeighbours(res)
+	sort.Slice(res, func(i, j int) bool {
+		if res[i].score != res[j].score {
+			return res[i].score > res[j].score
+		}
+		return si.docs[res[i].doc].Path < si.docs[res[j].doc].Path
+	})
+	var hits []Hit
+	for _, r := range res {
+		if r.score <= 0 || (k > 0 && len(hits) == k) {
+			break
+		}
+		f := si.docs[r.doc]
+		hits = append(hits, Hit{Path: f.Path, Score: math.Round(r.score*1e4) / 1e4, Summary: f.Summary,
+			Symbols: bestSymbols(f, q), Reasons: r.reasons})
+	}
+	return hits
+}
+
+// bm25 sets the normalised BM25F text score of every document: body terms,
+// plus path and definition-name terms weighted by wPath and wSym.
+func (si *searchIndex) bm25(terms []string, res []scored) {
+	n := float64(len(si.docs))
+	tf := func(d int, t string) float64 {
+		f := si.docs[d]
+		return float64(f.terms[t]) + wPath*float64(si.pathTerms[d][t]) + wSym*float64(si.symTerms[d][t])
+	}
+	best := 0.0
+	for _, t := range terms {
+		df := 0
+		for d := range si.docs {
+			if tf(d, t) > 0 {
+				df++
+			}
+		}
+		if df == 0 {
+			continue
+		}
+		idf := math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
+		for d := range si.docs {
+			f := tf(d, t)
+			if f == 0 {
+				continue
+			}
+			norm := bm25K1 * (1 - bm25B + bm25B*float64(si.fieldLen[d])/si.avgLen)
+			res[d].text += idf * f * (bm25K1 + 1) / (f + norm)
+		}
+	}
+	for _, r := range res {
+		best = max(best, r.text)
+	}
+	if best > 0 {
+		for i := range res {
+			res[i].text /= best
+		}
+	}
+}
+
+// explicit adds the boosts of the pointers the issue gives: named files,
+// stack-trace frames, dotted module names and identifiers written as code
+// that the file defines.
+func (si *searchIndex) explicit(q *query, res []scored) {
+	add := func(d int, w float64, why string) {
+		res[d].boost += w
+		res[d].reasons = append(res[d].reasons, why)
+	}
+	for _, m := range q.paths {
+		ds := si.matchPath(m)
+		for _, d := range ds {
+			add(d, boostPath/float64(len(ds)), "named in the issue: "+m)
+		}
+	}
+	last := -1
+	seen := map[int]bool{}
+	for _, fr := range q.frames {
+		for _, d := range si.matchPath(fr) {
+			last = d
+			if !seen[d] {
+				seen[d] = true
+				add(d, boostFrame, "stack-trace frame")
+			}
+		}
+	}
+	if last >= 0 {
+		add(last, boostLastFrame, "innermost stack-trace frame in the tree")
+	}
+	for _, m := range q.modules {
+		ds, _ := si.matchModule(m)
+		for _, d := range ds {
+			add(d, boostModule/float64(len(ds)), "module named in the issue: "+m)
+		}
+	}
+	defBoost := map[int]float64{}
+	var idents []string
+	for id := range q.idents {
+		idents = append(idents, id)
+	}
+	sort.Strings(idents)
+	for _, id := range idents {
+		ds := si.defs[strings.ToLower(id)]
+		if len(ds) == 0 || len(ds) > 8 {
+			continue // unknown here, or defined everywhere (a common method name)
+		}
+		w := boostDef / math.Sqrt(float64(len(ds)))
+		for _, d := range ds {
+			if defBoost[d]+w > maxDefBoost {
+				w = maxDefBoost - defBoost[d]
+			}
+			if w <= 0 {
+				continue
+			}
+			defBoost[d] += w
+			add(d, w, "defines "+id)
+		}
+	}
+}
+
+// liftNeighbours lends a share of each strong hit's score to the files it
+// imports and the files importing it, when they match the text at all: a
+// fix often lands one import away from where the words of the issue point.
+func (ix *Index) liftNeighbours(res []scored) {
+	si := ix.post
+	top := 0.0
+	for _, r := range res {
+		top = max(top, r.score)
+	}
+	if top == 0 || ix.graph == nil {
+		return
+	}
+	lift := make([]float64, len(res))
+	for _, r := range res {
+		if r.score < 0.5*top {
+			continue
+		}
+		p := si.docs[r.doc].Path
+		nb := append(append([]string(nil), ix.graph.out[p]...), ix.graph.in[p]...)
+		if len(nb) == 0 {
+			continue
+		}
+		share := liftNeighbour * r.score / math.Sqrt(float64(len(nb)))
+		for _, n := range nb {
+			if d, ok := si.byPath[n]; ok && res[d].text > 0 {
+				lift[d] = max(lift[d], share)
+			}
+		}
+	}
+	for i := range res {
+		if lift[i] > 0 {
+			res[i].score += lift[i]
+			res[i].reasons = append(res[i].reasons, fmt.Sprintf("imports or imported by a strong hit (+%.2f)", lift[i]))
+		}
+	}
+}
+
+// bestSymbols returns up to three definitions of f whose names share the
+// most terms with the query, identifiers written as code first.
+func bestSymbols(f *FileInfo, q *query) []string {
+	if f.Outline == nil {
+		return nil
+	}
+	qt := map[string]bool{}
+	for _, t := range q.terms {
+		qt[t] = true
+	}
+	type cand struct {
+		s     Symbol
+		score float64
+	}
+	var cs []cand
+	var walk func([]Symbol)
+	walk = func(ss []Symbol) {
+		for _, s := range ss {
+			sc := 0.0
+			if q.idents[s.Name] {
+				sc += 10
+			}
+			eachTerm(s.Name, func(t string) {
+				if qt[t] {
+					sc++
+				}
+			})
+			if sc > 0 {
+				cs = append(cs, cand{s, sc})
+			}
+			walk(s.Children)
+		}
+	}
+	walk(f.Outline.Symbols)
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].score > cs[j].score })
+	var out []string
+	for _, c := range cs[:min(3, len(cs))] {
+		sig := c.s.Signature
+		if sig == "" {
+			sig = c.s.Kind + " " + c.s.Name
+		}
+		out = append(out, fmt.Sprintf("L%d-%d %s", c.s.StartLine, c.s.EndLine, sig))
+	}
+	return out
+}
