@@ -218,6 +218,9 @@ func (r *run) toolNames() []string {
 
 func (r *run) resultMessage(tc ToolCall, res ToolResult) Message {
 	content := res.Content
+	if content == "" {
+		content = "(no output)" // some servers reject empty tool messages
+	}
 	if res.IsError {
 		content = "error: " + content
 	}

@@ -53,7 +53,7 @@ func TestAgentRunsScriptFromTestdata(t *testing.T) {
 	// One tool message per call, in order, answering the right call IDs.
 	req2 := srv.Requests()[1]
 	n := len(req2.Messages)
-	assert.Equal(t, llm.Message{Role: llm.ToolRole, ToolCallID: "call_a", Name: "read_file", Content: "package main"}, req2.Messages[n-2])
+	assert.Equal(t, llm.Message{Role: llm.ToolRole, ToolCallID: "call_a", Content: "package main"}, req2.Messages[n-2])
 	assert.Equal(t, "call_b", req2.Messages[n-1].ToolCallID)
 	assert.True(t, strings.HasPrefix(req2.Messages[n-1].Content, "error: unknown tool"))
 	assert.Contains(t, req2.Messages[n-1].Content, "available tools: read_file")

@@ -108,6 +108,14 @@ func (c *Client) Chat(ctx context.Context, req Request) (*Response, error) {
 	return resp, nil
 }
 
+// Check makes one minimal call (a one-token reply) with role's model, to
+// report a wrong base URL, key or model name at start-up rather than at the
+// first issue.
+func (c *Client) Check(ctx context.Context, role Role) error {
+	_, err := c.Chat(ctx, Request{Role: role, MaxTokens: 1, Messages: []Message{{Role: User, Content: "Reply with OK."}}})
+	return err
+}
+
 // attempt runs one HTTP exchange, streaming unless the server does not.
 func (c *Client) attempt(ctx context.Context, oreq openai.ChatCompletionRequest) (*Response, error) {
 	if !c.noStream.Load() {
@@ -168,6 +176,10 @@ func toOpenAIMessages(ms []Message) []openai.ChatCompletionMessage {
 	out := make([]openai.ChatCompletionMessage, 0, len(ms))
 	for _, m := range ms {
 		om := openai.ChatCompletionMessage{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID, Name: m.Name}
+		if m.Role == ToolRole {
+			// The tool message schema has no name; strict servers reject it.
+			om.Name = ""
+		}
 		for _, tc := range m.ToolCalls {
 			om.ToolCalls = append(om.ToolCalls, openai.ToolCall{
 				ID: tc.ID, Type: openai.ToolTypeFunction,

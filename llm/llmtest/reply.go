@@ -26,7 +26,11 @@ func serveFault(w http.ResponseWriter, hr *http.Request, f Fault, req Request) {
 		if f.RetryAfter != "" {
 			w.Header().Set("Retry-After", f.RetryAfter)
 		}
-		writeError(w, f.Status, fmt.Sprintf("llmtest: injected status %d", f.Status))
+		msg := f.Message
+		if msg == "" {
+			msg = fmt.Sprintf("llmtest: injected status %d", f.Status)
+		}
+		writeError(w, f.Status, msg)
 	case f.Malformed && req.Stream:
 		w.Header().Set("Content-Type", "text/event-stream")
 		fmt.Fprint(w, "data: {\"id\":\"x\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hel\"}}]}\n\n")
@@ -145,10 +149,16 @@ func streamChunks(a Answer) []map[string]any {
 	for _, p := range pieces(a.Content, a.Chunk) {
 		out = append(out, delta(map[string]any{"content": p}, ""))
 	}
+	var whole []any
 	for i, c := range a.ToolCalls {
 		head := map[string]any{"id": callID(c, i), "type": "function", "function": map[string]any{"name": c.Name, "arguments": ""}}
 		if !a.NoIndex {
 			head["index"] = i
+		}
+		if a.WholeCalls {
+			head["function"] = map[string]any{"name": c.Name, "arguments": c.arguments()}
+			whole = append(whole, head)
+			continue
 		}
 		out = append(out, delta(map[string]any{"tool_calls": []any{head}}, ""))
 		for _, p := range pieces(c.arguments(), a.Chunk) {
@@ -158,6 +168,9 @@ func streamChunks(a Answer) []map[string]any {
 			}
 			out = append(out, delta(map[string]any{"tool_calls": []any{d}}, ""))
 		}
+	}
+	if whole != nil {
+		out = append(out, delta(map[string]any{"tool_calls": whole}, ""))
 	}
 	return append(out, delta(map[string]any{}, a.finish()))
 }

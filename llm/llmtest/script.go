@@ -52,6 +52,8 @@ type Fault struct {
 	Status int `yaml:"status,omitempty"`
 	// RetryAfter is sent as the Retry-After header with Status.
 	RetryAfter string `yaml:"retry_after,omitempty"`
+	// Message is the error message sent with Status.
+	Message string `yaml:"message,omitempty"`
 	// Hang waits this long (or until the client gives up) and then
 	// answers 504: a slow server, for timeout tests.
 	Hang time.Duration `yaml:"hang,omitempty"`
@@ -76,6 +78,9 @@ type Answer struct {
 	Chunk int `yaml:"chunk,omitempty"`
 	// NoIndex leaves the index out of tool-call deltas, as some servers do.
 	NoIndex bool `yaml:"no_index,omitempty"`
+	// WholeCalls sends every tool call complete in a single delta (Chunk
+	// does not split them), as Gemini's compatibility layer does.
+	WholeCalls bool `yaml:"whole_calls,omitempty"`
 	// NoUsage never reports usage, as some servers do.
 	NoUsage bool `yaml:"no_usage,omitempty"`
 	// Plain answers with a plain JSON body even to a streaming request.

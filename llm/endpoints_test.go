@@ -1,0 +1,95 @@
+package llm_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/llm/llmtest"
+)
+
+// The endpoint kinds of the issue differ in base URL shape and in which
+// streaming features they support; each shape is played by llmtest.
+func TestEndpointShapes(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		prefix string // API root path on the server
+		suffix string // what the operator types after the host
+		model  string
+	}{
+		{"openai style /v1", "/v1", "/v1", "gpt-4o-mini"},
+		{"trailing slash", "/v1", "/v1/", "deepseek-chat"},
+		{"gemini openai-compatible", "/v1beta/openai", "/v1beta/openai/", "gemini-2.0-flash"},
+		{"qwen compatible-mode", "/compatible-mode/v1", "/compatible-mode/v1", "qwen-plus"},
+		{"reasoning model uses max_completion_tokens", "/v1", "/v1", "o3-mini"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := llmtest.NewServer(t, llmtest.Script{llmtest.Reply("hi").When(llmtest.Expect{Model: tc.model})}, llmtest.WithPrefix(tc.prefix))
+			base := srv.URL()[:len(srv.URL())-len(tc.prefix)] + tc.suffix
+			c, err := llm.NewClient(llm.Config{BaseURL: base, Model: tc.model, MaxTokens: 99, Temperature: 0.3})
+			require.NoError(t, err)
+			resp, err := c.Chat(t.Context(), llm.Request{Messages: userMsg("hello")})
+			require.NoError(t, err)
+			assert.Equal(t, "hi", resp.Message.Content)
+			req := srv.Requests()[0]
+			assert.Equal(t, tc.prefix+"/chat/completions", req.Path)
+			assert.Equal(t, 99, req.MaxTokens)
+			if tc.model == "o3-mini" {
+				assert.Contains(t, string(req.Body), `"max_completion_tokens":99`)
+				assert.Zero(t, req.Temperature)
+			} else {
+				assert.Contains(t, string(req.Body), `"max_tokens":99`)
+				assert.InDelta(t, 0.3, req.Temperature, 1e-6)
+			}
+		})
+	}
+}
+
+// Some servers (older vLLM, some proxies) reject stream_options; the client
+// drops it, remembers, and estimates usage when none comes.
+func TestServerRejectingStreamOptions(t *testing.T) {
+	t.Parallel()
+	reject := llmtest.Fault{Status: 400, Message: "Unrecognized request argument supplied: stream_options"}
+	ex := llmtest.Reply("answer").After(reject)
+	ex.Reply.NoUsage = true
+	srv := llmtest.NewServer(t, llmtest.Script{ex, llmtest.Reply("again")})
+	c, sl := newClient(t, srv)
+	resp, err := c.Chat(t.Context(), llm.Request{Messages: userMsg("hi")})
+	require.NoError(t, err)
+	assert.Equal(t, "answer", resp.Message.Content)
+	assert.True(t, resp.UsageEstimated)
+	_, err = c.Chat(t.Context(), llm.Request{Messages: userMsg("hi")})
+	require.NoError(t, err)
+	reqs := srv.Requests()
+	require.Len(t, reqs, 3)
+	assert.True(t, reqs[0].StreamUsage)
+	assert.False(t, reqs[1].StreamUsage)
+	assert.False(t, reqs[2].StreamUsage, "remembered")
+	assert.True(t, reqs[2].Stream, "still streams")
+	assert.Empty(t, sl.waits(), "not a retry: a different request")
+}
+
+// Servers that stream every tool call whole, without index, several in one
+// chunk (seen with Gemini's compatibility layer).
+func TestToolCallsWithoutIndexWholeInOneChunk(t *testing.T) {
+	t.Parallel()
+	ex := llmtest.Calls(
+		llmtest.CallSpec{ID: "x1", Name: "a", Args: map[string]any{"n": 1}},
+		llmtest.CallSpec{ID: "x2", Name: "b", Args: map[string]any{"n": 2}},
+		llmtest.CallSpec{Name: "c"},
+	).NoIndex()
+	ex.Reply.WholeCalls = true
+	srv := llmtest.NewServer(t, llmtest.Script{ex})
+	c, _ := newClient(t, srv)
+	resp, err := c.Chat(t.Context(), llm.Request{Messages: userMsg("hi")})
+	require.NoError(t, err)
+	assert.Equal(t, []llm.ToolCall{
+		{ID: "x1", Name: "a", Arguments: `{"n":1}`},
+		{ID: "x2", Name: "b", Arguments: `{"n":2}`},
+		{ID: "call_3", Name: "c", Arguments: `{}`},
+	}, resp.Message.ToolCalls)
+}

@@ -1,0 +1,91 @@
+package llmtest_test
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/llm/llmtest"
+)
+
+// recorder is a testing.TB whose failures are collected instead of failing
+// the real test, so the server's strictness itself can be checked.
+type recorder struct {
+	testing.TB
+	mu   sync.Mutex
+	errs []string
+}
+
+func (r *recorder) Errorf(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
+
+func (r *recorder) failures() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return strings.Join(r.errs, "\n")
+}
+
+func client(t *testing.T, url string) *llm.Client {
+	c, err := llm.NewClient(llm.Config{BaseURL: url, Model: "m", Retry: llm.RetryConfig{MaxAttempts: 1}})
+	require.NoError(t, err)
+	return c
+}
+
+func TestUnexpectedRequestFailsAndPrintsIt(t *testing.T) {
+	rec := &recorder{TB: t}
+	var srv *llmtest.Server
+	t.Run("inner", func(t *testing.T) {
+		rec.TB = t
+		srv = llmtest.NewServer(rec, llmtest.Script{
+			llmtest.Reply("x").When(llmtest.Expect{Role: "planner", Last: "plan it"}),
+			llmtest.Reply("never played"),
+		})
+		_, err := client(t, srv.URL()).Chat(t.Context(), llm.Request{Role: llm.RoleCoder, Messages: []llm.Message{{Role: llm.User, Content: "code it"}}})
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "unexpected request")
+	})
+	got := rec.failures()
+	assert.Contains(t, got, `unexpected request #1: it does not match exchange 1: role is "coder", want "planner"`)
+	assert.Contains(t, got, "user: code it", "the request is printed")
+	assert.Contains(t, got, "script not finished: 0 of 2 exchanges played")
+	assert.Len(t, srv.Requests(), 1)
+}
+
+func TestExtraRequestFails(t *testing.T) {
+	rec := &recorder{TB: t}
+	t.Run("inner", func(t *testing.T) {
+		rec.TB = t
+		srv := llmtest.NewServer(rec, llmtest.Script{llmtest.Reply("one")})
+		c := client(t, srv.URL())
+		_, err := c.Chat(t.Context(), llm.Request{Messages: []llm.Message{{Role: llm.User, Content: "a"}}})
+		require.NoError(t, err)
+		_, err = c.Chat(t.Context(), llm.Request{Messages: []llm.Message{{Role: llm.User, Content: "b"}}})
+		require.Error(t, err)
+		assert.Equal(t, 0, srv.Remaining())
+	})
+	assert.Contains(t, rec.failures(), "the script has no exchange left (all 1 played)")
+}
+
+func TestParseScriptIsStrict(t *testing.T) {
+	_, err := llmtest.ParseScript([]byte("- expect: {lastt: x}\n  reply: {content: y}\n"))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "lastt")
+
+	s, err := llmtest.ParseScript([]byte(`
+- faults: [{status: 429, retry_after: "1"}, {hang: 50ms}]
+  reply:
+    tool_calls: [{name: read_file, args: {path: a.go}}, {name: grep, args: '{"bad"'}]
+`))
+	require.NoError(t, err)
+	require.Len(t, s, 1)
+	assert.Equal(t, "1", s[0].Faults[0].RetryAfter)
+	assert.Equal(t, "50ms", s[0].Faults[1].Hang.String())
+}

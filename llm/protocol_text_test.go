@@ -1,0 +1,81 @@
+package llm_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/llm/llmtest"
+)
+
+func TestTextProtocolThroughTheSameLoop(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.LoadScript(t, "testdata/text_protocol.yaml"))
+	// The protocol is chosen per model in config; the Agent leaves it empty.
+	c, _ := newClient(t, srv, func(cfg *llm.Config) {
+		cfg.Model = "old-model"
+		cfg.Protocols = map[string]llm.Protocol{"old-model": llm.ProtocolText}
+	})
+	type openP struct {
+		Path string `json:"path"`
+	}
+	type grepP struct {
+		Pattern string `json:"pattern"`
+		Glob    string `json:"glob,omitempty"`
+	}
+	type submitP struct {
+		Summary string `json:"summary"`
+	}
+	var opened, summary string
+	var grep grepP
+	tools := []llm.Tool{
+		llm.NewTool("open", "Open a file.", func(_ context.Context, p openP) (llm.ToolResult, error) {
+			opened = p.Path
+			return llm.ToolResult{Content: "package config"}, nil
+		}),
+		llm.NewTool("grep", "Search.", func(_ context.Context, p grepP) (llm.ToolResult, error) {
+			grep = p
+			return llm.ToolResult{Content: "config/load.go:12: func Load()"}, nil
+		}),
+		llm.NewTool("submit", "Finish.", func(_ context.Context, p submitP) (llm.ToolResult, error) {
+			summary = p.Summary
+			return llm.ToolResult{Content: "ok", Stop: true}, nil
+		}),
+	}
+	a := &llm.Agent{Role: llm.RoleExplorer, Model: c, Tools: tools}
+	out, err := a.Run(t.Context(), userMsg("Find the config loader"))
+	require.NoError(t, err)
+	assert.Equal(t, llm.StopFinished, out.Reason)
+	assert.Equal(t, "config/load.go", opened)
+	assert.Equal(t, grepP{Pattern: "func Load", Glob: "*.go"}, grep)
+	assert.Equal(t, "The loader ignores\nthe ISSUESMITH_ prefix.", summary)
+	for _, r := range srv.Requests() {
+		assert.Empty(t, r.Tools, "no tool list is sent in text mode")
+	}
+	assert.Len(t, out.Steps, 3)
+	assert.Equal(t, "open", out.Steps[0].Calls[0].Name)
+}
+
+func TestTextProtocolUnknownActionAndFinalAnswer(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.Script{
+		llmtest.Reply("delete=>everything"),
+		llmtest.Reply("Nothing more to do.").When(llmtest.Expect{Last: `error: unknown tool "delete"`}),
+	})
+	c, _ := newClient(t, srv)
+	a := &llm.Agent{Model: c, Protocol: llm.ProtocolText, Tools: []llm.Tool{
+		llm.NewTool("open", "Open.", func(context.Context, struct {
+			Path string `json:"path"`
+		}) (llm.ToolResult, error) {
+			return llm.ToolResult{}, nil
+		}),
+	}}
+	out, err := a.Run(t.Context(), userMsg("go"))
+	require.NoError(t, err)
+	assert.Equal(t, llm.StopFinished, out.Reason)
+	assert.Equal(t, "Nothing more to do.", out.Final.Content)
+	assert.Contains(t, srv.Requests()[0].Messages[0].Content, "- open=><path>: Open.")
+}
