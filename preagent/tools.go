@@ -90,7 +90,7 @@ func cutTokens(s string, n int, note string) string {
 func describeCall(tc llm.ToolCall) string {
 	var args map[string]any
 	_ = json.Unmarshal([]byte(tc.Arguments), &args)
-	for _, k := range []string{"path", "pattern", "query", "topic"} {
+	for _, k := range []string{"pattern", "query", "path"} {
 		if v, ok := args[k].(string); ok && v != "" {
 			return tc.Name + " " + oneLine(v, 80)
 		}
