@@ -47,11 +47,16 @@ type QueueOptions struct {
 	PollInterval time.Duration
 	// Middleware wraps every job (metrics, logging).
 	Middleware []rivertype.Middleware
+	// RescueAfter is how long a job may stay running before River assumes
+	// its worker died and runs it again (PostgreSQL replicas); 0 means
+	// JobTimeout plus a minute.
+	RescueAfter time.Duration
 }
 
 // Queue is River on the store's database. Methods are safe for concurrent use.
 type Queue struct {
 	c riverClient
+	s *Store
 }
 
 // NewQueue builds the River client for the store's database. Run Migrate
@@ -72,6 +77,10 @@ func (s *Store) NewQueue(opts QueueOptions) (*Queue, error) {
 	}
 	if cfg.FetchCooldown == 0 || cfg.FetchCooldown > cfg.FetchPollInterval {
 		cfg.FetchCooldown = min(100*time.Millisecond, cfg.FetchPollInterval)
+	}
+	cfg.RescueStuckJobsAfter = opts.RescueAfter
+	if cfg.RescueStuckJobsAfter < cfg.JobTimeout {
+		cfg.RescueStuckJobsAfter = cfg.JobTimeout + time.Minute
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -97,7 +106,22 @@ func (s *Store) NewQueue(opts QueueOptions) (*Queue, error) {
 	if err != nil {
 		return nil, fmt.Errorf("new job queue: %w", err)
 	}
-	return &Queue{c: c}, nil
+	return &Queue{c: c, s: s}, nil
+}
+
+// RequeueOrphans makes jobs left running by a process that died available
+// again, and reports how many. Only for SQLite, where one process works the
+// database (call it before Start); with PostgreSQL, River's rescuer does
+// this after RescueAfter because other replicas may be alive.
+func (q *Queue) RequeueOrphans(ctx context.Context) (int64, error) {
+	if q.s.dialect != SQLite {
+		return 0, nil
+	}
+	res, err := q.s.exec(ctx, `UPDATE river_job SET state = 'available' WHERE state = 'running'`)
+	if err != nil {
+		return 0, fmt.Errorf("requeue orphaned jobs: %w", err)
+	}
+	return res.RowsAffected()
 }
 
 // Start begins fetching and working jobs until Stop.

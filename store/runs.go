@@ -142,14 +142,34 @@ func (s *Store) Run(ctx context.Context, id int64) (*Run, error) {
 	return r, err
 }
 
-// SaveRun writes every mutable field of r and sets r.UpdatedAt. Opening a
-// second open run for the same issue fails.
+// ErrClosed is returned by SaveOpenRun when the run has ended meanwhile
+// (cancelled by /stop, unlabel or close).
+var ErrClosed = errors.New("run has ended")
+
+// SaveRun writes every mutable field of r and sets r.UpdatedAt.
 func (s *Store) SaveRun(ctx context.Context, r *Run) error {
+	return s.saveRun(ctx, r, "")
+}
+
+// SaveOpenRun is SaveRun for a run that must still be open in the database:
+// a job's write never resurrects a run cancelled meanwhile. It returns
+// ErrClosed when the run has ended.
+func (s *Store) SaveOpenRun(ctx context.Context, r *Run) error {
+	err := s.saveRun(ctx, r, ` AND state IN ('active', 'waiting')`)
+	if errors.Is(err, ErrNotFound) {
+		if _, gerr := s.Run(ctx, r.ID); gerr == nil {
+			return fmt.Errorf("save run %d: %w", r.ID, ErrClosed)
+		}
+	}
+	return err
+}
+
+func (s *Store) saveRun(ctx context.Context, r *Run, cond string) error {
 	now := s.unix()
 	res, err := s.exec(ctx, `UPDATE runs SET requester = ?, state = ?, stage = ?, step = ?, reason = ?,
 		progress_comment_id = ?, spec_comment_id = ?, plan_comment_id = ?, spec_body = ?, plan_body = ?,
 		branch = ?, pr_number = ?, pr_url = ?, prompt_tokens = ?, completion_tokens = ?, cost = ?, updated_at = ?
-		WHERE id = ?`,
+		WHERE id = ?`+cond,
 		r.Requester, r.State, r.Stage, r.Step, r.Reason, r.ProgressCommentID, r.SpecCommentID, r.PlanCommentID,
 		r.SpecBody, r.PlanBody, r.Branch, r.PRNumber, r.PRURL, r.PromptTokens, r.CompletionTokens, r.Cost, now, r.ID)
 	if err != nil {
@@ -207,4 +227,15 @@ func (s *Store) ForgetSteps(ctx context.Context, id int64, prefixes ...string) e
 		}
 	}
 	return nil
+}
+
+// PreviousRun returns the issue's most recent run with an id below before,
+// or ErrNotFound.
+func (s *Store) PreviousRun(ctx context.Context, key IssueKey, before int64) (*Run, error) {
+	r, err := scanRun(s.queryRow(ctx, `SELECT `+runColumns+` FROM runs
+		WHERE owner = ? AND repo = ? AND issue = ? AND id < ? ORDER BY id DESC LIMIT 1`, key.Owner, key.Repo, key.Issue, before))
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return nil, fmt.Errorf("find run before %d for %s: %w", before, key, err)
+	}
+	return r, err
 }

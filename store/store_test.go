@@ -143,8 +143,13 @@ func testRuns(t *testing.T, s *store.Store) {
 	for range 4 {
 		require.Equal(t, first, <-ids)
 	}
-	got.State = store.StateDone
+	got.State = store.StateCancelled
 	require.NoError(t, s.SaveRun(ctx, got))
+	got.State, got.Stage = store.StateActive, "code"
+	require.ErrorIs(t, s.SaveOpenRun(ctx, got), store.ErrClosed, "a job never resurrects a cancelled run")
+	again, err := s.Run(ctx, got.ID)
+	require.NoError(t, err)
+	require.Equal(t, store.StateCancelled, again.State)
 	next, created, err := s.OpenRun(ctx, key, 42, "carol")
 	require.NoError(t, err)
 	require.True(t, created, "a finished run makes room for a new one")

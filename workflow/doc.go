@@ -1,0 +1,17 @@
+// Package workflow owns an issue's journey as durable River jobs: explore →
+// spec → plan → wait for approval → code → push → pull request, and revise
+// for review comments on the bot's pull request. It owns the run's one
+// progress comment, reads edited spec and plan comments back, and makes sure
+// every run ends in a PR, a pushed branch with an explanation, or a comment
+// saying plainly why it stopped.
+//
+// Every step is idempotent: it finds its own earlier comment, branch or pull
+// request (by marker, name or checkpoint) before creating one, so a retried
+// or resumed job never duplicates anything. One job works on an issue at a
+// time (a lease in the store); later jobs for it wait their turn.
+//
+// It must never answer HTTP, verify webhooks or read the environment (that is
+// webhook/ and config/), and never put a token in a comment, log or error.
+// Agents, git and GitHub are reached only through the small interfaces in
+// ports.go, so each stage is tested with the real fakes.
+package workflow

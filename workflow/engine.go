@@ -1,0 +1,132 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/store"
+)
+
+// Deps are the parts the engine drives. All are required.
+type Deps struct {
+	Store    *store.Store
+	GitHub   Installations
+	Git      Git
+	Explorer Explorer
+	Planner  Planner
+	Coder    Coder
+}
+
+// Options tune the engine; zero values take the defaults noted.
+type Options struct {
+	// Label is the trigger label; "issuesmith" by default.
+	Label string
+	// BotLogin is the App's bot user ("name[bot]"); review comments must
+	// mention @name to reach the bot.
+	BotLogin string
+	// Ready opens pull requests ready for review instead of as drafts.
+	Ready bool
+	// MaxWorkers caps concurrent jobs in this process (default 4).
+	MaxWorkers int
+	// PollInterval is how often idle workers look for jobs (default 1s).
+	PollInterval time.Duration
+	// JobTimeout bounds one job (default 30 minutes).
+	JobTimeout time.Duration
+	// LeaseWait is how long a job for a busy issue waits before trying
+	// again (default 5s).
+	LeaseWait time.Duration
+	// Cost estimates the cost of a role's usage; nil means zero.
+	Cost func(role llm.Role, u llm.Usage) float64
+	// Usage, when set, is told every agent's usage and estimated cost
+	// (metrics).
+	Usage func(role llm.Role, u llm.Usage, cost float64)
+	// Observe, when set, is told each job's stage and outcome (metrics):
+	// outcome is one of ok, waiting, failed, cancelled, retry, snoozed.
+	Observe func(stage, outcome string)
+	// Logger receives the engine's and River's logs; slog.Default() if nil.
+	Logger *slog.Logger
+}
+
+// Engine runs issue journeys as River jobs on the store's database. It is
+// safe for concurrent use.
+type Engine struct {
+	d     Deps
+	o     Options
+	queue *store.Queue
+	log   *slog.Logger
+}
+
+// New builds the engine and its job queue. Call Start to work jobs.
+func New(d Deps, o Options) (*Engine, error) {
+	if d.Store == nil || d.GitHub == nil || d.Git == nil || d.Explorer == nil || d.Planner == nil || d.Coder == nil {
+		return nil, errors.New("workflow: store, github, git, explorer, planner and coder are all required")
+	}
+	if o.Label == "" {
+		o.Label = "issuesmith"
+	}
+	if o.LeaseWait <= 0 {
+		o.LeaseWait = 5 * time.Second
+	}
+	if o.JobTimeout <= 0 {
+		o.JobTimeout = 30 * time.Minute
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	e := &Engine{d: d, o: o, log: o.Logger}
+	workers := river.NewWorkers()
+	if err := river.AddWorkerSafely(workers, &worker{e: e}); err != nil {
+		return nil, fmt.Errorf("workflow: %w", err)
+	}
+	q, err := d.Store.NewQueue(store.QueueOptions{
+		Workers:      workers,
+		MaxWorkers:   o.MaxWorkers,
+		PollInterval: o.PollInterval,
+		JobTimeout:   o.JobTimeout,
+		Logger:       o.Logger,
+	})
+	if err != nil {
+		return nil, err
+	}
+	e.queue = q
+	return e, nil
+}
+
+// Start resumes work left by a previous process and starts working jobs.
+func (e *Engine) Start(ctx context.Context) error {
+	n, err := e.queue.RequeueOrphans(ctx)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		e.log.Info("resuming jobs left running by a previous process", "jobs", n)
+	}
+	return e.queue.Start(ctx)
+}
+
+// Stop stops taking jobs and waits for running ones to finish; when ctx
+// expires first, running jobs are cancelled and stop at their next
+// checkpoint, to be resumed by the next Start.
+func (e *Engine) Stop(ctx context.Context) error { return e.queue.Stop(ctx) }
+
+// Queue exposes the job queue (tests, metrics).
+func (e *Engine) Queue() *store.Queue { return e.queue }
+
+func (e *Engine) observe(stage, outcome string) {
+	if e.o.Observe != nil {
+		e.o.Observe(stage, outcome)
+	}
+}
+
+func (e *Engine) cost(role llm.Role, u llm.Usage) float64 {
+	if e.o.Cost == nil {
+		return 0
+	}
+	return e.o.Cost(role, u)
+}

@@ -1,0 +1,249 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/issuesmith/issuesmith/planner"
+	"github.com/issuesmith/issuesmith/store"
+)
+
+// EventKind says what happened on GitHub, as far as the workflow cares.
+type EventKind string
+
+// The events the webhook hands over. The webhook has already verified the
+// delivery, dropped repeats and bot senders, and checked that the sender may
+// write to the repository.
+const (
+	Labeled        EventKind = "labeled"         // issue labelled (Label says with what)
+	Unlabeled      EventKind = "unlabeled"       // issue unlabelled
+	Closed         EventKind = "closed"          // issue closed
+	CommentCreated EventKind = "comment_created" // issue comment: maybe a /command
+	CommentEdited  EventKind = "comment_edited"  // issue comment edited: maybe the plan's approve box
+	ReviewComment  EventKind = "review_comment"  // review comment on a pull request
+)
+
+// Event is one webhook event reduced to what the workflow needs.
+type Event struct {
+	Kind           EventKind
+	InstallationID int64
+	Owner          string
+	Repo           string
+	Number         int    // the issue or pull request
+	Sender         string // login of the person who acted
+	Label          string // Labeled, Unlabeled
+	CommentID      int64  // comment and review-comment events
+	Body           string // the comment's body, as sent
+}
+
+func (ev Event) key() store.IssueKey {
+	return store.IssueKey{Owner: ev.Owner, Repo: ev.Repo, Issue: ev.Number}
+}
+
+// ErrIgnored is returned by Handle for an event that asks nothing of the
+// workflow (another label, a comment without a command, ...).
+var ErrIgnored = errors.New("event ignored")
+
+// Handle records what ev asks for and enqueues the job; it never runs agent
+// work and returns within a few database round trips. It returns ErrIgnored
+// for events that need nothing.
+func (e *Engine) Handle(ctx context.Context, ev Event) error {
+	switch ev.Kind {
+	case Labeled:
+		if !strings.EqualFold(ev.Label, e.o.Label) {
+			return ErrIgnored
+		}
+		return e.startRun(ctx, ev, StageExplore)
+	case Unlabeled:
+		if !strings.EqualFold(ev.Label, e.o.Label) {
+			return ErrIgnored
+		}
+		return e.cancel(ctx, ev.key(), fmt.Sprintf("the %q label was removed by @%s", e.o.Label, ev.Sender))
+	case Closed:
+		return e.cancel(ctx, ev.key(), fmt.Sprintf("the issue was closed by @%s", ev.Sender))
+	case CommentCreated:
+		return e.command(ctx, ev)
+	case CommentEdited:
+		return e.commentEdited(ctx, ev)
+	case ReviewComment:
+		return e.reviewComment(ctx, ev)
+	}
+	return ErrIgnored
+}
+
+// Command is a slash command from an issue comment.
+type Command string
+
+// The commands people type as the first word of a comment.
+const (
+	CmdSpec      Command = "/spec"
+	CmdPlan      Command = "/plan"
+	CmdImplement Command = "/implement"
+	CmdRetry     Command = "/retry"
+	CmdStop      Command = "/stop"
+)
+
+// ParseCommand returns the command a comment starts with, if any.
+func ParseCommand(body string) (Command, bool) {
+	fields := strings.Fields(body)
+	if len(fields) == 0 {
+		return "", false
+	}
+	switch c := Command(strings.ToLower(fields[0])); c {
+	case CmdSpec, CmdPlan, CmdImplement, CmdRetry, CmdStop:
+		return c, true
+	}
+	return "", false
+}
+
+func (e *Engine) command(ctx context.Context, ev Event) error {
+	cmd, ok := ParseCommand(ev.Body)
+	if !ok {
+		return ErrIgnored
+	}
+	switch cmd {
+	case CmdStop:
+		return e.cancel(ctx, ev.key(), "@"+ev.Sender+" asked to stop (/stop)")
+	case CmdSpec:
+		return e.startRun(ctx, ev, StageExplore)
+	case CmdPlan:
+		return e.startRun(ctx, ev, StagePlan)
+	case CmdImplement:
+		return e.startRun(ctx, ev, StageCode)
+	default: // CmdRetry: carry on from where the last run stopped
+		stage := StageExplore
+		if last, err := e.d.Store.LatestRun(ctx, ev.key()); err == nil {
+			stage = resumeStage(last)
+		}
+		return e.startRun(ctx, ev, stage)
+	}
+}
+
+// resumeStage is where /retry picks up after run r.
+func resumeStage(r *store.Run) string {
+	switch {
+	case r.PlanCommentID != 0 && (r.Stage == StageCode || r.Stage == StagePR):
+		return StageCode
+	case r.SpecCommentID != 0 && r.Stage != StageExplore:
+		return StagePlan
+	}
+	return StageExplore
+}
+
+func (e *Engine) commentEdited(ctx context.Context, ev Event) error {
+	run, err := e.d.Store.OpenRunFor(ctx, ev.key())
+	if errors.Is(err, store.ErrNotFound) {
+		return ErrIgnored
+	}
+	if err != nil {
+		return err
+	}
+	if ev.CommentID == 0 || ev.CommentID != run.PlanCommentID {
+		// An edited spec is read back when the next stage runs.
+		return ErrIgnored
+	}
+	_, st, err := planner.ParsePlan(ev.Body)
+	if err != nil || !st.Approved {
+		// A broken edit is reported when the plan is read for coding;
+		// an unticked box asks nothing.
+		return ErrIgnored
+	}
+	return e.startRun(ctx, ev, StageCode)
+}
+
+func (e *Engine) reviewComment(ctx context.Context, ev Event) error {
+	if !e.mentioned(ev.Body) {
+		return ErrIgnored
+	}
+	run, err := e.d.Store.RunByPR(ctx, ev.Owner, ev.Repo, ev.Number)
+	if errors.Is(err, store.ErrNotFound) {
+		return ErrIgnored // not the bot's pull request
+	}
+	if err != nil {
+		return err
+	}
+	return e.enqueue(ctx, run, StageRevise, ev.CommentID)
+}
+
+// mentioned reports whether body mentions the bot (@name or @name[bot]).
+func (e *Engine) mentioned(body string) bool {
+	name := strings.TrimSuffix(e.o.BotLogin, "[bot]")
+	if name == "" {
+		return false
+	}
+	low := strings.ToLower(body)
+	needle := "@" + strings.ToLower(name)
+	for i := strings.Index(low, needle); i >= 0; {
+		end := i + len(needle)
+		if end == len(low) || !isLoginChar(low[end]) || strings.HasPrefix(low[end:], "[bot]") {
+			return true
+		}
+		j := strings.Index(low[end:], needle)
+		if j < 0 {
+			break
+		}
+		i = end + j
+	}
+	return false
+}
+
+func isLoginChar(c byte) bool {
+	return c == '-' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+}
+
+// startRun opens the issue's run (reusing the open one, or carrying the
+// comment ids of the last one) and enqueues stage.
+func (e *Engine) startRun(ctx context.Context, ev Event, stage string) error {
+	run, created, err := e.d.Store.OpenRun(ctx, ev.key(), ev.InstallationID, ev.Sender)
+	if err != nil {
+		return err
+	}
+	if created {
+		if err := e.inherit(ctx, run); err != nil {
+			return err
+		}
+	}
+	if stage == StageExplore && !created {
+		// /spec on a live run: do the spec again from scratch.
+		if err := e.d.Store.ForgetSteps(ctx, run.ID, ""); err != nil {
+			return err
+		}
+	}
+	return e.enqueue(ctx, run, stage, 0)
+}
+
+// inherit copies the comment ids of the issue's previous run into run, so
+// a new run edits the same spec, plan and progress comments.
+func (e *Engine) inherit(ctx context.Context, run *store.Run) error {
+	// LatestRun is run itself; look at the previous one by id order.
+	prev, err := e.d.Store.PreviousRun(ctx, run.IssueKey, run.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	run.ProgressCommentID, run.SpecCommentID, run.PlanCommentID = prev.ProgressCommentID, prev.SpecCommentID, prev.PlanCommentID
+	run.SpecBody, run.PlanBody = prev.SpecBody, prev.PlanBody
+	return e.d.Store.SaveOpenRun(ctx, run)
+}
+
+// cancel ends the issue's open run and drops its queued jobs; a running job
+// stops at its next checkpoint.
+func (e *Engine) cancel(ctx context.Context, key store.IssueKey, why string) error {
+	run, err := e.d.Store.OpenRunFor(ctx, key)
+	if errors.Is(err, store.ErrNotFound) {
+		return ErrIgnored
+	}
+	if err != nil {
+		return err
+	}
+	run.State, run.Reason = store.StateCancelled, why
+	if err := e.d.Store.SaveOpenRun(ctx, run); err != nil {
+		return err
+	}
+	// Jobs of a closed run do nothing, except the final progress update.
+	return e.enqueue(ctx, run, StageCancel, 0)
+}

@@ -1,0 +1,174 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/issuesmith/issuesmith/store"
+)
+
+// Stages of a run, in order. StageApproval is a wait, not a job; StageCancel
+// is the job that reports a cancellation.
+const (
+	StageExplore  = "explore"
+	StagePlan     = "plan"
+	StageApproval = "approval"
+	StageCode     = "code"
+	StagePR       = "pr"
+	StageRevise   = "revise"
+	StageCancel   = "cancel"
+)
+
+// StageArgs is the one job kind: a stage of a run. Jobs are unique per run,
+// stage and (for revise) review comment while queued or running.
+type StageArgs struct {
+	RunID     int64  `json:"run_id" river:"unique"`
+	Stage     string `json:"stage" river:"unique"`
+	CommentID int64  `json:"comment_id,omitempty" river:"unique"`
+	Issue     string `json:"issue"` // owner/repo#n, for people reading the queue
+}
+
+// Kind names the job kind in River.
+func (StageArgs) Kind() string { return "issuesmith_stage" }
+
+// InsertOpts makes stage jobs unique while they wait or run (a finished
+// stage may run again, e.g. /plan after a plan) and retries them a few times.
+func (StageArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{
+		MaxAttempts: 3,
+		UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
+			rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning,
+			rivertype.JobStateRetryable, rivertype.JobStateScheduled,
+		}},
+	}
+}
+
+func (e *Engine) enqueue(ctx context.Context, run *store.Run, stage string, commentID int64) error {
+	args := StageArgs{RunID: run.ID, Stage: stage, CommentID: commentID, Issue: run.IssueKey.String()}
+	id, skipped, err := e.queue.Insert(ctx, args, nil)
+	if err != nil {
+		return err
+	}
+	e.log.Info("enqueued", "run", run.ID, "issue", args.Issue, "stage", stage, "job", id, "duplicate", skipped)
+	return nil
+}
+
+type worker struct {
+	river.WorkerDefaults[StageArgs]
+	e *Engine
+}
+
+// errPermanent marks a failure that retrying cannot fix (the model keeps
+// failing, the plan is unreadable): the run ends with a comment at once.
+type errPermanent struct{ err error }
+
+func (p errPermanent) Error() string { return p.err.Error() }
+func (p errPermanent) Unwrap() error { return p.err }
+
+func permanent(err error) error { return errPermanent{err} }
+
+// Work runs one stage under the issue's lease. It recovers panics at this
+// boundary, turns permanent failures and a last failed attempt into an ended
+// run with a comment, and lets River retry the rest.
+func (w *worker) Work(ctx context.Context, job *river.Job[StageArgs]) (err error) {
+	e, a := w.e, job.Args
+	log := e.log.With("run", a.RunID, "issue", a.Issue, "stage", a.Stage, "job", job.ID, "attempt", job.Attempt)
+	defer func() {
+		if p := recover(); p != nil {
+			err = permanent(fmt.Errorf("internal error: %v", p))
+			log.Error("stage panicked", "panic", p)
+		}
+	}()
+	run, err := e.d.Store.Run(ctx, a.RunID)
+	if errors.Is(err, store.ErrNotFound) {
+		log.Warn("job for an unknown run dropped")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	holder := "job-" + strconv.FormatInt(job.ID, 10)
+	ok, err := e.d.Store.AcquireLease(ctx, run.IssueKey, holder, e.o.JobTimeout+time.Minute)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		e.observe(a.Stage, "snoozed")
+		return river.JobSnooze(e.o.LeaseWait)
+	}
+	defer func() {
+		// The lease is ours: give it back even when ctx is done.
+		if rerr := e.d.Store.ReleaseLease(context.WithoutCancel(ctx), run.IssueKey, holder); rerr != nil {
+			log.Warn("release lease", "err", rerr)
+		}
+	}()
+	err = e.runStage(ctx, log, run, a)
+	return e.settle(ctx, log, run, job, err)
+}
+
+// settle decides what an error from a stage means for the run and the job.
+func (e *Engine) settle(ctx context.Context, log *slog.Logger, run *store.Run, job *river.Job[StageArgs], err error) error {
+	stage := job.Args.Stage
+	switch {
+	case err == nil:
+		e.observe(stage, "ok")
+		return nil
+	case errors.Is(err, store.ErrClosed):
+		log.Info("run ended meanwhile; stage stopped at a checkpoint")
+		e.observe(stage, "cancelled")
+		return nil
+	case ctx.Err() != nil:
+		// Shutdown or timeout: River retries; the stage resumes from its
+		// checkpoints.
+		e.observe(stage, "retry")
+		return err
+	}
+	var perm errPermanent
+	if !errors.As(err, &perm) && job.Attempt < job.MaxAttempts {
+		log.Warn("stage failed; will retry", "err", err)
+		e.observe(stage, "retry")
+		return err
+	}
+	log.Error("stage failed; ending the run", "err", err)
+	e.observe(stage, "failed")
+	if ferr := e.fail(context.WithoutCancel(ctx), run, stage, err); ferr != nil {
+		return fmt.Errorf("%w (and reporting it: %v)", err, ferr)
+	}
+	return nil
+}
+
+func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run, a StageArgs) error {
+	if a.Stage == StageCancel {
+		return e.reportCancel(ctx, run)
+	}
+	if a.Stage == StageRevise {
+		if run.State == store.StateCancelled {
+			return nil
+		}
+	} else if !run.Open() {
+		log.Info("run already ended; nothing to do")
+		return nil
+	}
+	s, err := e.newSession(ctx, log, run)
+	if err != nil {
+		return err
+	}
+	switch a.Stage {
+	case StageExplore:
+		return s.explore(ctx)
+	case StagePlan:
+		return s.plan(ctx)
+	case StageCode:
+		return s.code(ctx)
+	case StageRevise:
+		return s.revise(ctx, a.CommentID)
+	}
+	return permanent(fmt.Errorf("unknown stage %q", a.Stage))
+}

@@ -1,0 +1,144 @@
+package workflow
+
+import (
+	"context"
+
+	"github.com/google/go-github/v60/github"
+
+	"github.com/issuesmith/issuesmith/ghapp"
+	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/planner"
+	"github.com/issuesmith/issuesmith/preagent"
+)
+
+// Explorer turns an issue into a spec by reading the repository checked out
+// in dir (preagent.Explorer over a repo.Workspace, adapted in cmd/bot).
+type Explorer interface {
+	Explore(ctx context.Context, dir string, issue preagent.Issue) (*preagent.Spec, llm.Usage, error)
+}
+
+// Planner turns a spec into a plan (planner.Planner, adapted in cmd/bot).
+type Planner interface {
+	Plan(ctx context.Context, spec *preagent.Spec) (*planner.Plan, llm.Usage, error)
+}
+
+// Coder implements a plan, or a review comment, in the worktree at dir
+// (coder.Coder, adapted in cmd/bot). A Go error means the run could not go
+// on; failed items are reported in the result.
+type Coder interface {
+	Implement(ctx context.Context, dir string, spec *preagent.Spec, plan *planner.Plan) (*CodeResult, error)
+	Revise(ctx context.Context, dir string, req Review) (*CodeResult, error)
+}
+
+// CodeResult is what the coder did, in the terms the PR body needs.
+type CodeResult struct {
+	Items   []ItemStatus
+	Changed []string // paths written, repository-relative
+	Checks  []Check
+	Summary string // short Markdown for the PR body or the thread reply
+	Usage   llm.Usage
+	OK      bool // every item done and every check passed
+}
+
+// ItemStatus is the outcome of one plan item.
+type ItemStatus struct {
+	Path   string
+	Status string // done, failed, blocked, skipped
+	Reason string
+}
+
+// Check is one validation (build, vet, a configured command).
+type Check struct {
+	Name   string
+	OK     bool
+	Output string // tail of the output, for a failing check
+}
+
+// Review is one review comment to address: the file and line range it is
+// on, and its thread (oldest first, the comment to address last).
+type Review struct {
+	Path      string
+	StartLine int
+	Line      int
+	DiffHunk  string
+	Thread    []ThreadComment
+	Spec      *preagent.Spec
+}
+
+// ThreadComment is one comment of a review thread.
+type ThreadComment struct {
+	Author string
+	Body   string
+}
+
+// RepoRef names a repository and how to reach it.
+type RepoRef struct {
+	InstallationID int64
+	Owner          string
+	Repo           string
+	// Base is the branch pull requests target (the default branch).
+	Base string
+}
+
+// Git prepares worktrees and pushes them (repo's git, adapted in cmd/bot,
+// which supplies installation tokens: they never pass through here).
+type Git interface {
+	// Checkout returns a fresh worktree of r on branch: at the remote
+	// branch when it exists (a resumed run), else at r.Base.
+	Checkout(ctx context.Context, r RepoRef, branch string) (Worktree, error)
+}
+
+// Worktree is one checkout owned by a job. Close removes it.
+type Worktree interface {
+	Dir() string
+	// Commit stages every change and commits it; changed is false (and
+	// sha the current head) when there was nothing to commit.
+	Commit(ctx context.Context, message string) (sha string, changed bool, err error)
+	// Push pushes the branch to the remote.
+	Push(ctx context.Context) error
+	Close() error
+}
+
+// GitHub is what the workflow asks of GitHub for one installation
+// (*ghapp.Client implements it).
+type GitHub interface {
+	Comments
+	Pulls
+	Issues
+}
+
+// Comments are issue and PR conversation comments, found by marker.
+type Comments interface {
+	UpsertComment(ctx context.Context, owner, repo string, number int, marker ghapp.Marker, body string) (*github.IssueComment, error)
+	GetComment(ctx context.Context, owner, repo string, id int64) (*github.IssueComment, error)
+	FindComment(ctx context.Context, owner, repo string, number int, want ghapp.Marker) (*github.IssueComment, ghapp.Marker, error)
+}
+
+// Pulls are the pull-request calls of the code and revise stages.
+type Pulls interface {
+	FindPR(ctx context.Context, owner, repo, head string) (*github.PullRequest, error)
+	CreatePR(ctx context.Context, owner, repo string, p ghapp.NewPR) (*github.PullRequest, error)
+	UpdatePR(ctx context.Context, owner, repo string, number int, u ghapp.PRUpdate) (*github.PullRequest, error)
+	RequestReviewers(ctx context.Context, owner, repo string, number int, users ...string) error
+	GetReviewComment(ctx context.Context, owner, repo string, id int64) (*github.PullRequestComment, error)
+	ReviewThread(ctx context.Context, owner, repo string, number int, id int64) ([]*github.PullRequestComment, error)
+	ReplyToReviewComment(ctx context.Context, owner, repo string, number int, id int64, body string) (*github.PullRequestComment, error)
+}
+
+// Issues are the issue calls: read it, reset the trigger label.
+type Issues interface {
+	GetIssue(ctx context.Context, owner, repo string, number int) (*github.Issue, error)
+	Repository(ctx context.Context, owner, repo string) (*github.Repository, error)
+	RemoveLabel(ctx context.Context, owner, repo string, number int, label string) error
+}
+
+// Installations gives the GitHub client of an installation.
+type Installations interface {
+	Client(ctx context.Context, installationID int64) (GitHub, error)
+}
+
+// InstallationsFunc adapts a function to Installations.
+type InstallationsFunc func(ctx context.Context, installationID int64) (GitHub, error)
+
+// Client calls f.
+func (f InstallationsFunc) Client(ctx context.Context, id int64) (GitHub, error) { return f(ctx, id) }

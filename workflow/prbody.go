@@ -1,0 +1,65 @@
+package workflow
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/issuesmith/issuesmith/planner"
+	"github.com/issuesmith/issuesmith/preagent"
+)
+
+// renderPRBody writes the pull request description: the spec's summary, the
+// plan with each item's status, the validation results and "Fixes #n".
+func renderPRBody(issue int, spec *preagent.Spec, plan *planner.Plan, rec *pushRecord) string {
+	var b strings.Builder
+	b.WriteString("## Summary\n\n")
+	if t := strings.TrimSpace(spec.Topic); t != "" {
+		b.WriteString(t + "\n\n")
+	}
+	for _, d := range spec.Desired {
+		fmt.Fprintf(&b, "- %s\n", d)
+	}
+	if rec.Summary != "" {
+		b.WriteString("\n" + strings.TrimSpace(rec.Summary) + "\n")
+	}
+	status := map[string]ItemStatus{}
+	for _, it := range rec.Items {
+		status[it.Path] = it
+	}
+	b.WriteString("\n## Plan\n\n")
+	for _, it := range plan.Items {
+		st := status[it.Path]
+		mark := map[string]string{"done": "✅", "skipped": "⏭️", "failed": "❌", "blocked": "⛔"}[st.Status]
+		if mark == "" {
+			mark = "•"
+		}
+		fmt.Fprintf(&b, "- %s **%s** `%s`", mark, it.Action, it.Path)
+		if st.Status != "" && st.Status != "done" {
+			fmt.Fprintf(&b, " — %s", st.Status)
+			if st.Reason != "" {
+				fmt.Fprintf(&b, ": %s", st.Reason)
+			}
+		}
+		b.WriteString("\n")
+		for _, step := range it.Steps {
+			box := " "
+			if st.Status == "done" || step.Done {
+				box = "x"
+			}
+			fmt.Fprintf(&b, "  - [%s] %s\n", box, step.Text)
+		}
+	}
+	b.WriteString("\n## Validation\n\n")
+	if len(rec.Checks) == 0 {
+		b.WriteString("No checks ran.\n")
+	}
+	for _, c := range rec.Checks {
+		res := "passed"
+		if !c.OK {
+			res = "failed"
+		}
+		fmt.Fprintf(&b, "- `%s`: %s\n", c.Name, res)
+	}
+	fmt.Fprintf(&b, "\nFixes #%d\n\n<sub>Written by issuesmith. Review comments that mention the bot are addressed with a new commit on this branch.</sub>\n", issue)
+	return b.String()
+}

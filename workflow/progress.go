@@ -1,0 +1,101 @@
+package workflow
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/issuesmith/issuesmith/store"
+)
+
+// progressStages are the checklist lines of the progress comment.
+var progressStages = []struct{ stage, label string }{
+	{StageExplore, "Explore the repository and write the spec"},
+	{StagePlan, "Plan the change"},
+	{StageApproval, "Approval: tick **Approve and implement** in the plan, or comment `/implement`"},
+	{StageCode, "Write the code, validate, push"},
+	{StagePR, "Open the pull request"},
+}
+
+func stageIndex(stage string) int {
+	for i, p := range progressStages {
+		if p.stage == stage {
+			return i
+		}
+	}
+	return -1
+}
+
+// renderProgress renders the run's progress comment: the title by state,
+// the stages as a checklist, the current step, tokens and cost, links.
+func renderProgress(r *store.Run) string {
+	var b strings.Builder
+	switch r.State {
+	case store.StateDone:
+		b.WriteString("### issuesmith: done\n\n")
+	case store.StateFailed:
+		b.WriteString("### issuesmith: stopped\n\n")
+	case store.StateCancelled:
+		b.WriteString("### issuesmith: cancelled\n\n")
+	case store.StateWaiting:
+		b.WriteString("### issuesmith: waiting for you\n\n")
+	default:
+		b.WriteString("### issuesmith: working on it\n\n")
+	}
+	cur := stageIndex(r.Stage)
+	for i, p := range progressStages {
+		done := i < cur || r.State == store.StateDone
+		box := " "
+		if done {
+			box = "x"
+		}
+		line := p.label
+		if i == cur && r.Open() {
+			line = "**" + strings.Trim(line, "*") + "** ← now"
+		}
+		fmt.Fprintf(&b, "- [%s] %s%s\n", box, line, stageLink(r, p.stage))
+	}
+	b.WriteString("\n")
+	switch {
+	case r.State == store.StateFailed || r.State == store.StateCancelled:
+		fmt.Fprintf(&b, "**Why it stopped:** %s\n\n", oneParagraph(r.Reason))
+	case r.Step != "":
+		fmt.Fprintf(&b, "**Now:** %s\n\n", oneParagraph(r.Step))
+	}
+	if r.Branch != "" && r.PRNumber == 0 && r.State == store.StateFailed {
+		fmt.Fprintf(&b, "**Branch:** `%s` holds what was done.\n\n", r.Branch)
+	}
+	fmt.Fprintf(&b, "**Usage:** %s tokens (%s in, %s out), estimated cost $%.4f\n\n",
+		thousands(r.PromptTokens+r.CompletionTokens), thousands(r.PromptTokens), thousands(r.CompletionTokens), r.Cost)
+	b.WriteString("<sub>Commands: `/spec` redo the spec · `/plan` redo the plan · `/implement` code the plan as it is · " +
+		"`/retry` carry on after a stop · `/stop` cancel. Edit the spec or plan comment to change what happens next.</sub>\n")
+	return b.String()
+}
+
+func stageLink(r *store.Run, stage string) string {
+	switch {
+	case stage == StageExplore && r.SpecCommentID != 0:
+		return fmt.Sprintf(" → [spec](#issuecomment-%d)", r.SpecCommentID)
+	case stage == StagePlan && r.PlanCommentID != 0:
+		return fmt.Sprintf(" → [plan](#issuecomment-%d)", r.PlanCommentID)
+	case stage == StagePR && r.PRNumber != 0:
+		return fmt.Sprintf(" → #%d", r.PRNumber)
+	}
+	return ""
+}
+
+// oneParagraph keeps a reason readable in a Markdown line.
+func oneParagraph(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) > 1500 {
+		s = s[:1500] + "…"
+	}
+	return strings.ReplaceAll(s, "\n\n", "\n")
+}
+
+func thousands(n int64) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

@@ -1,0 +1,183 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"strconv"
+
+	"github.com/issuesmith/issuesmith/ghapp"
+	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/planner"
+	"github.com/issuesmith/issuesmith/preagent"
+	"github.com/issuesmith/issuesmith/store"
+)
+
+// session is one job's view of its run: the run row, the installation's
+// GitHub client and the repository. It lives for one job.
+type session struct {
+	e   *Engine
+	log *slog.Logger
+	run *store.Run
+	gh  GitHub
+	ref RepoRef
+}
+
+func (e *Engine) newSession(ctx context.Context, log *slog.Logger, run *store.Run) (*session, error) {
+	gh, err := e.d.GitHub.Client(ctx, run.InstallationID)
+	if err != nil {
+		return nil, fmt.Errorf("github client for installation %d: %w", run.InstallationID, err)
+	}
+	r, err := gh.Repository(ctx, run.Owner, run.Repo)
+	if err != nil {
+		return nil, err
+	}
+	ref := RepoRef{InstallationID: run.InstallationID, Owner: run.Owner, Repo: run.Repo, Base: r.GetDefaultBranch()}
+	if ref.Base == "" {
+		ref.Base = "main"
+	}
+	return &session{e: e, log: log, run: run, gh: gh, ref: ref}, nil
+}
+
+// branch is the run's branch: one per issue, so a resumed or repeated run
+// finds its earlier work.
+func (s *session) branch() string { return fmt.Sprintf("issuesmith/issue-%d", s.run.Issue) }
+
+// save writes the run; it fails with store.ErrClosed when the run was
+// cancelled meanwhile, which stops the stage at this checkpoint.
+func (s *session) save(ctx context.Context) error { return s.e.d.Store.SaveOpenRun(ctx, s.run) }
+
+// addUsage adds an agent's tokens and estimated cost to the run.
+func (s *session) addUsage(ctx context.Context, role llm.Role, u llm.Usage) error {
+	cost := s.e.cost(role, u)
+	r, err := s.e.d.Store.AddUsage(ctx, s.run.ID, int64(u.PromptTokens), int64(u.CompletionTokens), cost)
+	if err != nil {
+		return err
+	}
+	s.run.PromptTokens, s.run.CompletionTokens, s.run.Cost = r.PromptTokens, r.CompletionTokens, r.Cost
+	if s.e.o.Usage != nil {
+		s.e.o.Usage(role, u, cost)
+	}
+	return nil
+}
+
+// step records the current step and updates the progress comment.
+func (s *session) step(ctx context.Context, stage, step string) error {
+	s.run.Stage, s.run.Step = stage, step
+	if err := s.save(ctx); err != nil {
+		return err
+	}
+	return s.progress(ctx)
+}
+
+// progress writes the run's one progress comment (found by marker, edited
+// in place) and remembers its id.
+func (s *session) progress(ctx context.Context) error {
+	ic, err := s.gh.UpsertComment(ctx, s.run.Owner, s.run.Repo, s.run.Issue, ghapp.Marker{Kind: kindProgress}, renderProgress(s.run))
+	if err != nil {
+		return fmt.Errorf("update progress comment: %w", err)
+	}
+	if s.run.ProgressCommentID != ic.GetID() {
+		s.run.ProgressCommentID = ic.GetID()
+		return s.e.d.Store.SaveRun(ctx, s.run)
+	}
+	return nil
+}
+
+// Marker kinds of the bot's comments.
+const (
+	kindProgress = "progress"
+	kindReply    = "reply"
+)
+
+// readSpec reads the spec comment as it is now (people may have edited it).
+func (s *session) readSpec(ctx context.Context) (*preagent.Spec, error) {
+	body, id, err := s.readComment(ctx, s.run.SpecCommentID, planner.KindSpec)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := planner.ParseSpec(body)
+	if err != nil {
+		return nil, &editError{kind: "spec", err: err}
+	}
+	s.run.SpecCommentID, s.run.SpecBody = id, body
+	return spec, nil
+}
+
+// readPlan reads the plan comment as it is now.
+func (s *session) readPlan(ctx context.Context) (*planner.Plan, planner.PlanState, error) {
+	body, id, err := s.readComment(ctx, s.run.PlanCommentID, planner.KindPlan)
+	if err != nil {
+		return nil, planner.PlanState{}, err
+	}
+	plan, st, err := planner.ParsePlan(body)
+	if err == nil {
+		err = plan.Validate()
+	}
+	if err != nil {
+		return nil, st, &editError{kind: "plan", err: err}
+	}
+	s.run.PlanCommentID, s.run.PlanBody = id, body
+	return plan, st, nil
+}
+
+func (s *session) readComment(ctx context.Context, id int64, kind string) (string, int64, error) {
+	if id != 0 {
+		ic, err := s.gh.GetComment(ctx, s.run.Owner, s.run.Repo, id)
+		if err == nil {
+			return ic.GetBody(), ic.GetID(), nil
+		}
+		if !errors.Is(err, ghapp.ErrNotFound) {
+			return "", 0, err
+		}
+	}
+	ic, _, err := s.gh.FindComment(ctx, s.run.Owner, s.run.Repo, s.run.Issue, ghapp.Marker{Kind: kind})
+	if errors.Is(err, ghapp.ErrNotFound) {
+		return "", 0, &missingError{kind: kind}
+	}
+	if err != nil {
+		return "", 0, err
+	}
+	return ic.GetBody(), ic.GetID(), nil
+}
+
+// editError is an edited comment the bot cannot read: the run waits for a
+// fix, and the progress comment says which line is wrong.
+type editError struct {
+	kind string
+	err  error
+}
+
+func (e *editError) Error() string { return planner.ErrorReply(e.kind, e.err) }
+func (e *editError) Unwrap() error { return e.err }
+
+// missingError is a spec or plan comment that is gone.
+type missingError struct{ kind string }
+
+func (e *missingError) Error() string {
+	return fmt.Sprintf("the %s comment is missing; comment /%s to make a new one", e.kind, e.kind)
+}
+
+// waitForFix parks the run until people fix the comment named by err.
+func (s *session) waitForFix(ctx context.Context, stage string, err error) error {
+	s.run.State = store.StateWaiting
+	return s.step(ctx, stage, redact(err.Error()))
+}
+
+func runID(r *store.Run) string { return strconv.FormatInt(r.ID, 10) }
+
+// secretRE finds credentials that must never reach a comment: userinfo in
+// URLs and GitHub token shapes.
+var secretRE = regexp.MustCompile(`(://)[^/\s:@]+:[^/\s@]+@|\b(gh[pousr]_|github_pat_)[A-Za-z0-9_]{16,}`)
+
+// redact removes credentials from text bound for GitHub or logs.
+func redact(s string) string {
+	return secretRE.ReplaceAllStringFunc(s, func(m string) string {
+		if len(m) > 3 && m[:3] == "://" {
+			return "://***@"
+		}
+		return "***"
+	})
+}

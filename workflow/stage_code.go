@@ -1,0 +1,232 @@
+package workflow
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/issuesmith/issuesmith/ghapp"
+	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/planner"
+	"github.com/issuesmith/issuesmith/preagent"
+	"github.com/issuesmith/issuesmith/store"
+)
+
+// pushRecord is what the code stage keeps once the branch is pushed, so a
+// resumed job opens the PR without coding again.
+type pushRecord struct {
+	SHA     string       `json:"sha"`
+	Items   []ItemStatus `json:"items"`
+	Checks  []Check      `json:"checks"`
+	Summary string       `json:"summary"`
+	OK      bool         `json:"ok"`
+}
+
+// code implements the plan as people left it, pushes the branch and opens
+// the pull request; each part is skipped when a checkpoint says it is done.
+func (s *session) code(ctx context.Context) error {
+	s.run.State = store.StateActive
+	if err := s.step(ctx, StageCode, "reading the approved plan"); err != nil {
+		return err
+	}
+	spec, err := s.readSpec(ctx)
+	if err != nil {
+		return s.parked(ctx, StageCode, err)
+	}
+	plan, _, err := s.readPlan(ctx)
+	if err != nil {
+		return s.parked(ctx, StageCode, err)
+	}
+	s.run.Branch = s.branch()
+	rec, err := s.pushed(ctx, spec, plan)
+	if err != nil {
+		return err
+	}
+	if !rec.OK {
+		return s.finish(ctx, store.StateFailed, fmt.Sprintf(
+			"the change is incomplete, so I pushed branch `%s` with what did work and opened no pull request.\n%s",
+			s.run.Branch, incompleteWhy(rec)))
+	}
+	return s.openPR(ctx, spec, plan, rec)
+}
+
+// pushed returns the push record, coding and pushing first unless a
+// checkpoint says that was done.
+func (s *session) pushed(ctx context.Context, spec *preagent.Spec, plan *planner.Plan) (*pushRecord, error) {
+	st := s.e.d.Store
+	if raw, ok, err := st.StepResult(ctx, s.run.ID, stepPushed); err != nil || ok {
+		if err != nil {
+			return nil, err
+		}
+		var rec pushRecord
+		if err := json.Unmarshal([]byte(raw), &rec); err != nil {
+			return nil, fmt.Errorf("read push checkpoint: %w", err)
+		}
+		return &rec, nil
+	}
+	if err := s.step(ctx, StageCode, fmt.Sprintf("implementing %d plan item(s)", len(plan.Items))); err != nil {
+		return nil, err
+	}
+	wt, err := s.e.d.Git.Checkout(ctx, s.ref, s.run.Branch)
+	if err != nil {
+		return nil, fmt.Errorf("check out %s: %w", s.run.Branch, err)
+	}
+	defer wt.Close()
+	res, err := s.e.d.Coder.Implement(ctx, wt.Dir(), spec, plan)
+	if res != nil {
+		if uerr := s.addUsage(ctx, llm.RoleCoder, res.Usage); uerr != nil {
+			return nil, uerr
+		}
+	}
+	if err != nil {
+		return nil, agentFailed("coder", err)
+	}
+	if len(res.Changed) == 0 {
+		return nil, permanent(fmt.Errorf("the coder changed no file.\n%s", incompleteWhy(&pushRecord{Items: res.Items, Checks: res.Checks})))
+	}
+	if err := s.save(ctx); err != nil { // cancelled meanwhile: push nothing
+		return nil, err
+	}
+	sha, _, err := wt.Commit(ctx, commitMessage(s.run.Issue, spec))
+	if err != nil {
+		return nil, fmt.Errorf("commit: %w", err)
+	}
+	if err := s.step(ctx, StageCode, "pushing "+s.run.Branch); err != nil {
+		return nil, err
+	}
+	if err := wt.Push(ctx); err != nil {
+		return nil, fmt.Errorf("push %s: %w", s.run.Branch, err)
+	}
+	rec := &pushRecord{SHA: sha, Items: res.Items, Checks: res.Checks, Summary: res.Summary, OK: res.OK}
+	raw, err := json.Marshal(rec)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := st.Checkpoint(ctx, s.run.ID, stepPushed, string(raw)); err != nil {
+		return nil, err
+	}
+	return rec, nil
+}
+
+// openPR finds the branch's pull request or opens it, asks the requester
+// to review, and ends the run.
+func (s *session) openPR(ctx context.Context, spec *preagent.Spec, plan *planner.Plan, rec *pushRecord) error {
+	if err := s.step(ctx, StagePR, "opening the pull request"); err != nil {
+		return err
+	}
+	o := s.run
+	pr, err := s.gh.FindPR(ctx, o.Owner, o.Repo, o.Branch)
+	if errors.Is(err, ghapp.ErrNotFound) {
+		pr, err = s.gh.CreatePR(ctx, o.Owner, o.Repo, ghapp.NewPR{
+			Title: prTitle(spec, o.Issue), Head: o.Branch, Base: s.ref.Base,
+			Body: renderPRBody(o.Issue, spec, plan, rec), Draft: !s.e.o.Ready,
+		})
+	}
+	if err != nil {
+		return fmt.Errorf("open pull request: %w", err)
+	}
+	o.PRNumber, o.PRURL = pr.GetNumber(), pr.GetHTMLURL()
+	if err := s.save(ctx); err != nil {
+		return err
+	}
+	if first, err := s.e.d.Store.Checkpoint(ctx, o.ID, stepPR, fmt.Sprint(pr.GetNumber())); err != nil {
+		return err
+	} else if first && o.Requester != "" {
+		if err := s.gh.RequestReviewers(ctx, o.Owner, o.Repo, pr.GetNumber(), o.Requester); err != nil {
+			s.log.Warn("request review", "err", err) // the PR stands; a review request is a courtesy
+		}
+	}
+	return s.finish(ctx, store.StateDone, "")
+}
+
+// finish ends the run: state, progress comment, trigger label reset.
+func (s *session) finish(ctx context.Context, state, reason string) error {
+	s.run.State, s.run.Reason = state, redact(reason)
+	if state == store.StateDone {
+		s.run.Step = fmt.Sprintf("pull request #%d is open", s.run.PRNumber)
+	}
+	if err := s.save(ctx); err != nil {
+		return err
+	}
+	if err := s.progress(ctx); err != nil {
+		return err
+	}
+	return s.resetLabel(ctx)
+}
+
+func (s *session) resetLabel(ctx context.Context) error {
+	err := s.gh.RemoveLabel(ctx, s.run.Owner, s.run.Repo, s.run.Issue, s.e.o.Label)
+	if err != nil && !errors.Is(err, ghapp.ErrNotFound) {
+		return fmt.Errorf("reset label: %w", err)
+	}
+	return nil
+}
+
+// fail ends run after stage failed for good, with a comment saying why.
+func (e *Engine) fail(ctx context.Context, run *store.Run, stage string, cause error) error {
+	fresh, err := e.d.Store.Run(ctx, run.ID)
+	if err != nil {
+		return err
+	}
+	if stage == StageRevise || !fresh.Open() {
+		return nil // a revise failure was answered in its thread
+	}
+	s, err := e.newSession(ctx, e.log, fresh)
+	if err != nil {
+		return err
+	}
+	why := cause.Error()
+	var perm errPermanent
+	if !errors.As(cause, &perm) {
+		why = fmt.Sprintf("the %s stage kept failing: %s. Comment `/retry` to try again.", stage, why)
+	}
+	return s.finish(ctx, store.StateFailed, why)
+}
+
+// reportCancel writes the final progress comment of a cancelled run.
+func (e *Engine) reportCancel(ctx context.Context, run *store.Run) error {
+	if run.State != store.StateCancelled {
+		return nil
+	}
+	s, err := e.newSession(ctx, e.log, run)
+	if err != nil {
+		return err
+	}
+	if err := s.progress(ctx); err != nil {
+		return err
+	}
+	return s.resetLabel(ctx)
+}
+
+func commitMessage(issue int, spec *preagent.Spec) string {
+	return fmt.Sprintf("%s\n\nImplements the approved plan for #%d.\n", prTitle(spec, issue), issue)
+}
+
+func prTitle(spec *preagent.Spec, issue int) string {
+	t := strings.TrimSpace(spec.Topic)
+	if t == "" {
+		t = fmt.Sprintf("Resolve issue #%d", issue)
+	}
+	if len(t) > 120 {
+		t = t[:117] + "..."
+	}
+	return t
+}
+
+// incompleteWhy lists failed items and checks in plain words.
+func incompleteWhy(rec *pushRecord) string {
+	var b strings.Builder
+	for _, it := range rec.Items {
+		if it.Status != "done" && it.Status != "skipped" {
+			fmt.Fprintf(&b, "- `%s`: %s — %s\n", it.Path, it.Status, it.Reason)
+		}
+	}
+	for _, c := range rec.Checks {
+		if !c.OK {
+			fmt.Fprintf(&b, "- check `%s` failed\n", c.Name)
+		}
+	}
+	return b.String()
+}

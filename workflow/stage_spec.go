@@ -1,0 +1,125 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/issuesmith/issuesmith/ghapp"
+	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/planner"
+	"github.com/issuesmith/issuesmith/preagent"
+	"github.com/issuesmith/issuesmith/store"
+)
+
+// Checkpoint names.
+const (
+	stepSpec   = "spec"
+	stepPushed = "code.pushed"
+	stepPR     = "pr"
+)
+
+// explore reads the repository at the base branch, writes the spec comment
+// and hands over to plan. A spec that only asks questions parks the run.
+func (s *session) explore(ctx context.Context) error {
+	st := s.e.d.Store
+	if _, done, err := st.StepResult(ctx, s.run.ID, stepSpec); err != nil {
+		return err
+	} else if done { // resumed after the spec was written
+		return s.e.enqueue(ctx, s.run, StagePlan, 0)
+	}
+	s.run.State = store.StateActive
+	if err := s.step(ctx, StageExplore, "reading the repository"); err != nil {
+		return err
+	}
+	is, err := s.gh.GetIssue(ctx, s.run.Owner, s.run.Repo, s.run.Issue)
+	if err != nil {
+		return err
+	}
+	wt, err := s.e.d.Git.Checkout(ctx, s.ref, "")
+	if err != nil {
+		return fmt.Errorf("check out %s/%s: %w", s.ref.Owner, s.ref.Repo, err)
+	}
+	defer wt.Close()
+	issue := preagent.Issue{Number: s.run.Issue, Title: is.GetTitle(), Body: is.GetBody()}
+	spec, usage, err := s.e.d.Explorer.Explore(ctx, wt.Dir(), issue)
+	if uerr := s.addUsage(ctx, llm.RoleExplorer, usage); uerr != nil {
+		return uerr
+	}
+	if err != nil {
+		return agentFailed("explorer", err)
+	}
+	body := planner.RenderSpec(spec, planner.Meta{RunID: runID(s.run), Version: 1})
+	ic, err := s.gh.UpsertComment(ctx, s.run.Owner, s.run.Repo, s.run.Issue, ghapp.Marker{Kind: planner.KindSpec}, body)
+	if err != nil {
+		return fmt.Errorf("post spec comment: %w", err)
+	}
+	s.run.SpecCommentID, s.run.SpecBody = ic.GetID(), ic.GetBody()
+	if err := s.save(ctx); err != nil {
+		return err
+	}
+	if _, err := st.Checkpoint(ctx, s.run.ID, stepSpec, strconv.FormatInt(ic.GetID(), 10)); err != nil {
+		return err
+	}
+	if spec.NeedsAnswers() {
+		s.run.State = store.StateWaiting
+		return s.step(ctx, StageExplore, "the spec has open questions: answer them by editing the spec comment, then comment `/plan`")
+	}
+	if err := s.step(ctx, StagePlan, "spec written; planning"); err != nil {
+		return err
+	}
+	return s.e.enqueue(ctx, s.run, StagePlan, 0)
+}
+
+// plan reads the spec comment as people left it, plans, and writes the plan
+// comment with its approve box; the run then waits for approval.
+func (s *session) plan(ctx context.Context) error {
+	s.run.State = store.StateActive
+	if err := s.step(ctx, StagePlan, "reading the spec and planning"); err != nil {
+		return err
+	}
+	spec, err := s.readSpec(ctx)
+	if err != nil {
+		return s.parked(ctx, StagePlan, err)
+	}
+	if spec.NeedsAnswers() {
+		s.run.State = store.StateWaiting
+		return s.step(ctx, StageExplore, "the spec still has open questions and no files: edit it, then comment `/plan`")
+	}
+	plan, usage, err := s.e.d.Planner.Plan(ctx, spec)
+	if uerr := s.addUsage(ctx, llm.RolePlanner, usage); uerr != nil {
+		return uerr
+	}
+	if err != nil {
+		return agentFailed("planner", err)
+	}
+	body := planner.RenderPlan(plan, planner.PlanState{}, planner.Meta{RunID: runID(s.run), Version: 1})
+	ic, err := s.gh.UpsertComment(ctx, s.run.Owner, s.run.Repo, s.run.Issue, ghapp.Marker{Kind: planner.KindPlan}, body)
+	if err != nil {
+		return fmt.Errorf("post plan comment: %w", err)
+	}
+	s.run.PlanCommentID, s.run.PlanBody = ic.GetID(), ic.GetBody()
+	s.run.State = store.StateWaiting
+	return s.step(ctx, StageApproval, "waiting for approval: edit the plan if you like, then tick **Approve and implement** or comment `/implement`")
+}
+
+// parked turns an unreadable or missing comment into a waiting run whose
+// progress comment says what to fix; other errors pass through.
+func (s *session) parked(ctx context.Context, stage string, err error) error {
+	var ee *editError
+	var me *missingError
+	if errors.As(err, &ee) || errors.As(err, &me) {
+		return s.waitForFix(ctx, stage, err)
+	}
+	return err
+}
+
+// agentFailed is a model-driven stage that could not finish: the model
+// client has already retried, so the run ends with the reason.
+func agentFailed(role string, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return permanent(fmt.Errorf("the %s could not finish: %w", role, err))
+}
