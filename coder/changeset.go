@@ -1,0 +1,133 @@
+package coder
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	udiff "github.com/aymanbagabas/go-udiff"
+)
+
+// File change statuses.
+const (
+	FileAdded    = "added"
+	FileModified = "modified"
+	FileDeleted  = "deleted"
+)
+
+// FileChange is one file of the change set.
+type FileChange struct {
+	Path    string `json:"path"`
+	Status  string `json:"status"` // FileAdded, FileModified or FileDeleted
+	Added   int    `json:"added"`  // lines added
+	Removed int    `json:"removed"`
+	Diff    string `json:"diff"` // unified diff of this file (a/ and b/ labels)
+}
+
+// ChangeSet is what a run changed in the worktree, relative to the state
+// before the run.
+type ChangeSet struct {
+	Files []FileChange `json:"files"`
+	// Diff is the whole change as one unified diff, files in path order.
+	Diff string `json:"diff"`
+}
+
+// Empty reports whether the run changed nothing.
+func (c *ChangeSet) Empty() bool { return len(c.Files) == 0 }
+
+// Stat is a diffstat-like summary: "3 files changed, 12 insertions(+), 4
+// deletions(-)".
+func (c *ChangeSet) Stat() string {
+	add, del := 0, 0
+	for _, f := range c.Files {
+		add += f.Added
+		del += f.Removed
+	}
+	return fmt.Sprintf("%d files changed, %d insertions(+), %d deletions(-)", len(c.Files), add, del)
+}
+
+// Paths lists the changed paths (for git add / git rm).
+func (c *ChangeSet) Paths() []string {
+	out := make([]string, 0, len(c.Files))
+	for _, f := range c.Files {
+		out = append(out, f.Path)
+	}
+	return out
+}
+
+// ledger remembers each file's content from before its first change in the
+// run, so the change set is always relative to where the run started.
+type ledger struct {
+	orig  map[string]snapshot
+	order []string
+}
+
+func newLedger() *ledger { return &ledger{orig: map[string]snapshot{}} }
+
+// remember snapshots p unless it was snapshotted already.
+func (l *ledger) remember(t *tree, p string) error {
+	if _, ok := l.orig[p]; ok {
+		return nil
+	}
+	s, err := t.snap(p)
+	if err != nil {
+		return err
+	}
+	l.orig[p] = s
+	l.order = append(l.order, p)
+	return nil
+}
+
+// changeSet diffs every remembered file against its current content.
+func (l *ledger) changeSet(t *tree) (ChangeSet, error) {
+	paths := append([]string(nil), l.order...)
+	sort.Strings(paths)
+	var cs ChangeSet
+	var all strings.Builder
+	for _, p := range paths {
+		before := l.orig[p]
+		after, err := t.snap(p)
+		if err != nil {
+			return cs, err
+		}
+		fc, ok := diffFile(p, before, after)
+		if !ok {
+			continue
+		}
+		cs.Files = append(cs.Files, fc)
+		all.WriteString(fc.Diff)
+	}
+	cs.Diff = all.String()
+	return cs, nil
+}
+
+// diffFile renders one file's change; ok is false when nothing changed.
+func diffFile(p string, before, after snapshot) (FileChange, bool) {
+	if before.exists == after.exists && string(before.data) == string(after.data) {
+		return FileChange{}, false
+	}
+	fc := FileChange{Path: p, Status: FileModified}
+	from, to := "a/"+p, "b/"+p
+	switch {
+	case !before.exists:
+		fc.Status, from = FileAdded, "/dev/null"
+	case !after.exists:
+		fc.Status, to = FileDeleted, "/dev/null"
+	}
+	d := udiff.Unified(from, to, string(before.data), string(after.data))
+	if d == "" && before.exists != after.exists {
+		// An empty file created or deleted: no hunks, but still a change.
+		d = fmt.Sprintf("--- %s\n+++ %s\n", from, to)
+	}
+	fc.Diff = d
+	lines := strings.Split(d, "\n")
+	for _, l := range lines[min(2, len(lines)):] { // skip the ---/+++ header
+		switch {
+		case strings.HasPrefix(l, "+"):
+			fc.Added++
+		case strings.HasPrefix(l, "-"):
+			fc.Removed++
+		}
+	}
+	return fc, true
+}

@@ -1,0 +1,198 @@
+package coder
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path"
+	"sort"
+	"strings"
+	"time"
+)
+
+// CheckResult is the outcome of one validation command (go build, go vet or a
+// repository check command) after the run's edits.
+type CheckResult struct {
+	Name     string        `json:"name"`    // "go build", "go vet" or the configured command
+	Command  string        `json:"command"` // the command line as run
+	OK       bool          `json:"ok"`
+	TimedOut bool          `json:"timed_out,omitempty"`
+	Output   string        `json:"output,omitempty"` // combined output, truncated
+	Duration time.Duration `json:"duration"`
+	Round    int           `json:"round"` // 0 = first check, n = after fix round n
+}
+
+// Output truncation: keep the head (the first errors are usually the cause)
+// and the tail (summaries such as "FAIL pkg"), and say what was dropped.
+const (
+	maxOutputBytes = 6000
+	maxOutputLines = 120
+)
+
+// truncateOutput shortens command output to at most maxOutputLines lines and
+// about maxOutputBytes bytes, keeping the first third and the last two thirds
+// and naming how many lines were left out.
+func truncateOutput(s string) string {
+	s = strings.TrimRight(s, "\n")
+	lines := strings.Split(s, "\n")
+	if len(lines) <= maxOutputLines && len(s) <= maxOutputBytes {
+		return s
+	}
+	headN, tailN := maxOutputLines/3, maxOutputLines-maxOutputLines/3
+	if len(lines) < headN+tailN {
+		headN, tailN = len(lines)/3, len(lines)-len(lines)/3
+	}
+	head, tail := lines[:headN], lines[len(lines)-tailN:]
+	for bytesOf(head)+bytesOf(tail) > maxOutputBytes && len(head)+len(tail) > 2 {
+		if len(tail) > len(head)*2 {
+			tail = tail[1:]
+		} else {
+			head = head[:len(head)-1]
+		}
+	}
+	omitted := len(lines) - len(head) - len(tail)
+	var b strings.Builder
+	for _, l := range head {
+		b.WriteString(clip(l, maxOutputBytes/4) + "\n")
+	}
+	fmt.Fprintf(&b, "… %d lines omitted …\n", omitted)
+	for i, l := range tail {
+		b.WriteString(clip(l, maxOutputBytes/4))
+		if i < len(tail)-1 {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+func bytesOf(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		n += len(l) + 1
+	}
+	return n
+}
+
+// clip shortens one line, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + " …(line cut)"
+}
+
+// runner runs validation commands in the worktree.
+type runner struct {
+	dir     string
+	timeout time.Duration
+}
+
+// run executes argv in the worktree with the timeout and a scrubbed
+// environment: the bot's own secrets (API keys, the App's private key) live in
+// its environment and must never reach repository code.
+func (r runner) run(ctx context.Context, name string, argv []string, env []string) CheckResult {
+	ctx, cancel := context.WithTimeout(ctx, r.timeout)
+	defer cancel()
+	start := time.Now()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = r.dir
+	cmd.Env = append(baseEnv(), env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	setProcessGroup(cmd)
+	cmd.WaitDelay = 2 * time.Second
+	err := cmd.Run()
+	res := CheckResult{Name: name, Command: strings.Join(argv, " "), Duration: time.Since(start).Round(time.Millisecond)}
+	res.OK = err == nil
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		res.TimedOut, res.OK = true, false
+		out.WriteString(fmt.Sprintf("\n(timed out after %s)", r.timeout))
+	} else if err != nil && !isExit(err) {
+		out.WriteString("\n" + err.Error())
+	}
+	res.Output = truncateOutput(out.String())
+	return res
+}
+
+func isExit(err error) bool {
+	var ee *exec.ExitError
+	return errors.As(err, &ee)
+}
+
+// baseEnv keeps only what a build needs from our environment.
+func baseEnv() []string {
+	keep := []string{"PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "USER",
+		"GOPATH", "GOCACHE", "GOMODCACHE", "GOROOT", "GOPRIVATE", "GONOSUMDB"}
+	var env []string
+	for _, k := range keep {
+		if v, ok := os.LookupEnv(k); ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
+}
+
+// goPackages returns the "./dir" patterns of the Go packages containing the
+// touched (still existing) .go files, sorted, and whether a go.mod exists at
+// the worktree root.
+func goPackages(t *tree, touched []string) []string {
+	if _, ok, _ := t.read("go.mod"); !ok {
+		return nil
+	}
+	seen := map[string]bool{}
+	var pkgs []string
+	for _, p := range touched {
+		if !strings.HasSuffix(p, ".go") {
+			continue
+		}
+		if _, ok, _ := t.read(p); !ok {
+			continue
+		}
+		d := "./" + path.Dir(p)
+		if d == "./." {
+			d = "."
+		}
+		if !seen[d] {
+			seen[d] = true
+			pkgs = append(pkgs, d)
+		}
+	}
+	sort.Strings(pkgs)
+	return pkgs
+}
+
+// goChecks builds and vets the touched packages when a Go toolchain is on
+// PATH. Modules are not downloaded (GOPROXY=off) and the toolchain line of
+// go.mod is ignored (GOTOOLCHAIN=local): a check must not fetch anything.
+func (r runner) goChecks(ctx context.Context, pkgs []string) []CheckResult {
+	if len(pkgs) == 0 {
+		return nil
+	}
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		return nil
+	}
+	env := []string{"GOTOOLCHAIN=local", "GOPROXY=off", "GOFLAGS=-mod=mod"}
+	// -o /dev/null: a main package must not leave a binary in the worktree.
+	build := r.run(ctx, "go build", append([]string{gobin, "build", "-o", os.DevNull}, pkgs...), env)
+	if !build.OK {
+		return []CheckResult{build}
+	}
+	vet := r.run(ctx, "go vet", append([]string{gobin, "vet"}, pkgs...), env)
+	return []CheckResult{build, vet}
+}
+
+// commandChecks runs the repository's configured check commands through sh.
+func (r runner) commandChecks(ctx context.Context, cmds []string) []CheckResult {
+	var res []CheckResult
+	for _, c := range cmds {
+		if strings.TrimSpace(c) == "" {
+			continue
+		}
+		res = append(res, r.run(ctx, c, []string{"sh", "-c", c}, nil))
+	}
+	return res
+}

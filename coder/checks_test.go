@@ -1,0 +1,81 @@
+package coder
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestTruncateOutput(t *testing.T) {
+	t.Parallel()
+	short := "ok\nfine\n"
+	if got := truncateOutput(short); got != "ok\nfine" {
+		t.Fatalf("short output changed: %q", got)
+	}
+	var b strings.Builder
+	for i := 1; i <= 1000; i++ {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	got := truncateOutput(b.String())
+	lines := strings.Split(got, "\n")
+	if len(lines) > maxOutputLines+1 || len(got) > maxOutputBytes+200 {
+		t.Fatalf("not truncated enough: %d lines, %d bytes", len(lines), len(got))
+	}
+	if lines[0] != "line 1" || lines[len(lines)-1] != "line 1000" {
+		t.Fatalf("head or tail lost: first %q last %q", lines[0], lines[len(lines)-1])
+	}
+	if !strings.Contains(got, "lines omitted") {
+		t.Fatal("the cut is not named")
+	}
+	// A few huge lines are cut by bytes, still marked.
+	huge := strings.Repeat("x", 20000) + "\nEND"
+	if got := truncateOutput(huge); len(got) > maxOutputBytes || !strings.Contains(got, "line cut") {
+		t.Fatalf("huge line not clipped visibly: %d bytes", len(got))
+	}
+}
+
+func TestCommandChecks(t *testing.T) {
+	// Not parallel: t.Setenv.
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "marker"), []byte("here"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("ISSUESMITH_TEST_SECRET", "s3cret") // must not reach the command
+	r := runner{dir: dir, timeout: 300 * time.Millisecond}
+	res := r.commandChecks(t.Context(), []string{
+		"cat marker",
+		"echo failing >&2; exit 3",
+		"env",
+		"sleep 5",
+		"  ",
+	})
+	if len(res) != 4 {
+		t.Fatalf("got %d results, want 4 (blank command skipped)", len(res))
+	}
+	if !res[0].OK || res[0].Output != "here" {
+		t.Errorf("cat in worktree: %+v", res[0])
+	}
+	if res[1].OK || !strings.Contains(res[1].Output, "failing") {
+		t.Errorf("failing command: %+v", res[1])
+	}
+	if !res[2].OK || strings.Contains(res[2].Output, "s3cret") {
+		t.Errorf("environment leaked a secret or failed: %+v", res[2])
+	}
+	if res[3].OK || !res[3].TimedOut || res[3].Duration > 3*time.Second {
+		t.Errorf("timeout not enforced: %+v", res[3])
+	}
+}
+
+func TestCommandChecksCancelled(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	res := runner{dir: t.TempDir(), timeout: time.Second}.commandChecks(ctx, []string{"true"})
+	if len(res) != 1 || res[0].OK {
+		t.Fatalf("a cancelled check passed: %+v", res)
+	}
+}

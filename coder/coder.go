@@ -1,0 +1,213 @@
+package coder
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/planner"
+	"github.com/issuesmith/issuesmith/preagent"
+	"github.com/issuesmith/issuesmith/repo"
+)
+
+// Defaults applied by New to zero Options fields.
+const (
+	DefaultAttempts     = 4
+	DefaultFixRounds    = 2
+	DefaultCheckTimeout = 5 * time.Minute
+	DefaultMaxFileLines = 400
+	DefaultMaxReads     = 6
+)
+
+// Options configure a Coder. The workflow maps the per-repository config
+// (.github/issuesmith.yml) onto it; zero fields take the defaults above.
+type Options struct {
+	// Attempts bounds the model's answers per plan item: each answer with
+	// edits (text blocks or an edit_file call) is one attempt. After the
+	// last failed attempt the item is marked failed and the run goes on.
+	Attempts int
+	// MaxReads bounds read_file calls per item (they are not attempts).
+	MaxReads int
+	// MaxTokens is the token budget (prompt + completion) of one plan item
+	// or fix round; 0 means no limit.
+	MaxTokens int
+	// MaxWall bounds the wall time of one plan item; 0 means no limit.
+	MaxWall time.Duration
+	// MaxFileLines: a file longer than this is shown as its outline plus
+	// the regions the plan touches; also the line budget of those regions.
+	MaxFileLines int
+	// Blocked are the globs of paths never written, whatever the model
+	// asks; nil means DefaultBlocked. An empty, non-nil list blocks nothing.
+	Blocked []string
+	// SkipGoChecks turns off go build / go vet of the touched packages
+	// (they run only when a go toolchain is on PATH and go.mod exists).
+	SkipGoChecks bool
+	// RunCommands allows running CheckCommands in the worktree. Off by
+	// default: repository commands execute repository code.
+	RunCommands bool
+	// CheckCommands are shell commands (sh -c) run in the worktree after
+	// the edits when RunCommands is set, e.g. "go test ./pkg/...".
+	CheckCommands []string
+	// CheckTimeout bounds each check command and each go check.
+	CheckTimeout time.Duration
+	// FixRounds bounds the rounds in which failing checks are fed back to
+	// the model; 0 means DefaultFixRounds, negative means none.
+	FixRounds int
+}
+
+// Coder implements approved plans and review comments. It holds no per-run
+// state; Implement and Revise may run concurrently on different workspaces.
+type Coder struct {
+	model   llm.Model
+	opts    Options
+	blocked Globs
+	prompts *prompts
+}
+
+// New returns a Coder talking to model. It fails on a malformed blocked glob
+// or a broken embedded prompt.
+func New(model llm.Model, opts Options) (*Coder, error) {
+	if model == nil {
+		return nil, errors.New("new coder: model is nil")
+	}
+	if opts.Attempts <= 0 {
+		opts.Attempts = DefaultAttempts
+	}
+	if opts.MaxReads <= 0 {
+		opts.MaxReads = DefaultMaxReads
+	}
+	if opts.FixRounds == 0 {
+		opts.FixRounds = DefaultFixRounds
+	}
+	if opts.CheckTimeout <= 0 {
+		opts.CheckTimeout = DefaultCheckTimeout
+	}
+	if opts.MaxFileLines <= 0 {
+		opts.MaxFileLines = DefaultMaxFileLines
+	}
+	g := Globs(opts.Blocked)
+	if opts.Blocked == nil {
+		g = Globs(DefaultBlocked)
+	}
+	if err := g.Validate(); err != nil {
+		return nil, fmt.Errorf("new coder: %w", err)
+	}
+	p, err := loadPrompts()
+	if err != nil {
+		return nil, fmt.Errorf("new coder: %w", err)
+	}
+	return &Coder{model: model, opts: opts, blocked: g, prompts: p}, nil
+}
+
+// isBlocked reports whether p may never be written: the blocked globs, and
+// always the repository's .git directory.
+func (c *Coder) isBlocked(p string) bool {
+	p = cleanRel(p)
+	return p == ".git" || strings.HasPrefix(p, ".git/") || c.blocked.Match(p)
+}
+
+// Item statuses.
+const (
+	ItemDone    = "done"    // every step's edits applied and validated
+	ItemFailed  = "failed"  // attempts or budget exhausted; Reason says why
+	ItemBlocked = "blocked" // the path matches a blocked glob; nothing written
+	ItemSkipped = "skipped" // nothing to do (e.g. deleting a missing file)
+)
+
+// ItemResult is what happened to one plan item.
+type ItemResult struct {
+	Path     string          `json:"path"`
+	Action   preagent.Action `json:"action"`
+	Status   string          `json:"status"`
+	Attempts int             `json:"attempts"`
+	Reason   string          `json:"reason,omitempty"`
+	// Notes are the notable events: refused blocks, rollbacks, gofmt.
+	Notes []string  `json:"notes,omitempty"`
+	Usage llm.Usage `json:"usage"`
+}
+
+// Result is the outcome of Implement or Revise. It is returned even when
+// items failed; a Go error means the run itself could not go on.
+type Result struct {
+	Items   []ItemResult  `json:"items"`
+	Changes ChangeSet     `json:"changes"`
+	Checks  []CheckResult `json:"checks,omitempty"`
+	// Blocked lists paths the model tried to write but the blocked globs
+	// refused.
+	Blocked []string  `json:"blocked,omitempty"`
+	Usage   llm.Usage `json:"usage"`
+	// Summary is a short Markdown summary for the PR body.
+	Summary string `json:"summary"`
+	// Transcript is the run's actions in order, for logs and reports.
+	Transcript []Event `json:"transcript"`
+}
+
+// OK reports whether every item is done (or skipped) and every check passed.
+func (r *Result) OK() bool {
+	for _, it := range r.Items {
+		if it.Status != ItemDone && it.Status != ItemSkipped {
+			return false
+		}
+	}
+	for _, c := range r.lastChecks() {
+		if !c.OK {
+			return false
+		}
+	}
+	return true
+}
+
+// lastChecks returns the checks of the last round.
+func (r *Result) lastChecks() []CheckResult {
+	if len(r.Checks) == 0 {
+		return nil
+	}
+	last := r.Checks[len(r.Checks)-1].Round
+	var out []CheckResult
+	for _, c := range r.Checks {
+		if c.Round == last {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Event is one action of a run, for the transcript summary.
+type Event struct {
+	Item    string `json:"item"`              // plan item path, or "checks"
+	Attempt int    `json:"attempt,omitempty"` // 1-based attempt of the item
+	Kind    string `json:"kind"`              // prompt, apply, refused, rollback, gofmt, blocked, read, check, done, failed
+	Detail  string `json:"detail,omitempty"`
+}
+
+// Implement carries out plan in the workspace: items in plan order, each
+// through the model and the edit engine, then the checks with bounded fix
+// rounds. Items that fail are reported and do not stop the run.
+func (c *Coder) Implement(ctx context.Context, ws *repo.Workspace, spec *preagent.Spec, plan *planner.Plan) (*Result, error) {
+	if ws == nil || plan == nil {
+		return nil, errors.New("implement: workspace and plan are required")
+	}
+	if spec == nil {
+		spec = &preagent.Spec{}
+	}
+	r, err := c.newRun(ws, spec, plan)
+	if err != nil {
+		return nil, err
+	}
+	defer r.tree.close()
+	for i := range plan.Items {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("implement: %w", err)
+		}
+		if err := r.doItem(ctx, i); err != nil {
+			return nil, fmt.Errorf("implement %s: %w", plan.Items[i].Path, err)
+		}
+	}
+	if err := r.checkAndFix(ctx); err != nil {
+		return nil, fmt.Errorf("implement: checks: %w", err)
+	}
+	return r.finish()
+}

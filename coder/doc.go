@@ -1,0 +1,17 @@
+// Package coder turns an approved plan into a validated change set: for each
+// plan item (one file) it prompts the model with the spec, the item's steps,
+// the file's content and the edits already made in the run, applies the
+// model's edit blocks through coder/edit, feeds refusals back for a bounded
+// number of attempts, and validates the result (tree-sitter syntax guard with
+// rollback, gofmt, go vet/go build of touched packages, optional repository
+// check commands). Revise applies a review comment the same way.
+//
+// The coder owns the per-file retry loop, the validation pipeline, the
+// blocked-path policy and the change set (files, unified diff, per-item
+// status, token use, PR summary).
+//
+// It must never write outside the workspace, never write a blocked path
+// (whatever the model asks), never run repository commands unless
+// Options.RunCommands is set, and never commit, push or talk to GitHub: the
+// caller does that with the change set it returns.
+package coder

@@ -1,0 +1,101 @@
+package coder
+
+import (
+	"fmt"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"sort"
+	"strings"
+
+	"github.com/issuesmith/issuesmith/summaries"
+)
+
+// syntaxErrors counts tree-sitter ERROR and MISSING nodes in src; supported is
+// false when no grammar covers the file's language.
+func syntaxErrors(p string, src []byte) (n int, supported bool) {
+	o, err := summaries.OutlineOf(p, src)
+	if err != nil || o.Source != summaries.SourceTreeSitter {
+		return 0, false
+	}
+	return o.SyntaxErrors, true
+}
+
+// guard validates every file an attempt changed: an edit that adds syntax
+// errors (tree-sitter count after > before) is rolled back to the snapshot
+// taken before the attempt and explained; surviving Go files are gofmt-ed.
+// It returns the rolled-back paths and the feedback text for the model.
+func (s *session) guard(changed []string, snaps map[string]snapshot) (map[string]bool, string, error) {
+	r := s.r
+	rolled := map[string]bool{}
+	var fb strings.Builder
+	paths := append([]string(nil), changed...)
+	sort.Strings(paths)
+	for _, p := range paths {
+		p = cleanRel(p)
+		before, ok := snaps[p]
+		if !ok {
+			continue // not a plan path: the engine refused it (Blocked)
+		}
+		after, err := r.tree.snap(p)
+		if err != nil {
+			return nil, "", err
+		}
+		if !after.exists {
+			continue
+		}
+		nb := 0
+		if before.exists {
+			nb, _ = syntaxErrors(p, before.data)
+		}
+		na, supported := syntaxErrors(p, after.data)
+		if supported && na > nb {
+			if err := r.tree.restore(p, before); err != nil {
+				return nil, "", err
+			}
+			rolled[p] = true
+			why := fmt.Sprintf("the result has %d syntax error(s), the file had %d before", na, nb)
+			if d := goSyntaxDetail(p, after.data); d != "" {
+				why += " (" + d + ")"
+			}
+			fmt.Fprintf(&fb, "\nROLLED BACK: every edit to %s in this answer was undone because %s. "+
+				"Send the blocks again with balanced brackets and complete statements; SEARCH must match the file as it is now (unchanged by this answer).\n", p, why)
+			s.notes = append(s.notes, fmt.Sprintf("attempt %d: edits to %s rolled back: %s", s.attempts, p, why))
+			r.event(s.key, s.attempts, "rollback", "%s: %s", p, why)
+			continue
+		}
+		if strings.HasSuffix(p, ".go") {
+			if err := s.gofmt(p, after.data); err != nil {
+				return nil, "", err
+			}
+		}
+	}
+	return rolled, fb.String(), nil
+}
+
+// gofmt formats a Go file in place when formatting changes it.
+func (s *session) gofmt(p string, src []byte) error {
+	out, err := format.Source(src)
+	if err != nil || string(out) == string(src) {
+		return nil // unparsable files are the syntax guard's business
+	}
+	if err := s.r.tree.write(p, out); err != nil {
+		return err
+	}
+	s.r.event(s.key, s.attempts, "gofmt", "%s reformatted", p)
+	return nil
+}
+
+// goSyntaxDetail returns the Go parser's first error ("line 12: expected
+// '}'") for a Go file, to tell the model where the break is.
+func goSyntaxDetail(p string, src []byte) string {
+	if !strings.HasSuffix(p, ".go") {
+		return ""
+	}
+	_, err := parser.ParseFile(token.NewFileSet(), p, src, parser.AllErrors)
+	if err == nil {
+		return ""
+	}
+	msg := firstLine(err.Error())
+	return strings.TrimPrefix(msg, p+":")
+}

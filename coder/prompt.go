@@ -1,0 +1,113 @@
+package coder
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"strings"
+	"text/template"
+)
+
+//go:embed prompts/*
+var promptFS embed.FS
+
+// prompts are the parsed templates. Parsing happens in New, not in init, so a
+// broken template is an error of New (and of every test), never a panic.
+type prompts struct {
+	system string
+	item   *template.Template
+	fix    *template.Template
+	revise *template.Template
+}
+
+func loadPrompts() (*prompts, error) {
+	sys, err := promptFS.ReadFile("prompts/system.md")
+	if err != nil {
+		return nil, fmt.Errorf("read system prompt: %w", err)
+	}
+	funcs := template.FuncMap{
+		"add":   func(a, b int) int { return a + b },
+		"fence": fence,
+		"quote": quote,
+	}
+	p := &prompts{system: string(sys)}
+	for name, dst := range map[string]**template.Template{"item": &p.item, "fix": &p.fix, "revise": &p.revise} {
+		t, err := template.New(name).Funcs(funcs).Option("missingkey=error").ParseFS(promptFS, "prompts/"+name+".tmpl")
+		if err != nil {
+			return nil, fmt.Errorf("parse %s prompt: %w", name, err)
+		}
+		*dst = t.Lookup(name + ".tmpl")
+	}
+	return p, nil
+}
+
+func render(t *template.Template, data any) (string, error) {
+	var b bytes.Buffer
+	if err := t.Execute(&b, data); err != nil {
+		return "", fmt.Errorf("render %s prompt: %w", t.Name(), err)
+	}
+	return b.String(), nil
+}
+
+// fence wraps text in a code fence longer than any backtick run inside it, so
+// file content can never close the fence early.
+func fence(s string) string {
+	longest, run := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	f := strings.Repeat("`", max(3, longest+1))
+	if !strings.HasSuffix(s, "\n") {
+		s += "\n"
+	}
+	return f + "\n" + s + f
+}
+
+// quote renders text as a Markdown block quote.
+func quote(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = "> " + l
+	}
+	return strings.Join(lines, "\n")
+}
+
+// planLine is one plan item as listed in every item prompt.
+type planLine struct {
+	Path, Action, Status string
+	Current              bool
+}
+
+// itemPrompt is the data of prompts/item.tmpl.
+type itemPrompt struct {
+	Topic            string
+	Current, Desired []string
+	Plan             []planLine
+	Path, Action     string
+	Reason           string
+	Steps            []string
+	View             fileView
+	Done             string // diffs of the edits already made in this run
+}
+
+// fixPrompt is the data of prompts/fix.tmpl.
+type fixPrompt struct {
+	Round, Rounds int
+	Checks        []CheckResult
+	Topic         string
+	Files         []string
+	Views         []fileView
+	Allowed       []string
+}
+
+// revisePrompt is the data of prompts/revise.tmpl.
+type revisePrompt struct {
+	Path, Lines, Comment, Topic string
+	Thread                      []string
+	View                        fileView
+}

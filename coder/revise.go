@@ -1,0 +1,103 @@
+package coder
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/issuesmith/issuesmith/planner"
+	"github.com/issuesmith/issuesmith/preagent"
+	"github.com/issuesmith/issuesmith/repo"
+)
+
+// LineRange is a 1-based inclusive line range of a review comment; zero
+// values mean the comment is on the whole file.
+type LineRange struct {
+	Start int `json:"start,omitempty"`
+	End   int `json:"end,omitempty"`
+}
+
+// String renders "lines 10–14", "line 10" or "".
+func (l LineRange) String() string {
+	switch {
+	case l.Start <= 0 && l.End <= 0:
+		return ""
+	case l.Start <= 0 || l.Start == l.End:
+		return fmt.Sprintf("line %d", max(l.Start, l.End))
+	}
+	return fmt.Sprintf("lines %d–%d", l.Start, l.End)
+}
+
+// ReviewRequest is one review comment to address.
+type ReviewRequest struct {
+	Path    string    // file the comment is on, repo-relative
+	Lines   LineRange // lines the comment is on
+	Thread  []string  // earlier comments of the thread, oldest first, as "author: text"
+	Comment string    // the comment to address
+	// Topic optionally names what the pull request implements (the spec's
+	// topic), for context.
+	Topic string
+}
+
+// Revise changes the workspace as the review comment asks: one session on
+// req.Path (the only file it may write, blocked globs still apply), then the
+// same checks and fix rounds as Implement. A comment needing no change
+// leaves an item with status failed and the model's explanation as Reason.
+func (c *Coder) Revise(ctx context.Context, ws *repo.Workspace, req ReviewRequest) (*Result, error) {
+	if ws == nil {
+		return nil, errors.New("revise: workspace is required")
+	}
+	if err := preagent.CheckPath(req.Path); err != nil {
+		return nil, fmt.Errorf("revise: %w", err)
+	}
+	p := cleanRel(req.Path)
+	plan := &planner.Plan{Items: []planner.Item{{Path: p, Action: preagent.ActionModify,
+		Steps: []planner.Step{{Text: req.Comment}}}}}
+	r, err := c.newRun(ws, &preagent.Spec{Topic: req.Topic}, plan)
+	if err != nil {
+		return nil, err
+	}
+	defer r.tree.close()
+	ir := ItemResult{Path: p, Action: preagent.ActionModify}
+	if c.isBlocked(p) {
+		ir.Status, ir.Reason = ItemBlocked, "path matches a blocked pattern; the bot never writes it"
+		r.res.Blocked = appendUnique(r.res.Blocked, p)
+		r.event(p, 0, "blocked", "%s", ir.Reason)
+		r.res.Items = append(r.res.Items, ir)
+		return r.finish()
+	}
+	data, exists, err := r.tree.read(p)
+	if err != nil {
+		return nil, err
+	}
+	view := buildView(p, data, exists, focusTerms(req.Comment), c.opts.MaxFileLines)
+	if !view.Whole && exists && req.Lines.Start > 0 {
+		view = regionView(p, data, req.Lines, c.opts.MaxFileLines)
+	}
+	prompt, err := render(c.prompts.revise, revisePrompt{Path: p, Lines: req.Lines.String(), Comment: req.Comment,
+		Topic: req.Topic, Thread: req.Thread, View: view})
+	if err != nil {
+		return nil, err
+	}
+	r.event(p, 0, "prompt", "review comment on %s", req.Lines)
+	s := r.newSession(p, []string{p})
+	if err := s.converse(ctx, prompt); err != nil {
+		return nil, fmt.Errorf("revise %s: %w", p, err)
+	}
+	s.fill(&ir)
+	r.res.Items = append(r.res.Items, ir)
+	if err := r.checkAndFix(ctx); err != nil {
+		return nil, fmt.Errorf("revise: checks: %w", err)
+	}
+	return r.finish()
+}
+
+// regionView shows a large file as its outline plus the commented lines with
+// 30 lines of context on each side.
+func regionView(p string, data []byte, lines LineRange, maxLines int) fileView {
+	v := buildView(p, data, true, nil, maxLines)
+	end := max(lines.End, lines.Start)
+	v.Regions = capRegions(mergeRegions([]region{{lines.Start - 30, end + 30}}, v.Lines), maxLines)
+	v.Content = renderRegions(splitKeep(string(data)), v.Regions)
+	return v
+}

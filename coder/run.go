@@ -1,0 +1,212 @@
+package coder
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/planner"
+	"github.com/issuesmith/issuesmith/preagent"
+	"github.com/issuesmith/issuesmith/repo"
+)
+
+// run is the state of one Implement or Revise call.
+type run struct {
+	c       *Coder
+	ws      *repo.Workspace
+	tree    *tree
+	spec    *preagent.Spec
+	plan    *planner.Plan
+	ledger  *ledger
+	allowed map[string]bool // the only paths the model may write
+	res     *Result
+}
+
+func (c *Coder) newRun(ws *repo.Workspace, spec *preagent.Spec, plan *planner.Plan) (*run, error) {
+	t, err := openTree(ws.Dir())
+	if err != nil {
+		return nil, err
+	}
+	r := &run{c: c, ws: ws, tree: t, spec: spec, plan: plan, ledger: newLedger(),
+		allowed: map[string]bool{}, res: &Result{}}
+	for _, it := range plan.Items {
+		p := cleanRel(it.Path)
+		r.allowed[p] = true
+		// Every plan path is snapshotted before anything is written, so the
+		// change set and rollbacks are relative to the start of the run.
+		if err := r.ledger.remember(t, p); err != nil {
+			t.close()
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// event appends to the transcript.
+func (r *run) event(item string, attempt int, kind, format string, args ...any) {
+	r.res.Transcript = append(r.res.Transcript, Event{Item: item, Attempt: attempt, Kind: kind, Detail: fmt.Sprintf(format, args...)})
+}
+
+// isBlocked is the edit engine's Blocked hook: blocked globs, and any path
+// outside the plan (the approved plan is the scope of the change).
+func (r *run) isBlocked(p string) bool {
+	p = cleanRel(p)
+	return r.c.isBlocked(p) || !r.allowed[p]
+}
+
+// doItem carries out plan item i.
+func (r *run) doItem(ctx context.Context, i int) error {
+	it := r.plan.Items[i]
+	p := cleanRel(it.Path)
+	ir := ItemResult{Path: p, Action: it.Action}
+	defer func() { r.res.Items = append(r.res.Items, ir) }()
+	if r.c.isBlocked(p) {
+		ir.Status, ir.Reason = ItemBlocked, "path matches a blocked pattern; the bot never writes it"
+		r.res.Blocked = appendUnique(r.res.Blocked, p)
+		r.event(p, 0, "blocked", "%s", ir.Reason)
+		return nil
+	}
+	if it.Action == preagent.ActionDelete {
+		return r.deleteItem(p, &ir)
+	}
+	s := r.newSession(p, []string{p})
+	prompt, err := r.itemPrompt(i)
+	if err != nil {
+		return err
+	}
+	r.event(p, 0, "prompt", "%s, %d steps, %d tokens", it.Action, len(it.Steps), llm.CountText(prompt))
+	if err := s.converse(ctx, prompt); err != nil {
+		return err
+	}
+	s.fill(&ir)
+	if ir.Status == ItemDone {
+		for j := range r.plan.Items[i].Steps {
+			r.plan.Items[i].Steps[j].Done = true
+		}
+	}
+	return nil
+}
+
+// deleteItem removes the file, as the plan says; no model call is needed.
+func (r *run) deleteItem(p string, ir *ItemResult) error {
+	_, exists, err := r.tree.read(p)
+	if err != nil {
+		return err
+	}
+	if !exists {
+		ir.Status, ir.Reason = ItemSkipped, "the file does not exist"
+		r.event(p, 0, "skipped", "delete: file does not exist")
+		return nil
+	}
+	if err := r.tree.remove(p); err != nil {
+		return err
+	}
+	ir.Status = ItemDone
+	r.event(p, 0, "done", "deleted")
+	return nil
+}
+
+// itemPrompt renders the prompt of plan item i.
+func (r *run) itemPrompt(i int) (string, error) {
+	it := r.plan.Items[i]
+	p := cleanRel(it.Path)
+	data, exists, err := r.tree.read(p)
+	if err != nil {
+		return "", err
+	}
+	steps := make([]string, 0, len(it.Steps))
+	for _, s := range it.Steps {
+		steps = append(steps, s.Text)
+	}
+	terms := focusTerms(append(steps, it.Reason)...)
+	ip := itemPrompt{
+		Topic: r.spec.Topic, Current: r.spec.Current, Desired: r.spec.Desired,
+		Path: p, Action: string(it.Action), Reason: it.Reason, Steps: steps,
+		View: buildView(p, data, exists, terms, r.c.opts.MaxFileLines),
+	}
+	for j, o := range r.plan.Items {
+		pl := planLine{Path: o.Path, Action: string(o.Action), Current: j == i}
+		if j < len(r.res.Items) {
+			pl.Status = r.res.Items[j].Status
+		}
+		ip.Plan = append(ip.Plan, pl)
+	}
+	cs, err := r.ledger.changeSet(r.tree)
+	if err != nil {
+		return "", err
+	}
+	ip.Done = truncateOutput(cs.Diff)
+	if cs.Diff == "" {
+		ip.Done = ""
+	}
+	return render(r.c.prompts.item, ip)
+}
+
+// finish computes the change set, usage and summary.
+func (r *run) finish() (*Result, error) {
+	cs, err := r.ledger.changeSet(r.tree)
+	if err != nil {
+		return nil, err
+	}
+	r.res.Changes = cs
+	var u llm.Usage
+	for _, it := range r.res.Items {
+		u = u.Add(it.Usage)
+	}
+	r.res.Usage = u.Add(r.res.Usage)
+	r.res.Summary = summarize(r.res)
+	return r.res, nil
+}
+
+// summarize writes the short Markdown summary for the PR body.
+func summarize(res *Result) string {
+	var b strings.Builder
+	stat := map[string]FileChange{}
+	for _, f := range res.Changes.Files {
+		stat[f.Path] = f
+	}
+	for _, it := range res.Items {
+		fmt.Fprintf(&b, "- `%s` (%s): %s", it.Path, it.Action, it.Status)
+		if f, ok := stat[it.Path]; ok {
+			fmt.Fprintf(&b, ", +%d −%d", f.Added, f.Removed)
+		}
+		if it.Status != ItemDone && it.Reason != "" {
+			fmt.Fprintf(&b, " — %s", firstLine(it.Reason))
+		}
+		b.WriteByte('\n')
+	}
+	if cks := res.lastChecks(); len(cks) > 0 {
+		var parts []string
+		for _, c := range cks {
+			mark := "passed"
+			if !c.OK {
+				mark = "failed"
+			}
+			parts = append(parts, fmt.Sprintf("`%s` %s", c.Command, mark))
+		}
+		fmt.Fprintf(&b, "\nChecks: %s.\n", strings.Join(parts, ", "))
+	}
+	if len(res.Blocked) > 0 {
+		fmt.Fprintf(&b, "\nNot written (blocked paths): %s.\n", strings.Join(res.Blocked, ", "))
+	}
+	fmt.Fprintf(&b, "\n%s.\n", res.Changes.Stat())
+	return b.String()
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}
+
+func appendUnique(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	list = append(list, s)
+	sort.Strings(list)
+	return list
+}

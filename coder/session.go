@@ -1,0 +1,205 @@
+package coder
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/issuesmith/issuesmith/coder/edit"
+	"github.com/issuesmith/issuesmith/llm"
+)
+
+// session is the exchange with the model about one plan item (or one fix
+// round, or one review comment): prompt, edits, feedback, until the edits
+// apply cleanly or the attempts run out.
+type session struct {
+	r        *run
+	key      string   // item path, "checks" or "review", for the transcript
+	paths    []string // the session's own files, snapshotted before each attempt
+	def      string   // target of blocks that name no file
+	attempts int
+	reads    int
+	applied  int // blocks applied (and kept) so far
+	done     bool
+	fail     string // why the session failed, when it did
+	lastFB   string
+	notes    []string
+	usage    llm.Usage
+	start    time.Time
+}
+
+func (r *run) newSession(key string, paths []string) *session {
+	def := ""
+	if len(paths) == 1 {
+		def = paths[0]
+	}
+	return &session{r: r, key: key, paths: paths, def: def, start: time.Now()}
+}
+
+// fill copies the session's outcome into an item result.
+func (s *session) fill(ir *ItemResult) {
+	ir.Attempts, ir.Notes, ir.Usage = s.attempts, s.notes, s.usage
+	if s.done {
+		ir.Status = ItemDone
+		s.r.event(s.key, s.attempts, "done", "%d block(s) applied", s.applied)
+		return
+	}
+	ir.Status, ir.Reason = ItemFailed, s.fail
+	s.r.event(s.key, s.attempts, "failed", "%s", s.fail)
+}
+
+// converse runs the exchange. Tool-call turns go through the one agent loop
+// (llm.Agent); a reply with edit blocks in its text ends the agent's run, is
+// applied here, and the engine's report goes back as the next user message.
+// A Go error is our own failure (model unreachable, disk); everything the
+// model can fix is feedback.
+func (s *session) converse(ctx context.Context, prompt string) error {
+	o := s.r.c.opts
+	msgs := []llm.Message{{Role: llm.System, Content: s.r.c.prompts.system}, {Role: llm.User, Content: prompt}}
+	for !s.done && s.fail == "" {
+		if s.attempts >= o.Attempts {
+			s.fail = fmt.Sprintf("no clean edit after %d attempts; last report:\n%s", s.attempts, s.lastFB)
+			break
+		}
+		budget := llm.Budget{MaxSteps: (o.Attempts - s.attempts) + (o.MaxReads - s.reads) + 1}
+		if o.MaxTokens > 0 {
+			if budget.MaxTokens = o.MaxTokens - s.usage.Total(); budget.MaxTokens <= 0 {
+				s.fail = fmt.Sprintf("token budget of %d exhausted after %d attempts", o.MaxTokens, s.attempts)
+				break
+			}
+		}
+		if o.MaxWall > 0 {
+			if budget.MaxWall = o.MaxWall - time.Since(s.start); budget.MaxWall <= 0 {
+				s.fail = fmt.Sprintf("time budget of %s exhausted after %d attempts", o.MaxWall, s.attempts)
+				break
+			}
+		}
+		agent := llm.Agent{Role: llm.RoleCoder, Model: s.r.c.model, Tools: s.tools(), Budget: budget}
+		out, err := agent.Run(ctx, msgs)
+		if out != nil {
+			s.usage = s.usage.Add(out.Usage)
+			msgs = out.Messages
+		}
+		if err != nil {
+			return fmt.Errorf("coder %s: %w", s.key, err)
+		}
+		if s.done || s.attempts >= o.Attempts {
+			continue
+		}
+		if out.Reason != llm.StopFinished {
+			s.fail = fmt.Sprintf("stopped by %s after %d attempts", out.Reason, s.attempts)
+			break
+		}
+		last := msgs[len(msgs)-1]
+		if last.Role != llm.Assistant {
+			continue // a tool result ended the turn (read budget, stop)
+		}
+		fb, err := s.apply(last.Content, "")
+		if err != nil {
+			return err
+		}
+		if !s.done {
+			msgs = append(msgs, llm.Message{Role: llm.User, Content: fb})
+		}
+	}
+	return nil
+}
+
+// apply runs one attempt: the model's edit text through the engine in
+// partial mode, then the syntax guard and gofmt. It returns the feedback for
+// the model. defPath overrides the session's default target.
+func (s *session) apply(text, defPath string) (string, error) {
+	r := s.r
+	s.attempts++
+	if defPath == "" {
+		defPath = s.def
+	}
+	snaps := map[string]snapshot{}
+	for p := range r.allowed {
+		sn, err := r.tree.snap(p)
+		if err != nil {
+			return "", err
+		}
+		snaps[p] = sn
+	}
+	rep, err := edit.Apply(r.tree.dir, text, edit.Options{Path: defPath, Partial: true, Blocked: r.isBlocked})
+	if err != nil {
+		return "", fmt.Errorf("apply edits for %s: %w", s.key, err)
+	}
+	if rep.Problem != "" || len(rep.Blocks) == 0 {
+		if s.applied > 0 {
+			s.done = true // "done" after an earlier partial success
+			return "", nil
+		}
+		s.lastFB = "No edit blocks found in your answer. " + rep.Problem
+		r.event(s.key, s.attempts, "refused", "no edit blocks: %s", firstLine(rep.Problem))
+		return s.lastFB + "\nAnswer with SEARCH/REPLACE blocks inside <file-edit filePath=\"...\"> tags.", nil
+	}
+	scopeFB := s.noteBlocks(rep)
+	rolled, guardFB, err := s.guard(rep.Changed, snaps)
+	if err != nil {
+		return "", err
+	}
+	kept := 0
+	for _, b := range rep.Blocks {
+		if b.Status == edit.StatusApplied && !rolled[cleanRel(b.Path)] {
+			kept++
+		}
+	}
+	s.applied += kept
+	if rep.OK() && len(rolled) == 0 {
+		s.done = true
+		r.event(s.key, s.attempts, "apply", "%d block(s) applied", len(rep.Blocks))
+		return "All blocks applied.", nil
+	}
+	var b strings.Builder
+	b.WriteString(rep.Feedback())
+	b.WriteString(scopeFB)
+	b.WriteString(guardFB)
+	s.lastFB = b.String()
+	return s.lastFB + "\nAnswer with blocks only for what is still missing; SEARCH must copy the file as it is now.", nil
+}
+
+// noteBlocks records refused and blocked blocks in notes and transcript and
+// returns extra feedback naming the files that may be written.
+func (s *session) noteBlocks(rep *edit.Report) string {
+	r := s.r
+	applied, refused, blocked := 0, 0, 0
+	for _, b := range rep.Blocks {
+		switch b.Status {
+		case edit.StatusApplied, edit.StatusAlreadyApplied:
+			applied++
+			continue
+		}
+		refused++
+		if b.Reason == edit.ReasonBlocked {
+			p := cleanRel(b.Path)
+			why := "outside the approved plan"
+			if r.c.isBlocked(p) {
+				why = "matches a blocked pattern"
+				r.res.Blocked = appendUnique(r.res.Blocked, p)
+			}
+			s.notes = append(s.notes, fmt.Sprintf("attempt %d: write to %s refused: %s", s.attempts, p, why))
+			r.event(s.key, s.attempts, "blocked", "%s: %s", p, why)
+			blocked++
+			continue
+		}
+		s.notes = append(s.notes, fmt.Sprintf("attempt %d: block %d refused (%s): %s", s.attempts, b.Index, b.Reason, b.Message))
+	}
+	if refused > 0 {
+		r.event(s.key, s.attempts, "refused", "%d applied, %d refused", applied, refused)
+	}
+	if blocked == 0 {
+		return ""
+	}
+	var ok []string
+	for p := range r.allowed {
+		if !r.c.isBlocked(p) {
+			ok = append(ok, p)
+		}
+	}
+	sort.Strings(ok)
+	return fmt.Sprintf("\nBlocked paths are never written. The files you may write are: %s.\n", strings.Join(ok, ", "))
+}

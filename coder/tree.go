@@ -1,0 +1,97 @@
+package coder
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+)
+
+// tree is the coder's confined write access to one checkout. Every path is
+// repo-relative and resolved through os.Root, so "../x" or a symlink out of
+// the worktree fails instead of escaping.
+type tree struct {
+	dir  string
+	root *os.Root
+}
+
+func openTree(dir string) (*tree, error) {
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open worktree %s: %w", dir, err)
+	}
+	return &tree{dir: dir, root: r}, nil
+}
+
+func (t *tree) close() error { return t.root.Close() }
+
+// read returns the file's bytes and whether it exists.
+func (t *tree) read(p string) ([]byte, bool, error) {
+	b, err := t.root.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("read %s: %w", p, err)
+	}
+	return b, true, nil
+}
+
+// write replaces the file's content, keeping its mode when it exists and
+// creating parent directories when it does not.
+func (t *tree) write(p string, data []byte) error {
+	mode := fs.FileMode(0o644)
+	if st, err := t.root.Stat(p); err == nil {
+		mode = st.Mode().Perm()
+	} else if dir := path.Dir(p); dir != "." {
+		if err := t.root.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("create directory %s: %w", dir, err)
+		}
+	}
+	if err := t.root.WriteFile(p, data, mode); err != nil {
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	return nil
+}
+
+// restore puts a snapshot back: the old bytes, or no file when it was absent.
+func (t *tree) restore(p string, s snapshot) error {
+	if !s.exists {
+		if err := t.root.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("remove %s: %w", p, err)
+		}
+		return nil
+	}
+	return t.write(p, s.data)
+}
+
+func (t *tree) remove(p string) error {
+	if err := t.root.Remove(p); err != nil {
+		return fmt.Errorf("delete %s: %w", p, err)
+	}
+	return nil
+}
+
+func (t *tree) rename(from, to string) error {
+	if dir := path.Dir(to); dir != "." {
+		if err := t.root.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("create directory %s: %w", dir, err)
+		}
+	}
+	if err := t.root.Rename(from, to); err != nil {
+		return fmt.Errorf("rename %s to %s: %w", from, to, err)
+	}
+	return nil
+}
+
+// snapshot is a file's state at one moment.
+type snapshot struct {
+	data   []byte
+	exists bool
+}
+
+func (t *tree) snap(p string) (snapshot, error) {
+	b, ok, err := t.read(p)
+	return snapshot{data: b, exists: ok}, err
+}

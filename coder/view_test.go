@@ -1,0 +1,83 @@
+package coder
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestBuildViewSmallFileIsWhole(t *testing.T) {
+	t.Parallel()
+	src := "package a\n\nfunc A() {}\n"
+	v := buildView("a.go", []byte(src), true, nil, 400)
+	if !v.Whole || v.Content != src {
+		t.Fatalf("small file not shown whole: %+v", v)
+	}
+}
+
+func TestBuildViewLargeFileShowsRegionsAndNamesGaps(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("package big\n\n")
+	for i := 0; i < 120; i++ {
+		fmt.Fprintf(&b, "func F%d(x int) int {\n\treturn x + %d\n}\n\n", i, i)
+	}
+	b.WriteString("func ParseConfig(s string) error {\n\treturn nil\n}\n")
+	src := b.String()
+	v := buildView("big.go", []byte(src), true, focusTerms("Make `ParseConfig` reject empty input"), 100)
+	if v.Whole {
+		t.Fatal("large file shown whole")
+	}
+	if !strings.Contains(v.Outline, "ParseConfig") {
+		t.Fatalf("outline misses the symbol:\n%s", v.Outline)
+	}
+	if !strings.Contains(v.Content, "func ParseConfig(s string) error {") {
+		t.Fatalf("the region the plan touches is missing:\n%s", v.Content)
+	}
+	if !strings.Contains(v.Content, "not shown …") || !strings.Contains(v.Content, "[lines ") {
+		t.Fatalf("gaps are not named:\n%s", v.Content)
+	}
+	// Every line is either shown or inside a named gap.
+	shown := 0
+	for _, r := range v.Regions {
+		shown += r.end - r.start + 1
+	}
+	if shown == 0 || shown > 100 {
+		t.Fatalf("regions show %d lines, want 1..100", shown)
+	}
+}
+
+func TestBuildViewFallsBackToHeadWhenNothingMatches(t *testing.T) {
+	t.Parallel()
+	src := strings.Repeat("plain text line\n", 500)
+	v := buildView("notes.txt", []byte(src), true, []string{"NoSuchName"}, 100)
+	if v.Whole || len(v.Regions) != 1 || v.Regions[0].start != 1 {
+		t.Fatalf("fallback regions = %+v", v.Regions)
+	}
+	if !strings.Contains(v.Content, fmt.Sprintf("… lines %d–500 not shown …", v.Regions[0].end+1)) {
+		t.Fatalf("tail gap not named:\n%s", v.Content[len(v.Content)-200:])
+	}
+}
+
+func TestFocusTerms(t *testing.T) {
+	t.Parallel()
+	got := focusTerms("Call `cfg.Load()` from Server.Run and parse_args; keep the loop")
+	want := map[string]bool{"cfg.Load": true, "Server.Run": true, "parse_args": true}
+	for _, g := range got {
+		delete(want, g)
+		if g == "keep" || g == "the" {
+			t.Errorf("plain word %q taken as a term", g)
+		}
+	}
+	if len(want) > 0 {
+		t.Fatalf("missing terms %v in %v", want, got)
+	}
+}
+
+func TestFence(t *testing.T) {
+	t.Parallel()
+	got := fence("a ```` b")
+	if !strings.HasPrefix(got, "`````\n") || !strings.HasSuffix(got, "\n`````") {
+		t.Fatalf("fence not longer than content's backticks: %q", got)
+	}
+}
