@@ -47,7 +47,7 @@ func (s *session) compress(ctx context.Context, st *llm.State) error {
 	if last > start {
 		dropped := msgs[start:last]
 		keepFrom := s.step - 1 // the newest turn's observations stay raw
-		if err := s.fold(ctx, dropped, keepFrom); err != nil {
+		if err := s.fold(ctx, dropped, lastThought(msgs[start:]), keepFrom); err != nil {
 			return err
 		}
 		out := append([]llm.Message(nil), msgs[:prefixLen]...)
@@ -66,8 +66,9 @@ func (s *session) compress(ctx context.Context, st *llm.State) error {
 
 // fold turns the observations of the dropped turns (steps before keepFrom)
 // into record notes: verdicts from the model when allowed, deterministic
-// ones for every file the model did not judge.
-func (s *session) fold(ctx context.Context, dropped []llm.Message, keepFrom int) error {
+// ones for every file the model did not judge. thought, the explorer's
+// latest reasoning, is the hypothesis when the model gives none.
+func (s *session) fold(ctx context.Context, dropped []llm.Message, thought string, keepFrom int) error {
 	var files []*observation
 	var actions []string
 	for i := range s.obs {
@@ -105,7 +106,7 @@ func (s *session) fold(ctx context.Context, dropped []llm.Message, keepFrom int)
 		}
 	}
 	if hypothesis == "" {
-		hypothesis = lastThought(dropped)
+		hypothesis = thought
 	}
 	s.rec.merge(orderNotes(notes, paths), actions, hypothesis)
 	return nil

@@ -127,9 +127,13 @@ func (s *session) fallbackNote(path string, files []*observation, dropped []llm.
 		n.Summary = firstComment(shown.String())
 	}
 	hits := matchedTerms(shown.String(), s.rec.terms)
-	mentioned := false
-	for _, m := range dropped {
-		if m.Role == llm.Assistant && strings.Contains(m.Content, path) {
+	// Mentioned after it was shown: naming a file to open it says nothing.
+	mentioned, shownAt := false, -1
+	for i, m := range dropped {
+		switch {
+		case m.Role != llm.Assistant && shownAt < 0 && strings.Contains(m.Content, path):
+			shownAt = i
+		case m.Role == llm.Assistant && shownAt >= 0 && strings.Contains(m.Content, path):
 			mentioned = true
 		}
 	}
@@ -178,7 +182,7 @@ func firstComment(window string) string {
 var stopWords = map[string]bool{"the": true, "and": true, "for": true, "with": true, "that": true, "this": true,
 	"from": true, "should": true, "would": true, "when": true, "into": true, "have": true, "there": true, "their": true,
 	"which": true, "what": true, "about": true, "also": true, "them": true, "then": true, "than": true, "issue": true,
-	"please": true, "like": true, "make": true, "need": true, "needs": true, "want": true, "does": true, "some": true}
+	"please": true, "like": true, "other": true, "others": true, "make": true, "need": true, "needs": true, "want": true, "does": true, "some": true}
 
 // issueTerms returns the distinctive words of an issue (four letters or more).
 func issueTerms(is Issue) map[string]bool {
