@@ -95,7 +95,7 @@ func TestObserverSuggestionInjectedOnlyWhenGiven(t *testing.T) {
 	srv, client := scripted(t, llmtest.Script{
 		llmtest.Call("list_dir", `{"path":"src"}`),
 		llmtest.Call("list_dir", `{"path":"src/app"}`),
-		llmtest.Reply(`{"analysis":"I keep listing folders.","next":"continue","suggestion":"`+hint+`"}`).
+		llmtest.Reply(`{"analysis":"I keep listing folders.","next":"continue","suggestion":"` + hint + `"}`).
 			When(llmtest.Expect{Role: "observer", Last: "I did: list_dir src/app"}),
 		llmtest.Call("read_file", `{"path":"src/data/platform.ts"}`).When(llmtest.Expect{Role: "explorer", Last: hint}),
 		llmtest.Call("preview_file", `{"path":"src/data/openai.ts"}`),
