@@ -37,6 +37,7 @@ func newRootCmd() *cobra.Command {
 	}
 	root.AddCommand(
 		// Subcommands, one file each: serve, solve, apply, search, summarize, setup, migrate.
+		newApplyCmd(),
 		newMigrateCmd(),
 		newSearchCmd(),
 	)

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/issuesmith/issuesmith/coder/edit"
+)
+
+// newApplyCmd builds `bot apply`: apply model-written edits read from stdin
+// to the files under --root. Exit status: 0 every block applied, 1 any
+// block refused (nothing written unless --partial), 2 usage error.
+func newApplyCmd() *cobra.Command {
+	var (
+		root, file, format string
+		asJSON, partial    bool
+	)
+	formats := make([]string, 0, len(edit.Formats()))
+	for _, f := range edit.Formats() {
+		formats = append(formats, string(f))
+	}
+	cmd := &cobra.Command{
+		Use:   "apply --root DIR [--file PATH] [--format auto|...] [--json] [--partial] < EDIT",
+		Short: "apply model-written edit blocks read from stdin to the files under a folder",
+		Long: `apply reads edit text on stdin (SEARCH/REPLACE blocks, a Codex patch, a unified diff,
+a lazy "... existing code ..." snippet or whole-file content), applies it to the files
+under --root, and reports each block. It is all-or-nothing unless --partial is given.
+
+Exit status: 0 when every block applied (or was already applied), 1 when any block
+was refused, 2 on usage errors.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if root == "" {
+				return usageErr("apply: --root is required")
+			}
+			if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+				return usageErr("apply: --root %q is not a folder", root)
+			}
+			f, ok := edit.ParseFormat(format)
+			if !ok {
+				return usageErr("apply: unknown --format %q (one of %s)", format, strings.Join(formats, ", "))
+			}
+			text, err := io.ReadAll(cmd.InOrStdin())
+			if err != nil {
+				return fmt.Errorf("apply: read stdin: %w", err)
+			}
+			rep, err := edit.Apply(root, string(text), edit.Options{Path: file, Format: f, Partial: partial})
+			if err != nil {
+				return fmt.Errorf("apply: %w", err)
+			}
+			// A refusal is reported on stderr so pipelines see it; JSON always goes to stdout.
+			out := cmd.OutOrStdout()
+			if !rep.OK() && !asJSON {
+				out = cmd.ErrOrStderr()
+			}
+			if err := writeReport(out, rep, asJSON); err != nil {
+				return fmt.Errorf("apply: write report: %w", err)
+			}
+			if !rep.OK() {
+				return &exitError{code: 1, err: errors.New("")}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&root, "root", "", "folder the edit's paths are relative to (required)")
+	cmd.Flags().StringVar(&file, "file", "", "target file for edits that name none (relative to --root)")
+	cmd.Flags().StringVar(&format, "format", "auto", "edit format: "+strings.Join(formats, ", "))
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	cmd.Flags().BoolVar(&partial, "partial", false, "write the blocks that applied even when others were refused")
+	return cmd
+}
+
+// writeReport prints the report as JSON or as the human feedback text.
+func writeReport(w io.Writer, rep *edit.Report, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	_, err := io.WriteString(w, rep.Feedback())
+	return err
+}

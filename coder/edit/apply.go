@@ -1,0 +1,190 @@
+package edit
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sort"
+	"strings"
+)
+
+// fileState is the in-memory view of one file while a message is applied.
+// Blocks change it in order; disk is touched only at the end.
+type fileState struct {
+	path    string
+	orig    []byte // content on disk when loaded (nil if missing)
+	existed bool   // the file existed on disk
+	exists  bool   // the file exists in the in-memory view
+	mode    fs.FileMode
+	doc     *doc
+	norm    normCache
+	splices []spliceRec // applied changes, to map line hints to current lines
+	offset  int         // observed hint error (actual - hinted), once known
+	hasOff  bool
+}
+
+// spliceRec records one change: oldN lines at at became newN lines.
+type spliceRec struct{ at, oldN, newN int }
+
+// splice replaces lines [start, end) of the current content with repl.
+func (fs *fileState) splice(start, end int, repl []string) {
+	fs.doc.splice(start, end, repl)
+	fs.norm.splice(start, end, repl)
+	fs.splices = append(fs.splices, spliceRec{start, end - start, len(repl)})
+}
+
+// reset replaces the document (whole-file writes, creations).
+func (fs *fileState) reset(d *doc) {
+	fs.doc = d
+	fs.norm = normCache{}
+	fs.splices = append(fs.splices, spliceRec{0, 1 << 30, 0})
+}
+
+// usesTabs reports whether the file indents mostly with tabs.
+func (fs *fileState) usesTabs() bool {
+	t, s := 0, 0
+	for _, l := range fs.doc.lines {
+		if l.text == "" {
+			continue
+		}
+		switch l.text[0] {
+		case '\t':
+			t++
+		case ' ':
+			s++
+		}
+	}
+	return t > s
+}
+
+// workspace holds the file states of one Apply call.
+type workspace struct {
+	root  *os.Root
+	opts  Options
+	files map[string]*fileState
+}
+
+// file returns the state of path, loading it on first use.
+func (w *workspace) file(p string) (*fileState, Reason, error) {
+	if fs, ok := w.files[p]; ok {
+		return fs, "", nil
+	}
+	data, mode, exists, reason, err := loadFile(w.root, p)
+	if err != nil {
+		return nil, reason, err
+	}
+	fs := &fileState{path: p, orig: data, existed: exists, exists: exists, mode: mode, doc: parseDoc(data)}
+	if !exists {
+		fs.mode = 0o644
+	}
+	w.files[p] = fs
+	return fs, "", nil
+}
+
+// Apply parses text and applies its edits to the files under root.
+//
+// Model-fixable problems (no match, ambiguous match, bad path, cut-off
+// block) are reported per block in the Report, never as an error; the error
+// is for our own failures (the root cannot be opened, a write fails). By
+// default Apply is atomic: when any block is refused no file is written.
+// With opts.Partial the blocks that applied are written. Apply is safe for
+// concurrent use on different roots.
+func Apply(root string, text string, opts Options) (*Report, error) {
+	if opts.Format == "" {
+		opts.Format = FormatAuto
+	}
+	edits, err := Parse(text, ParseOptions{Path: opts.Path, Format: opts.Format})
+	if errors.Is(err, ErrNoEdits) {
+		return &Report{Problem: noEditsProblem(opts.Format), Changed: []string{}}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("parse edits: %w", err)
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("open root %s: %w", root, err)
+	}
+	defer r.Close()
+	w := &workspace{root: r, opts: opts, files: map[string]*fileState{}}
+	rep := &Report{Blocks: make([]BlockResult, len(edits)), Changed: []string{}}
+	var retry []int
+	for i, e := range edits {
+		res, again := w.apply(e)
+		rep.Blocks[i] = res
+		if again {
+			retry = append(retry, i)
+		}
+	}
+	// Blocks may come in any order: a block whose SEARCH is the result of a
+	// later block, or whose line hint needed calibration, gets another pass.
+	for progress := true; progress && len(retry) > 0; {
+		progress = false
+		var still []int
+		for _, i := range retry {
+			res, again := w.apply(edits[i])
+			rep.Blocks[i] = res
+			if res.Status == StatusRefused && again {
+				still = append(still, i)
+				continue
+			}
+			progress = progress || res.Status != StatusRefused
+		}
+		retry = still
+	}
+	if rep.OK() || opts.Partial {
+		changed, err := w.commit()
+		if err != nil {
+			return nil, err
+		}
+		rep.Changed = changed
+		rep.Written = len(changed) > 0
+	}
+	w.diagnose(rep, edits)
+	return rep, nil
+}
+
+// noEditsProblem explains a message without any recognisable block.
+func noEditsProblem(f Format) string {
+	if f == FormatAuto {
+		return "no edit blocks found: use <file-edit filePath=\"...\"> with ------- SEARCH / ======= / +++++++ REPLACE blocks, a *** Begin Patch patch, or a unified diff"
+	}
+	return fmt.Sprintf("no %s edit found in the text", f)
+}
+
+// commit writes every changed file and returns the changed paths, sorted.
+func (w *workspace) commit() ([]string, error) {
+	paths := make([]string, 0, len(w.files))
+	for p := range w.files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	changed := []string{}
+	// Write new content first, delete last, so a move never loses data.
+	for _, p := range paths {
+		fs := w.files[p]
+		if !fs.exists {
+			continue
+		}
+		data := fs.doc.bytes()
+		if fs.existed && string(data) == string(fs.orig) {
+			continue
+		}
+		if err := writeAtomic(w.root, p, data, fs.mode); err != nil {
+			return changed, err
+		}
+		changed = append(changed, p)
+	}
+	for _, p := range paths {
+		fs := w.files[p]
+		if fs.exists || !fs.existed {
+			continue
+		}
+		if err := w.root.Remove(strings.ReplaceAll(p, "/", string(os.PathSeparator))); err != nil {
+			return changed, fmt.Errorf("delete %s: %w", p, err)
+		}
+		changed = append(changed, p)
+	}
+	sort.Strings(changed)
+	return changed, nil
+}

@@ -1,0 +1,220 @@
+package edit
+
+import (
+	"fmt"
+)
+
+// apply runs one edit against the in-memory state. The second result asks
+// for another attempt after the other blocks (a SEARCH not found yet, or an
+// ambiguity a line hint may settle once calibrated).
+func (w *workspace) apply(e Edit) (BlockResult, bool) {
+	res := BlockResult{Index: e.Index, Path: e.Path, Format: e.Format, Op: e.Op, Status: StatusRefused}
+	if e.Problem != "" {
+		res.Reason, res.Message = e.Problem, e.Detail
+		if e.Problem == ReasonIncomplete {
+			res.Status = StatusIncomplete
+		}
+		return res, false
+	}
+	if e.Path == "" {
+		res.Reason, res.Message = ReasonNoPath, "the block names no file; add filePath=\"...\" or a path line before it"
+		return res, false
+	}
+	p, err := cleanPath(e.Path)
+	if err != nil {
+		res.Reason, res.Message = ReasonBadPath, err.Error()
+		return res, false
+	}
+	res.Path = p
+	if w.opts.Blocked != nil && w.opts.Blocked(p) {
+		res.Reason, res.Message = ReasonBlocked, fmt.Sprintf("%s may not be changed", p)
+		return res, false
+	}
+	fs, reason, err := w.file(p)
+	if err != nil {
+		res.Reason, res.Message = reason, err.Error()
+		return res, false
+	}
+	switch e.Op {
+	case OpCreate:
+		return w.create(fs, e.Replace, res), false
+	case OpWhole:
+		return w.whole(fs, e.Replace, res), false
+	case OpDelete:
+		return w.remove(fs, res), false
+	case OpMove:
+		return w.move(fs, e.MoveTo, res), false
+	case OpLazy:
+		return w.lazy(fs, e, res), false
+	}
+	return w.replace(fs, e, res)
+}
+
+// create makes a new file; the file must not exist (an empty one is fine).
+func (w *workspace) create(fs *fileState, content []string, res BlockResult) BlockResult {
+	if fs.exists && len(fs.doc.lines) > 0 {
+		if equalLines(fs.doc.texts(), content) {
+			res.Status, res.Message = StatusAlreadyApplied, "the file already has this content"
+			return res
+		}
+		res.Reason = ReasonFileExists
+		res.Message = fmt.Sprintf("%s already exists; use SEARCH/REPLACE blocks to change it", fs.path)
+		return res
+	}
+	d := &doc{eol: "\n", finalNL: true}
+	if fs.exists {
+		d = fs.doc.clone()
+	}
+	d.setTexts(content)
+	fs.reset(d)
+	fs.exists = true
+	res.Status, res.Level = StatusApplied, "create"
+	res.Start, res.End = 1, len(content)
+	return res
+}
+
+// whole replaces the file's content (or creates it), keeping its line
+// terminators, BOM and final-newline state.
+func (w *workspace) whole(fs *fileState, content []string, res BlockResult) BlockResult {
+	if !fs.exists {
+		return w.create(fs, content, res)
+	}
+	if equalLines(fs.doc.texts(), content) {
+		res.Status, res.Message = StatusAlreadyApplied, "the file already has this content"
+		return res
+	}
+	d := fs.doc.clone()
+	d.setTexts(content)
+	fs.reset(d)
+	res.Status, res.Level = StatusApplied, "whole"
+	res.Start, res.End = 1, len(content)
+	return res
+}
+
+// remove deletes the file.
+func (w *workspace) remove(fs *fileState, res BlockResult) BlockResult {
+	if !fs.exists {
+		res.Reason, res.Message = ReasonFileMissing, fmt.Sprintf("%s does not exist", fs.path)
+		return res
+	}
+	fs.exists = false
+	fs.reset(&doc{eol: fs.doc.eol, finalNL: true})
+	res.Status = StatusApplied
+	return res
+}
+
+// move renames the file to dst, which must not exist.
+func (w *workspace) move(fs *fileState, dst string, res BlockResult) BlockResult {
+	if !fs.exists {
+		res.Reason, res.Message = ReasonFileMissing, fmt.Sprintf("%s does not exist", fs.path)
+		return res
+	}
+	p, err := cleanPath(dst)
+	if err != nil {
+		res.Reason, res.Message = ReasonBadPath, err.Error()
+		return res
+	}
+	if w.opts.Blocked != nil && w.opts.Blocked(p) {
+		res.Reason, res.Message = ReasonBlocked, fmt.Sprintf("%s may not be changed", p)
+		return res
+	}
+	to, reason, err := w.file(p)
+	if err != nil {
+		res.Reason, res.Message = reason, err.Error()
+		return res
+	}
+	if to.exists {
+		res.Reason, res.Message = ReasonFileExists, fmt.Sprintf("cannot move %s to %s: it exists", fs.path, p)
+		return res
+	}
+	to.reset(fs.doc.clone())
+	to.exists = true
+	to.mode = fs.mode
+	fs.exists = false
+	res.Status, res.Message = StatusApplied, fmt.Sprintf("moved to %s", p)
+	return res
+}
+
+// replace places one SEARCH/REPLACE block (also a patch or diff hunk).
+func (w *workspace) replace(fs *fileState, e Edit, res BlockResult) (BlockResult, bool) {
+	search, repl := e.Search, e.Replace
+	if len(search) == 0 && e.Anchors == nil && !e.AtEOF {
+		if len(repl) == 0 {
+			res.Reason, res.Message = ReasonMalformed, "both SEARCH and REPLACE are empty"
+			return res, false
+		}
+		if !fs.exists || len(fs.doc.lines) == 0 {
+			return w.create(fs, repl, res), false
+		}
+		res.Reason = ReasonFileExists
+		res.Message = fmt.Sprintf("SEARCH is empty but %s exists; quote the lines to change in SEARCH", fs.path)
+		return res, false
+	}
+	if !fs.exists {
+		res.Reason, res.Message = ReasonFileMissing, fmt.Sprintf("%s does not exist; to create it use an empty SEARCH", fs.path)
+		return res, false
+	}
+	if equalLines(search, repl) {
+		res.Reason, res.Message = ReasonNoChange, "SEARCH and REPLACE are identical; nothing would change"
+		return res, false
+	}
+	pl, out := fs.place(search, repl, hintsOf(e))
+	if out.reason != "" {
+		if out.reason == ReasonNotFound && fs.alreadyApplied(search, repl) {
+			res.Status, res.Message = StatusAlreadyApplied, "the REPLACE text is already in the file"
+			return res, false
+		}
+		res.Reason, res.Message, res.Candidates = out.reason, out.message, out.cands
+		return res, out.reason == ReasonNotFound || (out.reason == ReasonAmbiguous && e.Hint > 0)
+	}
+	fs.observe(e.Hint, pl[0].start)
+	for i := len(pl) - 1; i >= 0; i-- {
+		fs.splice(pl[i].start, pl[i].end, pl[i].repl)
+	}
+	res.Status, res.Level = StatusApplied, out.level
+	res.Start, res.End = pl[0].start+1, pl[len(pl)-1].end
+	if res.End < res.Start {
+		res.End = res.Start
+	}
+	return res, false
+}
+
+// alreadyApplied reports whether the REPLACE text is present exactly once
+// while SEARCH is not, and REPLACE adds something SEARCH lacks (a pure
+// deletion can never be recognised as done).
+func (fs *fileState) alreadyApplied(search, repl []string) bool {
+	if len(repl) == 0 || isSubsequence(repl, search) {
+		return false
+	}
+	nonBlank := 0
+	for _, l := range repl {
+		if !isBlank(l) {
+			nonBlank++
+		}
+	}
+	if nonBlank == 0 {
+		return false
+	}
+	for _, lv := range []level{levelExact, levelTrailing} {
+		switch len(fs.candidates(lv, repl)) {
+		case 0:
+			continue
+		case 1:
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// isSubsequence reports whether a's lines appear in b in order.
+func isSubsequence(a, b []string) bool {
+	j := 0
+	for _, l := range b {
+		if j < len(a) && a[j] == l {
+			j++
+		}
+	}
+	return j == len(a)
+}

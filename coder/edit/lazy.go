@@ -1,0 +1,231 @@
+package edit
+
+import (
+	"fmt"
+	"strings"
+)
+
+// isLazyMarker reports whether l is a "... existing code ..." line in any
+// comment syntax (//, #, /* */, <!-- -->, --, ;).
+func isLazyMarker(l string) bool {
+	t := strings.TrimSpace(l)
+	for _, p := range []string{"//", "#", "/*", "<!--", "--", ";", "*", "{/*"} {
+		if strings.HasPrefix(t, p) {
+			t = strings.TrimSpace(t[len(p):])
+			break
+		}
+	}
+	for _, s := range []string{"*/}", "*/", "-->"} {
+		t = strings.TrimSpace(strings.TrimSuffix(t, s))
+	}
+	t = strings.ReplaceAll(t, "…", "...")
+	if !strings.HasPrefix(t, "...") || !strings.HasSuffix(t, "...") || len(t) < 7 {
+		return false
+	}
+	inner := strings.ToLower(strings.TrimSpace(strings.Trim(t, ".")))
+	inner = strings.Trim(inner, "()[] ")
+	switch inner {
+	case "existing code", "existing code unchanged", "unchanged code", "rest of code", "rest of the code", "keep existing code":
+		return true
+	}
+	return false
+}
+
+// hasLazyMarker reports whether any line is a lazy marker.
+func hasLazyMarker(lines []string) bool {
+	for _, l := range lines {
+		if isLazyMarker(l) {
+			return true
+		}
+	}
+	return false
+}
+
+// lazySegment is a run of snippet lines between markers.
+type lazySegment struct {
+	lines     []string
+	openStart bool // no marker before: the segment starts at the start of the file
+	openEnd   bool // no marker after: the segment runs to the end of the file
+}
+
+// splitLazy cuts a snippet at its markers, dropping segments without code.
+func splitLazy(snippet []string) []lazySegment {
+	var segs []lazySegment
+	var cur []string
+	afterMarker := false
+	for _, l := range snippet {
+		if isLazyMarker(l) {
+			if hasContent(cur) {
+				segs = append(segs, lazySegment{lines: cur, openStart: !afterMarker})
+			}
+			cur, afterMarker = nil, true
+			continue
+		}
+		cur = append(cur, l)
+	}
+	if hasContent(cur) {
+		segs = append(segs, lazySegment{lines: cur, openStart: !afterMarker, openEnd: true})
+	}
+	return segs
+}
+
+func hasContent(lines []string) bool {
+	for _, l := range lines {
+		if !isBlank(l) {
+			return true
+		}
+	}
+	return false
+}
+
+// lazy merges a lazy snippet: every segment between markers is placed
+// between its shortest unique head anchor and its shortest unique tail
+// anchor (searching forward from the previous segment), and replaces the
+// file's lines between them; the code a marker stands for stays.
+func (w *workspace) lazy(fs *fileState, e Edit, res BlockResult) BlockResult {
+	if !fs.exists {
+		if hasLazyMarker(e.Replace) {
+			res.Reason, res.Message = ReasonFileMissing, fmt.Sprintf("%s does not exist; a new file needs its full content, without markers", fs.path)
+			return res
+		}
+		return w.create(fs, e.Replace, res)
+	}
+	segs := splitLazy(e.Replace)
+	if len(segs) == 0 {
+		res.Reason, res.Message = ReasonMalformed, "the lazy edit holds only markers"
+		return res
+	}
+	var pl []placement
+	pos := 0
+	for i, s := range segs {
+		p, msg := fs.placeSegment(s, pos)
+		if msg != "" {
+			res.Reason = ReasonNotFound
+			res.Message = fmt.Sprintf("lazy segment %d of %d: %s", i+1, len(segs), msg)
+			return res
+		}
+		pl = append(pl, p)
+		pos = p.end
+	}
+	same := true
+	for _, p := range pl {
+		same = same && equalLines(fs.window(p.start, p.end-p.start), p.repl)
+	}
+	if same {
+		res.Status, res.Message = StatusAlreadyApplied, "the file already has this code"
+		return res
+	}
+	for i := len(pl) - 1; i >= 0; i-- {
+		fs.splice(pl[i].start, pl[i].end, pl[i].repl)
+	}
+	res.Status, res.Level = StatusApplied, "lazy"
+	res.Start, res.End = pl[0].start+1, pl[len(pl)-1].end
+	return res
+}
+
+// uniqueFrom finds lines uniquely in [from, len) at the first level that
+// has any candidate. It returns the start, whether the lines exist there
+// at all, and whether the match is unique. Anchors may have shifted
+// indentation, but their text must be the file's.
+func (fs *fileState) uniqueFrom(lines []string, from int) (start int, found, unique bool) {
+	for _, lv := range []level{levelExact, levelTrailing, levelIndent, levelWhitespace} {
+		var in []int
+		for _, c := range fs.candidates(lv, lines) {
+			if c >= from {
+				in = append(in, c)
+			}
+		}
+		if len(in) == 0 {
+			continue
+		}
+		return in[0], true, len(in) == 1
+	}
+	return 0, false, false
+}
+
+// placeSegment locates one segment at or after line from.
+func (fs *fileState) placeSegment(s lazySegment, from int) (placement, string) {
+	n, seg := len(fs.doc.lines), s.lines
+	headStart, h := 0, 0
+	if !s.openStart {
+		for h = 1; ; h++ {
+			if h > len(seg) {
+				return placement{}, "its first lines occur more than once; include more unchanged lines after the marker"
+			}
+			st, found, unique := fs.uniqueFrom(seg[:h], from)
+			if !found {
+				return placement{}, fmt.Sprintf("the unchanged line after the marker (%q) is not in the file", firstNonBlank(seg[:h]))
+			}
+			if unique {
+				headStart = st
+				break
+			}
+		}
+	} else if from > 0 {
+		return placement{}, "only the first segment may start without a marker"
+	}
+	tailEnd, t := n, 0
+	if !s.openEnd {
+		for t = 1; ; t++ {
+			if t > len(seg) {
+				return placement{}, "its last lines occur more than once; include more unchanged lines before the marker"
+			}
+			off := len(seg) - t
+			region := headStart + h
+			if off < h {
+				region = headStart + off
+			}
+			st, found, unique := fs.uniqueFrom(seg[off:], region)
+			if !found {
+				return placement{}, fmt.Sprintf("the unchanged line before the marker (%q) is not in the file after the segment's start", firstNonBlank(seg[off:]))
+			}
+			if !unique {
+				continue
+			}
+			if off < h && st != headStart+off {
+				return placement{}, "its first and last lines do not line up with the file"
+			}
+			tailEnd = st + t
+			break
+		}
+	}
+	if tailEnd < headStart {
+		return placement{}, "its last lines come before its first lines in the file"
+	}
+	return placement{start: headStart, end: tailEnd, repl: fs.lazyReplacement(seg, headStart, h, tailEnd, t)}, ""
+}
+
+// lazyReplacement renders a segment for the file: its anchor lines take the
+// file's text, the other lines its indentation unit and depth.
+func (fs *fileState) lazyReplacement(seg []string, headStart, h, tailEnd, t int) []string {
+	model := append(append([]string(nil), seg[:h]...), seg[len(seg)-t:]...)
+	file := append(fs.window(headStart, h), fs.window(tailEnd-t, t)...)
+	rel, ok := indentMap(model, file)
+	if !ok {
+		rel = indentRel{num: 1, den: 1}
+	}
+	if !hasIndentedLine(file) {
+		rel.tabs = fs.usesTabs()
+	}
+	out := make([]string, len(seg))
+	for i, l := range seg {
+		switch {
+		case i < h:
+			out[i] = file[i]
+		case i >= len(seg)-t:
+			out[i] = file[h+i-(len(seg)-t)]
+		default:
+			out[i] = reindent(l, rel)
+		}
+	}
+	return out
+}
+
+func firstNonBlank(lines []string) string {
+	for _, l := range lines {
+		if !isBlank(l) {
+			return strings.TrimSpace(l)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,211 @@
+package edit
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// level is one step of the matching cascade, from strict to loose.
+type level int
+
+const (
+	levelExact      level = iota // byte-equal lines
+	levelTrailing                // trailing whitespace ignored
+	levelIndent                  // one uniform indentation offset (tabs and spaces converted)
+	levelWhitespace              // runs of whitespace collapsed, leading whitespace ignored
+	levelUnicode                 // as levelWhitespace, with smart quotes, dashes and odd spaces folded
+	numLevels
+)
+
+// name is the level's name in reports.
+func (lv level) name() string {
+	switch lv {
+	case levelExact:
+		return "exact"
+	case levelTrailing:
+		return "trailing_ws"
+	case levelIndent:
+		return "indent"
+	case levelWhitespace:
+		return "whitespace"
+	case levelUnicode:
+		return "unicode"
+	}
+	return "unknown"
+}
+
+// normalize returns the form of s compared at level lv.
+func normalize(lv level, s string) string {
+	switch lv {
+	case levelExact:
+		return s
+	case levelTrailing:
+		return strings.TrimRight(s, " \t\f\v\r")
+	case levelIndent:
+		return strings.TrimSpace(s)
+	case levelWhitespace:
+		return collapse(s)
+	default:
+		return collapse(fold(s))
+	}
+}
+
+// collapse trims s and replaces every run of whitespace with one space.
+func collapse(s string) string {
+	s = strings.TrimSpace(s)
+	if !strings.ContainsAny(s, " \t\f\v\r") {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// fold maps typographic punctuation a model may have produced to ASCII:
+// smart quotes, dashes (a run of dashes counts as one), the ellipsis and
+// unusual spaces. Invalid UTF-8 bytes are kept as they are.
+func fold(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii && !strings.Contains(s, "--") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	prevDash := false
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		chunk := s[i : i+size]
+		i += size
+		if r == utf8.RuneError && size == 1 {
+			b.WriteString(chunk)
+			prevDash = false
+			continue
+		}
+		switch r {
+		case '‘', '’', '‚', '‛', '′':
+			chunk = "'"
+		case '“', '”', '„', '‟', '″', '«', '»':
+			chunk = `"`
+		case '-', '‐', '‑', '‒', '–', '—', '―', '−':
+			if prevDash {
+				continue
+			}
+			prevDash = true
+			b.WriteByte('-')
+			continue
+		case '…':
+			chunk = "..."
+		case '\u00a0', '\u2007', '\u202f', '\u2009', '\u200a', '\u2002', '\u2003', '\u3000':
+			chunk = " "
+		case '\u200b', '\ufeff':
+			chunk = ""
+		}
+		prevDash = false
+		b.WriteString(chunk)
+	}
+	return b.String()
+}
+
+// normCache holds the normalized lines of a document per level, computed
+// on first use and kept in step with splices.
+type normCache struct {
+	lv [numLevels][]string
+}
+
+// get returns the normalized lines of d at level lv.
+func (c *normCache) get(d *doc, lv level) []string {
+	if c.lv[lv] == nil {
+		out := make([]string, len(d.lines))
+		for i, l := range d.lines {
+			out[i] = normalize(lv, l.text)
+		}
+		c.lv[lv] = out
+	}
+	return c.lv[lv]
+}
+
+// splice keeps every computed level in step with doc.splice.
+func (c *normCache) splice(start, end int, repl []string) {
+	for lv := range c.lv {
+		old := c.lv[lv]
+		if old == nil {
+			continue
+		}
+		nl := make([]string, 0, len(old)-(end-start)+len(repl))
+		nl = append(nl, old[:start]...)
+		for _, r := range repl {
+			nl = append(nl, normalize(level(lv), r))
+		}
+		c.lv[lv] = append(nl, old[end:]...)
+	}
+}
+
+// findAll returns the start of every window of nf equal to ns (already
+// normalized). It scans for the first non-blank line of ns, then verifies.
+func findAll(nf, ns []string) []int {
+	n, m := len(nf), len(ns)
+	if m == 0 || m > n {
+		return nil
+	}
+	pivot := 0
+	for pivot < m && ns[pivot] == "" {
+		pivot++
+	}
+	if pivot == m {
+		pivot = 0
+	}
+	var out []int
+	key := ns[pivot]
+	for i := pivot; i <= n-m+pivot; i++ {
+		if nf[i] != key {
+			continue
+		}
+		s := i - pivot
+		ok := true
+		for k := 0; k < m; k++ {
+			if nf[s+k] != ns[k] {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// candidates returns the starts of the windows matching search at level lv.
+// At levelIndent a window must also keep one indentation relation for all
+// its lines (see indentMap).
+func (fs *fileState) candidates(lv level, search []string) []int {
+	nf := fs.norm.get(fs.doc, lv)
+	ns := make([]string, len(search))
+	for i, s := range search {
+		ns[i] = normalize(lv, s)
+	}
+	found := findAll(nf, ns)
+	if lv != levelIndent {
+		return found
+	}
+	out := found[:0]
+	for _, s := range found {
+		if _, ok := indentMap(search, fs.window(s, len(search))); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// window returns the texts of n lines from start.
+func (fs *fileState) window(start, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fs.doc.lines[start+i].text
+	}
+	return out
+}

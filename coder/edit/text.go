@@ -1,0 +1,158 @@
+package edit
+
+import (
+	"bytes"
+	"strings"
+)
+
+// bom is the UTF-8 byte order mark, kept on files that start with it.
+const bom = "\xef\xbb\xbf"
+
+// line is one line of a file with its own terminator ("\n", "\r\n" or "" for
+// a last line without newline), so untouched lines keep their exact bytes.
+type line struct {
+	text string
+	eol  string
+}
+
+// doc is a file's content split into lines. It may hold any bytes: matching
+// works on bytes and only the Unicode folding level decodes runes.
+type doc struct {
+	bom     bool
+	lines   []line
+	eol     string // the dominant terminator, used for new lines
+	finalNL bool   // whether the last line ends with a terminator
+}
+
+// parseDoc splits content into lines, remembering the BOM, the dominant line
+// terminator and whether the content ends with one.
+func parseDoc(b []byte) *doc {
+	d := &doc{eol: "\n", finalNL: true}
+	s := string(b)
+	if strings.HasPrefix(s, bom) {
+		d.bom = true
+		s = s[len(bom):]
+	}
+	crlf, lf := 0, 0
+	for len(s) > 0 {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			d.lines = append(d.lines, line{text: s})
+			d.finalNL = false
+			break
+		}
+		if i > 0 && s[i-1] == '\r' {
+			d.lines = append(d.lines, line{text: s[:i-1], eol: "\r\n"})
+			crlf++
+		} else {
+			d.lines = append(d.lines, line{text: s[:i], eol: "\n"})
+			lf++
+		}
+		s = s[i+1:]
+	}
+	if crlf > lf {
+		d.eol = "\r\n"
+	}
+	return d
+}
+
+// bytes renders the document back, byte for byte for untouched lines.
+func (d *doc) bytes() []byte {
+	var buf bytes.Buffer
+	if d.bom {
+		buf.WriteString(bom)
+	}
+	for _, l := range d.lines {
+		buf.WriteString(l.text)
+		buf.WriteString(l.eol)
+	}
+	return buf.Bytes()
+}
+
+// texts returns the line texts without terminators.
+func (d *doc) texts() []string {
+	out := make([]string, len(d.lines))
+	for i, l := range d.lines {
+		out[i] = l.text
+	}
+	return out
+}
+
+// clone returns an independent copy of the document.
+func (d *doc) clone() *doc {
+	c := *d
+	c.lines = append([]line(nil), d.lines...)
+	return &c
+}
+
+// splice replaces lines [start, end) with repl. New lines take the dominant
+// terminator; the final-newline state of the document is kept.
+func (d *doc) splice(start, end int, repl []string) {
+	nl := make([]line, 0, len(d.lines)-(end-start)+len(repl))
+	nl = append(nl, d.lines[:start]...)
+	for _, r := range repl {
+		nl = append(nl, line{text: r, eol: d.eol})
+	}
+	nl = append(nl, d.lines[end:]...)
+	d.lines = nl
+	d.fixEnds()
+}
+
+// fixEnds restores the invariant that every line but the last has a
+// terminator and the last one has one exactly when finalNL is set.
+func (d *doc) fixEnds() {
+	n := len(d.lines)
+	for i := 0; i < n-1; i++ {
+		if d.lines[i].eol == "" {
+			d.lines[i].eol = d.eol
+		}
+	}
+	if n == 0 {
+		return
+	}
+	switch {
+	case d.finalNL && d.lines[n-1].eol == "":
+		d.lines[n-1].eol = d.eol
+	case !d.finalNL:
+		d.lines[n-1].eol = ""
+	}
+}
+
+// setTexts replaces the whole content with lines, keeping BOM, terminator
+// style and final-newline state.
+func (d *doc) setTexts(lines []string) {
+	d.splice(0, len(d.lines), lines)
+}
+
+// splitEditLines splits model-written text into lines, dropping "\r" before
+// "\n" (an edit written with CRLF still matches an LF file and vice versa).
+// A final newline does not make an extra empty line.
+func splitEditLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	s = strings.TrimSuffix(s, "\n")
+	parts := strings.Split(s, "\n")
+	for i, p := range parts {
+		parts[i] = strings.TrimSuffix(p, "\r")
+	}
+	return parts
+}
+
+// equalLines reports whether two line slices are identical.
+func equalLines(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// isBlank reports whether s holds only spaces and tabs (or nothing).
+func isBlank(s string) bool {
+	return strings.TrimLeft(s, " \t\f\v\r") == ""
+}
