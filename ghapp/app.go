@@ -137,6 +137,9 @@ func (a *App) installation(id int64) (*ghinstallation.Transport, error) {
 	atr := ghinstallation.NewAppsTransportFromPrivateKey(a.newTransport(), a.cfg.AppID, a.key)
 	atr.BaseURL = strings.TrimSuffix(a.cfg.BaseURL, "/")
 	t := ghinstallation.NewFromAppsTransport(atr, id)
+	// Without options ghinstallation posts the body "null", which GitHub's
+	// description does not allow; an empty object asks for the same token.
+	t.InstallationTokenOptions = &github.InstallationTokenOptions{}
 	a.insts[id] = t
 	return t, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 
 	"github.com/google/go-github/v60/github"
 )
@@ -27,11 +28,20 @@ func (c *Client) Repository(ctx context.Context, owner, repo string) (*github.Re
 }
 
 // AddLabels adds labels to issue or PR number; labels already there stay.
+// It sends the {"labels": [...]} form: go-github's bare array is accepted by
+// GitHub today but is not in its published description.
 func (c *Client) AddLabels(ctx context.Context, owner, repo string, number int, labels ...string) error {
 	if len(labels) == 0 {
 		return nil
 	}
-	if _, _, err := c.gh.Issues.AddLabelsToIssue(ctx, owner, repo, number, labels); err != nil {
+	u := fmt.Sprintf("repos/%s/%s/issues/%d/labels", url.PathEscape(owner), url.PathEscape(repo), number)
+	req, err := c.gh.NewRequest("POST", u, struct {
+		Labels []string `json:"labels"`
+	}{labels})
+	if err == nil {
+		_, err = c.gh.Do(ctx, req, &[]*github.Label{})
+	}
+	if err != nil {
 		return fmt.Errorf("add labels %v to %s/%s#%d: %w", labels, owner, repo, number, notFound(err))
 	}
 	return nil

@@ -1,0 +1,17 @@
+// Package ghtest is a stateful fake of GitHub's REST API for tests, served on
+// loopback by httptest. It keeps repositories, issues, comments, reactions,
+// labels, collaborator permissions, pull requests, review comments, file
+// contents and installation tokens, and it checks App JWTs and installation
+// tokens the way GitHub does.
+//
+// Every request is first validated against GitHub's published OpenAPI
+// description (a pruned copy of npm @octokit/openapi, embedded from
+// testdata/, loaded with kin-openapi). A request GitHub would reject — an
+// unknown operation, a bad parameter or body, a missing or wrong credential —
+// fails the test that owns the server, besides getting GitHub's error answer.
+// Tests inject faults (5xx, rate limits) with Inject and read the state the
+// code under test left behind through the snapshot methods.
+//
+// ghtest is for tests only: it never talks to the network and never
+// implements more of GitHub than issuesmith uses.
+package ghtest

@@ -1,0 +1,111 @@
+package ghtest
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
+)
+
+// description is GitHub's REST description cut to the operations served
+// here; testdata/prune-openapi.mjs regenerates it from @octokit/openapi.
+//
+//go:embed testdata/api.github.com.pruned.json
+var description []byte
+
+// loadDescription parses the description once per test binary; the parsed
+// document is only read afterwards.
+var loadDescription = sync.OnceValues(func() (*openapi3.T, error) {
+	doc, err := openapi3.NewLoader().LoadFromData(description)
+	if err != nil {
+		return nil, fmt.Errorf("load github openapi description: %w", err)
+	}
+	if err := doc.Validate(context.Background()); err != nil {
+		return nil, fmt.Errorf("github openapi description is invalid: %w", err)
+	}
+	return doc, nil
+})
+
+// newRouter routes requests to base (the fake's URL) by the description.
+func newRouter(base string) (routers.Router, error) {
+	doc, err := loadDescription()
+	if err != nil {
+		return nil, err
+	}
+	d := *doc // shallow copy: only Servers differs per fake
+	d.Servers = openapi3.Servers{{URL: base}}
+	return gorillamux.NewRouter(&d)
+}
+
+// validate checks req (whose body has been read into body) against its
+// operation: path and query parameters, headers, content type and body
+// schema. It also rejects body properties the operation does not define —
+// GitHub ignores them, but in our code they are always a bug.
+func validate(ctx context.Context, route *routers.Route, params map[string]string, req *http.Request, body []byte) error {
+	r := req.Clone(ctx)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	in := &openapi3filter.RequestValidationInput{
+		Request: r, PathParams: params, Route: route,
+		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, MultiError: true},
+	}
+	if err := openapi3filter.ValidateRequest(ctx, in); err != nil {
+		return err
+	}
+	return unknownProperties(route.Operation, body)
+}
+
+func unknownProperties(op *openapi3.Operation, body []byte) error {
+	if len(bytes.TrimSpace(body)) == 0 || op.RequestBody == nil || op.RequestBody.Value == nil {
+		return nil
+	}
+	mt := op.RequestBody.Value.Content.Get("application/json")
+	if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
+		return nil
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(body, &obj) != nil {
+		return nil // not an object: the schema check already judged it
+	}
+	known := map[string]bool{}
+	collectProperties(mt.Schema.Value, known)
+	if len(known) == 0 {
+		return nil
+	}
+	var unknown []string
+	for k := range obj {
+		if !known[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		slices.Sort(unknown)
+		return fmt.Errorf("request body has properties the operation does not define: %s", strings.Join(unknown, ", "))
+	}
+	return nil
+}
+
+// collectProperties gathers property names of s and its oneOf/anyOf/allOf
+// branches.
+func collectProperties(s *openapi3.Schema, into map[string]bool) {
+	for name := range s.Properties {
+		into[name] = true
+	}
+	for _, group := range []openapi3.SchemaRefs{s.OneOf, s.AnyOf, s.AllOf} {
+		for _, ref := range group {
+			if ref.Value != nil {
+				collectProperties(ref.Value, into)
+			}
+		}
+	}
+}

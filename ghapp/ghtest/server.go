@@ -1,0 +1,241 @@
+package ghtest
+
+import (
+	"crypto/rsa"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/routers"
+)
+
+// Options configures a fake. Zero values get the defaults noted.
+type Options struct {
+	// AppID is the App's id (1).
+	AppID int64
+	// Slug is the App's slug (issuesmith); its bot is "slug[bot]".
+	Slug string
+	// Installation is the default installation id of repositories (42).
+	Installation int64
+	// TokenTTL is how long installation tokens live (1h, as on GitHub).
+	TokenTTL time.Duration
+}
+
+// Fault makes the fake answer requests for Op ("METHOD /path/template" as
+// in the description, e.g. "GET /repos/{owner}/{repo}/collaborators/{username}/permission")
+// with Status, Header and Body instead of serving them, Times times
+// (1 when 0; -1 forever). Faulted requests are still validated.
+type Fault struct {
+	Op     string
+	Status int
+	Header http.Header
+	Body   string
+	Times  int
+}
+
+// Request is one request the fake received.
+type Request struct {
+	Method string
+	Path   string
+	// Op is the description's operation ("POST /repos/{owner}/{repo}/pulls"),
+	// empty when no operation matched.
+	Op     string
+	Status int
+	Body   string
+}
+
+// Server is a fake GitHub. All methods are safe for concurrent use.
+type Server struct {
+	t    testing.TB
+	opts Options
+	srv  *httptest.Server
+	rt   routers.Router
+	key  *rsa.PrivateKey
+	pem  []byte
+
+	closed atomic.Bool // set when the test ended: no more failures reported
+
+	mu       sync.Mutex // guards everything below
+	faults   []*Fault
+	requests []Request
+	st       state
+}
+
+// New starts a fake GitHub on loopback and stops it when the test ends.
+func New(t testing.TB, opts Options) *Server {
+	t.Helper()
+	if opts.AppID == 0 {
+		opts.AppID = 1
+	}
+	if opts.Slug == "" {
+		opts.Slug = "issuesmith"
+	}
+	if opts.Installation == 0 {
+		opts.Installation = 42
+	}
+	if opts.TokenTTL == 0 {
+		opts.TokenTTL = time.Hour
+	}
+	key, pem := appKey(t)
+	s := &Server{t: t, opts: opts, key: key, pem: pem, st: newState()}
+	s.srv = httptest.NewUnstartedServer(s)
+	rt, err := newRouter("http://" + s.srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatalf("ghtest: %v", err)
+	}
+	s.rt = rt
+	s.srv.Start()
+	t.Cleanup(func() {
+		s.closed.Store(true)
+		s.srv.Close()
+	})
+	return s
+}
+
+// URL is the API root to give ghapp.AppConfig.BaseURL (with a trailing slash).
+func (s *Server) URL() string { return s.srv.URL + "/" }
+
+// AppID is the App's id.
+func (s *Server) AppID() int64 { return s.opts.AppID }
+
+// PrivateKey is the App's PEM private key; the fake checks JWTs against it.
+func (s *Server) PrivateKey() []byte { return s.pem }
+
+// BotLogin is the App's bot user, "slug[bot]".
+func (s *Server) BotLogin() string { return s.opts.Slug + "[bot]" }
+
+// Installation is the default installation id.
+func (s *Server) Installation() int64 { return s.opts.Installation }
+
+// Inject queues a fault. Faults are matched in the order injected.
+func (s *Server) Inject(f Fault) {
+	if f.Times == 0 {
+		f.Times = 1
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = append(s.faults, &f)
+}
+
+// Requests returns every request received so far, in order.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// Calls counts the requests received for op ("METHOD /path/template").
+func (s *Server) Calls(op string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, r := range s.requests {
+		if r.Op == op {
+			n++
+		}
+	}
+	return n
+}
+
+// failf fails the owning test unless it has already ended.
+func (s *Server) failf(format string, args ...any) {
+	if !s.closed.Load() {
+		s.t.Errorf("ghtest: "+format, args...)
+	}
+}
+
+// ServeHTTP validates, authenticates and serves one request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, "read body", http.StatusBadRequest)
+		return
+	}
+	escapeContentsPath(r)
+	rec := Request{Method: r.Method, Path: r.URL.Path, Body: string(body)}
+	resp := s.serve(r, body, &rec)
+	rec.Status = resp.status
+	s.mu.Lock()
+	s.requests = append(s.requests, rec)
+	s.mu.Unlock()
+	resp.write(w, s)
+}
+
+func (s *Server) serve(r *http.Request, body []byte, rec *Request) response {
+	route, params, err := s.rt.FindRoute(r)
+	if err != nil {
+		s.failf("%s %s is not an operation of GitHub's REST API that the fake serves: %v", r.Method, r.URL.Path, err)
+		return errorResp(http.StatusNotFound, "Not Found")
+	}
+	rec.Op = r.Method + " " + route.Path
+	if err := validate(r.Context(), route, params, r, body); err != nil {
+		s.failf("%s would be rejected by GitHub: %v", rec.Op, err)
+		return errorResp(http.StatusUnprocessableEntity, "Validation Failed: "+err.Error())
+	}
+	if f := s.takeFault(rec.Op); f != nil {
+		return response{status: f.Status, header: f.Header, raw: []byte(f.Body)}
+	}
+	h, ok := handlers[rec.Op]
+	if !ok {
+		s.failf("%s has no handler in the fake", rec.Op)
+		return errorResp(http.StatusNotImplemented, "not implemented by ghtest")
+	}
+	c := &call{s: s, r: r, body: body, params: params, op: rec.Op}
+	if resp, ok := s.authenticate(c); !ok {
+		return resp
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return h(c)
+}
+
+func (s *Server) takeFault(op string) *Fault {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, f := range s.faults {
+		if f.Op != op {
+			continue
+		}
+		if f.Times > 0 {
+			f.Times--
+			if f.Times == 0 {
+				s.faults = append(s.faults[:i], s.faults[i+1:]...)
+			}
+		}
+		return f
+	}
+	return nil
+}
+
+// escapeContentsPath turns /repos/o/r/contents/a/b into .../contents/a%2Fb:
+// GitHub's {path} spans slashes, the router's parameters do not.
+func escapeContentsPath(r *http.Request) {
+	p := r.URL.Path
+	parts := strings.SplitN(p, "/", 6) // "", repos, o, r, contents, rest
+	if len(parts) == 6 && parts[1] == "repos" && parts[4] == "contents" && strings.Contains(parts[5], "/") {
+		r.URL.RawPath = strings.Join(parts[:5], "/") + "/" + url.PathEscape(parts[5])
+	}
+}
+
+// call is one authenticated request being served; handlers run with s.mu held.
+type call struct {
+	s      *Server
+	r      *http.Request
+	body   []byte
+	params map[string]string
+	op     string
+	// installation is the token's installation; 0 for App (JWT) calls.
+	installation int64
+}
+
+func (c *call) param(name string) string { return c.params[name] }
+
+// fail reports a request the fake serves but GitHub would refuse (a state
+// conflict the description cannot see); the handler answers with an error.
+func (c *call) fail(format string, args ...any) { c.s.failf(c.op+": "+format, args...) }
