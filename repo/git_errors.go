@@ -1,0 +1,103 @@
+package repo
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Sentinels for git outcomes the workflow handles. Errors returned by Cache
+// and Worktree wrap them; test with errors.Is, or errors.As with *PushError
+// for details.
+var (
+	// ErrEmptyChange reports a commit with nothing to commit. No commit is
+	// made.
+	ErrEmptyChange = errors.New("no changes to commit")
+	// ErrBranchMoved reports that the remote branch changed after this run
+	// fetched it (someone pushed to it): fetch and redo, or give up.
+	ErrBranchMoved = errors.New("remote branch moved since it was fetched")
+	// ErrNonFastForward reports that the pushed commit does not descend from
+	// the remote branch tip; pushing needs Force.
+	ErrNonFastForward = errors.New("push is not a fast-forward")
+	// ErrPushRejected reports that the server refused the push (a hook, a
+	// protected branch, a policy).
+	ErrPushRejected = errors.New("push rejected by the remote")
+	// ErrAuth reports a missing, expired or insufficient access token.
+	ErrAuth = errors.New("git authentication failed")
+	// ErrRefNotFound reports a base ref that the remote does not have.
+	ErrRefNotFound = errors.New("ref not found")
+)
+
+// PushError describes a failed push. It wraps one of ErrBranchMoved,
+// ErrNonFastForward, ErrPushRejected or ErrAuth. Its text never holds the
+// token.
+type PushError struct {
+	Kind     error  // one of the sentinels above
+	Branch   string // the branch pushed, without refs/heads/
+	Expected string // remote tip this run expected ("" when it expected no branch)
+	Actual   string // remote tip found ("" when the branch does not exist)
+	Reason   string // the server's or git's message, redacted
+}
+
+// Error implements error.
+func (e *PushError) Error() string {
+	s := fmt.Sprintf("push %s: %v", e.Branch, e.Kind)
+	if e.Expected != "" || e.Actual != "" {
+		s += fmt.Sprintf(" (expected %s, found %s)", short(e.Expected), short(e.Actual))
+	}
+	if e.Reason != "" {
+		s += ": " + e.Reason
+	}
+	return s
+}
+
+// Unwrap returns the sentinel kind.
+func (e *PushError) Unwrap() error { return e.Kind }
+
+// short abbreviates a commit hash for messages; "" reads "none".
+func short(h string) string {
+	switch {
+	case h == "":
+		return "none"
+	case len(h) > 12:
+		return h[:12]
+	default:
+		return h
+	}
+}
+
+// redactor removes secrets from text headed for errors and logs.
+type redactor []string
+
+// newRedactor redacts the given secrets (empty ones are ignored).
+func newRedactor(secrets ...string) redactor {
+	var r redactor
+	for _, s := range secrets {
+		if len(s) >= 4 {
+			r = append(r, s)
+		}
+	}
+	return r
+}
+
+// text returns s with every secret replaced by "***".
+func (r redactor) text(s string) string {
+	for _, secret := range r {
+		s = strings.ReplaceAll(s, secret, "***")
+	}
+	return s
+}
+
+// err returns err with its text redacted, keeping the sentinels it wraps
+// reachable through errors.Is only when the text was clean. A wrapped error
+// whose text held a secret is flattened, so no caller can print it.
+func (r redactor) err(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if clean := r.text(msg); clean != msg {
+		return errors.New(clean)
+	}
+	return err
+}

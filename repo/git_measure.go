@@ -1,0 +1,47 @@
+package repo
+
+import (
+	"runtime/metrics"
+	"sync/atomic"
+	"time"
+)
+
+// heapMetric is the live Go heap, sampled while go-git works.
+const heapMetric = "/memory/classes/heap/objects:bytes"
+
+// measurePeakHeap runs fn and returns the highest Go heap size seen while it
+// ran, sampled every 10ms. The figure is process-wide: concurrent work in
+// the same process counts too.
+func measurePeakHeap(fn func() error) (uint64, error) {
+	var peak atomic.Uint64
+	sample := func() {
+		s := []metrics.Sample{{Name: heapMetric}}
+		metrics.Read(s)
+		if s[0].Value.Kind() == metrics.KindUint64 {
+			if v := s[0].Value.Uint64(); v > peak.Load() {
+				peak.Store(v)
+			}
+		}
+	}
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() { // sampler; ends when fn returns
+		defer close(stopped)
+		t := time.NewTicker(10 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				sample()
+			}
+		}
+	}()
+	sample()
+	err := fn()
+	sample()
+	close(done)
+	<-stopped
+	return peak.Load(), err
+}

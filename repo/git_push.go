@@ -1,0 +1,178 @@
+package repo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// PushOptions tune a push.
+type PushOptions struct {
+	// Force replaces the remote branch even when the push is not a
+	// fast-forward, but only if the remote tip is still RemoteTip (a lease):
+	// a branch moved by someone else is never overwritten.
+	Force bool
+}
+
+// Push pushes the run's branch to origin with token as HTTP basic auth
+// (user x-access-token). Failures are *PushError values wrapping
+// ErrBranchMoved (the remote branch is not where this run found it),
+// ErrNonFastForward (the branch was rewritten locally; retry with Force),
+// ErrPushRejected (the server refused) or ErrAuth. No error text holds the
+// token. After a successful push RemoteTip is the pushed commit.
+func (wt *Worktree) Push(ctx context.Context, token string, opts PushOptions) error {
+	head, err := wt.Head()
+	if err != nil {
+		return fmt.Errorf("push: %w", err)
+	}
+	perr := &PushError{Branch: wt.Branch, Expected: wt.RemoteTip}
+	red := newRedactor(token)
+	actual, err := wt.remoteTip(ctx, token)
+	if err != nil {
+		if errors.Is(err, ErrAuth) {
+			perr.Kind, perr.Reason = ErrAuth, red.text(err.Error())
+			return perr
+		}
+		return fmt.Errorf("push %s: %w", wt.Branch, red.err(err))
+	}
+	perr.Actual = actual
+	if actual == head {
+		wt.RemoteTip = head
+		return nil // already there
+	}
+	if actual != wt.RemoteTip {
+		perr.Kind = ErrBranchMoved
+		return perr
+	}
+	if actual != "" && !opts.Force {
+		ok, err := wt.descends(head, actual)
+		if err != nil {
+			return fmt.Errorf("push %s: %w", wt.Branch, err)
+		}
+		if !ok {
+			perr.Kind = ErrNonFastForward
+			return perr
+		}
+	}
+	if wt.Backend == BackendCLI {
+		err = wt.pushCLI(ctx, token, opts.Force)
+	} else {
+		err = wt.pushGoGit(ctx, token, opts.Force)
+	}
+	if err != nil {
+		var pe *PushError
+		if errors.As(err, &pe) {
+			pe.Branch, pe.Expected, pe.Actual = wt.Branch, wt.RemoteTip, actual
+			pe.Reason = red.text(pe.Reason)
+			return pe
+		}
+		return fmt.Errorf("push %s: %w", wt.Branch, red.err(err))
+	}
+	wt.RemoteTip = head
+	ref := plumbing.NewHashReference(plumbing.NewRemoteReferenceName("origin", wt.Branch), plumbing.NewHash(head))
+	if err := wt.repo.Storer.SetReference(ref); err != nil {
+		return fmt.Errorf("push %s: record remote tip: %w", wt.Branch, err)
+	}
+	return nil
+}
+
+// remoteTip asks origin where the branch is now ("" if it does not exist).
+func (wt *Worktree) remoteTip(ctx context.Context, token string) (string, error) {
+	rem, err := wt.repo.Remote("origin")
+	if err != nil {
+		return "", err
+	}
+	refs, err := rem.ListContext(ctx, &git.ListOptions{Auth: basicAuth(token)})
+	if err != nil {
+		return "", mapTransportErr(err)
+	}
+	want := plumbing.NewBranchReferenceName(wt.Branch)
+	for _, ref := range refs {
+		if ref.Name() == want {
+			return ref.Hash().String(), nil
+		}
+	}
+	return "", nil
+}
+
+// descends reports whether commit head has ancestor as an ancestor (or is
+// it).
+func (wt *Worktree) descends(head, ancestor string) (bool, error) {
+	if head == ancestor {
+		return true, nil
+	}
+	hc, err := object.GetCommit(wt.repo.Storer, plumbing.NewHash(head))
+	if err != nil {
+		return false, err
+	}
+	ac, err := object.GetCommit(wt.repo.Storer, plumbing.NewHash(ancestor))
+	if errors.Is(err, plumbing.ErrObjectNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return ac.IsAncestor(hc)
+}
+
+// pushGoGit pushes with go-git; a Force push carries a lease on RemoteTip.
+func (wt *Worktree) pushGoGit(ctx context.Context, token string, force bool) error {
+	ref := plumbing.NewBranchReferenceName(wt.Branch)
+	spec := config.RefSpec(ref.String() + ":" + ref.String())
+	po := &git.PushOptions{RemoteName: "origin", RefSpecs: []config.RefSpec{spec}, Auth: basicAuth(token)}
+	if force && wt.RemoteTip != "" {
+		po.RefSpecs = []config.RefSpec{"+" + spec}
+		po.ForceWithLease = &git.ForceWithLease{RefName: ref, Hash: plumbing.NewHash(wt.RemoteTip)}
+	}
+	err := wt.repo.PushContext(ctx, po)
+	switch {
+	case err == nil, errors.Is(err, git.NoErrAlreadyUpToDate):
+		return nil
+	case errors.Is(mapTransportErr(err), ErrAuth):
+		return &PushError{Kind: ErrAuth, Reason: err.Error()}
+	case strings.Contains(err.Error(), "non-fast-forward"):
+		return &PushError{Kind: ErrBranchMoved, Reason: err.Error()}
+	case strings.Contains(err.Error(), "command error on"), strings.Contains(err.Error(), "unpack error"):
+		return &PushError{Kind: ErrPushRejected, Reason: err.Error()}
+	}
+	return err
+}
+
+// pushCLI pushes with the git CLI and classifies its refusal messages.
+func (wt *Worktree) pushCLI(ctx context.Context, token string, force bool) error {
+	ref := "refs/heads/" + wt.Branch
+	args := []string{"push", "--porcelain", "origin", ref + ":" + ref}
+	if force && wt.RemoteTip != "" {
+		args = []string{"push", "--porcelain", "--force-with-lease=" + ref + ":" + wt.RemoteTip, "origin", "+" + ref + ":" + ref}
+	}
+	res, err := runGit(ctx, wt.Dir, token, args...)
+	if err == nil {
+		return nil
+	}
+	out := res.stdout + "\n" + res.stderr
+	switch {
+	case errors.Is(cliAuthErr(res.stderr, err), ErrAuth):
+		return &PushError{Kind: ErrAuth, Reason: lastLine(res.stderr)}
+	case strings.Contains(out, "stale info"), strings.Contains(out, "fetch first"), strings.Contains(out, "non-fast-forward"):
+		return &PushError{Kind: ErrBranchMoved, Reason: lastLine(res.stderr)}
+	case strings.Contains(out, "remote rejected"), strings.Contains(out, "[rejected]"), strings.Contains(out, "declined"):
+		return &PushError{Kind: ErrPushRejected, Reason: rejectReason(out)}
+	}
+	return err
+}
+
+// rejectReason picks the server's words out of git push output.
+func rejectReason(out string) string {
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "rejected") || strings.Contains(l, "declined") {
+			return strings.TrimSpace(l)
+		}
+	}
+	return lastLine(out)
+}

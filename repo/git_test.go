@@ -1,0 +1,285 @@
+package repo_test
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/issuesmith/issuesmith/repo"
+	"github.com/issuesmith/issuesmith/repo/gittest"
+	"github.com/stretchr/testify/require"
+)
+
+const token = "ghs_TESTtoken0123456789abcdefSECRET"
+
+var (
+	bot       = repo.Signature{Name: "issuesmith[bot]", Email: "123+issuesmith[bot]@users.noreply.github.com"}
+	requester = repo.Signature{Name: "Alice", Email: repo.NoReplyEmail(42, "alice")}
+)
+
+// seedFiles is the repository every git test starts from.
+var seedFiles = map[string]string{
+	"README.md":      "# app\n",
+	"main.go":        "package main\n\nfunc main() {}\n",
+	"old.txt":        "to be deleted\n",
+	".gitignore":     "*.log\n",
+	"pkg/lib/lib.go": "package lib\n",
+}
+
+// setup starts a token-protected server with a seeded repository and a cache
+// logging into a buffer.
+func setup(t *testing.T, backend repo.Backend) (*gittest.Server, string, *repo.Cache, *bytes.Buffer) {
+	t.Helper()
+	srv := gittest.NewServer(t, gittest.WithToken(token))
+	url := srv.Seed(t, "acme/app", seedFiles)
+	var logs bytes.Buffer
+	c, err := repo.NewCache(t.TempDir(), repo.CacheOptions{Backend: backend, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	require.NoError(t, err)
+	return srv, url, c, &logs
+}
+
+func TestWorkflow(t *testing.T) {
+	for _, backend := range []repo.Backend{repo.BackendGoGit, repo.BackendCLI} {
+		t.Run(string(backend), func(t *testing.T) {
+			t.Parallel()
+			srv, url, c, logs := setup(t, backend)
+			ctx := t.Context()
+			branch := repo.BranchForIssue(4)
+
+			wt, err := c.Prepare(ctx, repo.PrepareOptions{URL: url, Token: token, Base: "main", Branch: branch, RunID: "run-1"})
+			require.NoError(t, err)
+			require.Equal(t, backend, wt.Backend)
+			require.True(t, wt.Sync.Cloned)
+			require.Equal(t, srv.Head(t, "acme/app", "main"), wt.Start)
+			require.Empty(t, wt.RemoteTip)
+			ws, err := wt.Workspace()
+			require.NoError(t, err)
+			data, err := ws.ReadBytes("pkg/lib/lib.go")
+			require.NoError(t, err)
+			require.Equal(t, "package lib\n", string(data))
+			ws.Close()
+
+			write(t, wt.Dir, "main.go", "package main\n\nfunc main() { println(1) }\n")
+			write(t, wt.Dir, "pkg/new/new.go", "package new\n")
+			write(t, wt.Dir, "debug.log", "ignored\n")
+			require.NoError(t, os.Remove(filepath.Join(wt.Dir, "old.txt")))
+			h, err := wt.Commit(ctx, repo.CommitOptions{Message: "Fix #4: print\n", Author: bot,
+				CoAuthors: []repo.Signature{requester, requester, bot}})
+			require.NoError(t, err)
+			require.NoError(t, wt.Push(ctx, token, repo.PushOptions{}))
+			require.Equal(t, h, srv.Head(t, "acme/app", branch))
+			require.Equal(t, h, wt.RemoteTip)
+
+			want := map[string]string{
+				"README.md": "# app\n", ".gitignore": "*.log\n", "pkg/lib/lib.go": "package lib\n",
+				"main.go": "package main\n\nfunc main() { println(1) }\n", "pkg/new/new.go": "package new\n",
+			}
+			require.Equal(t, want, srv.Files(t, "acme/app", branch))
+			log := srv.Log(t, "acme/app", branch)
+			require.Len(t, log, 2)
+			require.Equal(t, bot.String(), log[0].Author)
+			require.Equal(t, bot.String(), log[0].Committer)
+			require.Equal(t, "Fix #4: print\n\nCo-authored-by: Alice <42+alice@users.noreply.github.com>", log[0].Message)
+			require.Equal(t, []string{wt.Start}, log[0].Parents)
+
+			// A revise run reuses the remote branch and fetches instead of cloning.
+			wt2, err := c.Prepare(ctx, repo.PrepareOptions{URL: url, Token: token, Base: "main", Branch: branch, RunID: "run-2", Reuse: true})
+			require.NoError(t, err)
+			require.False(t, wt2.Sync.Cloned)
+			require.Equal(t, h, wt2.Start)
+			write(t, wt2.Dir, "README.md", "# app\n\nrevised\n")
+			h2, err := wt2.Commit(ctx, repo.CommitOptions{Message: "Address review", Author: bot})
+			require.NoError(t, err)
+			require.NoError(t, wt2.Push(ctx, token, repo.PushOptions{}))
+			require.Equal(t, h2, srv.Head(t, "acme/app", branch))
+			require.Equal(t, []string{h}, srv.Log(t, "acme/app", branch)[0].Parents)
+
+			// The first run's checkout is untouched by the second.
+			data, err = os.ReadFile(filepath.Join(wt.Dir, "README.md"))
+			require.NoError(t, err)
+			require.Equal(t, "# app\n", string(data))
+
+			assertNoToken(t, c, wt, logs)
+			require.Contains(t, logs.String(), "backend="+string(backend))
+			require.NoError(t, wt.Remove())
+			require.NoDirExists(t, wt.Dir)
+		})
+	}
+}
+
+// assertNoToken checks every file the cache wrote (configs, refs, logs of
+// git) and the log output for the token.
+func assertNoToken(t *testing.T, c *repo.Cache, wt *repo.Worktree, logs *bytes.Buffer) {
+	t.Helper()
+	root := filepath.Dir(filepath.Dir(wt.Dir))
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		require.NoError(t, err)
+		if d.Type().IsRegular() {
+			data, err := os.ReadFile(p)
+			require.NoError(t, err)
+			require.False(t, bytes.Contains(data, []byte(token)), "token stored in %s", p)
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	cfg, err := os.ReadFile(filepath.Join(wt.Dir, ".git", "config"))
+	require.NoError(t, err)
+	require.Contains(t, string(cfg), "url = http://127.0.0.1")
+	require.NotContains(t, string(cfg), "@127.0.0.1", "no credentials in the remote URL")
+	require.NotContains(t, logs.String(), token)
+	require.NotContains(t, logs.String(), "x-access-token:")
+}
+
+func TestEmptyChange(t *testing.T) {
+	for _, backend := range []repo.Backend{repo.BackendGoGit, repo.BackendCLI} {
+		t.Run(string(backend), func(t *testing.T) {
+			t.Parallel()
+			_, url, c, _ := setup(t, backend)
+			wt, err := c.Prepare(t.Context(), repo.PrepareOptions{URL: url, Token: token, Branch: "b", RunID: "r"})
+			require.NoError(t, err)
+			write(t, wt.Dir, "trace.log", "ignored files are no change\n")
+			_, err = wt.Commit(t.Context(), repo.CommitOptions{Message: "nothing", Author: bot})
+			require.ErrorIs(t, err, repo.ErrEmptyChange)
+			head, err := wt.Head()
+			require.NoError(t, err)
+			require.Equal(t, wt.Start, head, "no empty commit was made")
+		})
+	}
+}
+
+func TestRejectedToken(t *testing.T) {
+	t.Parallel()
+	srv, url, c, logs := setup(t, repo.BackendAuto)
+	const wrong = "ghs_WRONGtoken_abcdefghijklmnop"
+	for _, tok := range []string{wrong, ""} {
+		_, err := c.Prepare(t.Context(), repo.PrepareOptions{URL: url, Token: tok, Branch: "b", RunID: "r" + tok[:min(3, len(tok))]})
+		require.ErrorIs(t, err, repo.ErrAuth)
+		require.NotContains(t, err.Error(), wrong)
+	}
+	require.Positive(t, srv.AuthFailures())
+	require.NotContains(t, logs.String(), wrong)
+
+	// A token that expires between fetch and push.
+	wt, err := c.Prepare(t.Context(), repo.PrepareOptions{URL: url, Token: token, Branch: "b", RunID: "ok"})
+	require.NoError(t, err)
+	write(t, wt.Dir, "x.txt", "x\n")
+	_, err = wt.Commit(t.Context(), repo.CommitOptions{Message: "x", Author: bot})
+	require.NoError(t, err)
+	err = wt.Push(t.Context(), wrong, repo.PushOptions{})
+	require.ErrorIs(t, err, repo.ErrAuth)
+	require.NotContains(t, err.Error(), wrong)
+	require.Empty(t, srv.Head(t, "acme/app", "b"))
+
+	_, err = c.Sync(t.Context(), "http://x-access-token:"+wrong+"@127.0.0.1/acme/app.git", "")
+	require.Error(t, err)
+	require.NotContains(t, err.Error(), wrong, "credentials in a URL are refused without echoing them")
+}
+
+func TestPushRefusals(t *testing.T) {
+	for _, backend := range []repo.Backend{repo.BackendGoGit, repo.BackendCLI} {
+		t.Run(string(backend), func(t *testing.T) {
+			t.Parallel()
+			srv, url, c, _ := setup(t, backend)
+			ctx := t.Context()
+			branch := repo.BranchForIssue(7)
+			first := srv.Commit(t, "acme/app", branch, map[string]string{"a.txt": "from a human\n"}, "human work")
+
+			// Branch moved: someone pushes after the run fetched.
+			wt, err := c.Prepare(ctx, repo.PrepareOptions{URL: url, Token: token, Branch: branch, RunID: "moved", Reuse: true})
+			require.NoError(t, err)
+			require.Equal(t, first, wt.Start)
+			moved := srv.Commit(t, "acme/app", branch, map[string]string{"b.txt": "more\n"}, "more human work")
+			commitFile(t, wt, "c.txt")
+			err = wt.Push(ctx, token, repo.PushOptions{Force: true})
+			var pe *repo.PushError
+			require.ErrorAs(t, err, &pe)
+			require.ErrorIs(t, err, repo.ErrBranchMoved)
+			require.Equal(t, first, pe.Expected)
+			require.Equal(t, moved, pe.Actual)
+			require.Equal(t, moved, srv.Head(t, "acme/app", branch), "a moved branch is never overwritten")
+
+			// Non-fast-forward: a fresh run from main over an existing branch.
+			wt2, err := c.Prepare(ctx, repo.PrepareOptions{URL: url, Token: token, Base: "main", Branch: branch, RunID: "nff"})
+			require.NoError(t, err)
+			require.Equal(t, moved, wt2.RemoteTip)
+			h := commitFile(t, wt2, "d.txt")
+			require.ErrorIs(t, wt2.Push(ctx, token, repo.PushOptions{}), repo.ErrNonFastForward)
+			require.Equal(t, moved, srv.Head(t, "acme/app", branch))
+			require.NoError(t, wt2.Push(ctx, token, repo.PushOptions{Force: true}))
+			require.Equal(t, h, srv.Head(t, "acme/app", branch))
+
+			// Rejected by the server.
+			srv.RejectPushes(t, "acme/app", "protected branch: pushes are not allowed")
+			commitFile(t, wt2, "e.txt")
+			err = wt2.Push(ctx, token, repo.PushOptions{})
+			require.ErrorIs(t, err, repo.ErrPushRejected)
+			require.Equal(t, h, srv.Head(t, "acme/app", branch))
+		})
+	}
+}
+
+func TestAutoFallsBackToCLI(t *testing.T) {
+	t.Parallel()
+	srv := gittest.NewServer(t, gittest.WithToken(token))
+	url := srv.Seed(t, "acme/big", seedFiles)
+	c, err := repo.NewCache(t.TempDir(), repo.CacheOptions{LargeRepoBytes: 1})
+	require.NoError(t, err)
+	st, err := c.Sync(t.Context(), url, token)
+	require.NoError(t, err)
+	require.Equal(t, repo.BackendGoGit, st.Backend, "an empty cache starts with go-git")
+	require.Positive(t, st.PeakHeapBytes)
+	srv.Commit(t, "acme/big", "main", map[string]string{"more.txt": "more\n"}, "more")
+	st, err = c.Sync(t.Context(), url, token)
+	require.NoError(t, err)
+	require.Equal(t, repo.BackendCLI, st.Backend)
+	require.Contains(t, st.Fallback, "over the 1 bytes go-git limit")
+	require.Positive(t, st.MaxRSSBytes)
+	wt, err := c.Prepare(t.Context(), repo.PrepareOptions{URL: url, Token: token, Branch: "b", RunID: "r"})
+	require.NoError(t, err)
+	require.Equal(t, repo.BackendCLI, wt.Backend)
+	require.FileExists(t, filepath.Join(wt.Dir, "more.txt"))
+}
+
+func TestPrepareRefusals(t *testing.T) {
+	t.Parallel()
+	_, url, c, _ := setup(t, repo.BackendAuto)
+	ctx := t.Context()
+	_, err := c.Prepare(ctx, repo.PrepareOptions{URL: url, Token: token, Base: "nope", Branch: "b", RunID: "r1"})
+	require.ErrorIs(t, err, repo.ErrRefNotFound)
+	for _, id := range []string{"", "../x", "a/b", ".hidden"} {
+		_, err = c.Prepare(ctx, repo.PrepareOptions{URL: url, Branch: "b", RunID: id})
+		require.Error(t, err, id)
+	}
+	for _, b := range []string{"", "-rf", "a..b", "a b"} {
+		_, err = c.Prepare(ctx, repo.PrepareOptions{URL: url, Branch: b, RunID: "r2"})
+		require.Error(t, err, b)
+	}
+	_, err = c.Prepare(ctx, repo.PrepareOptions{URL: url, Token: token, Branch: "b", RunID: "r3"})
+	require.NoError(t, err)
+	_, err = c.Prepare(ctx, repo.PrepareOptions{URL: url, Token: token, Branch: "b", RunID: "r3"})
+	require.Error(t, err, "a run id is never reused")
+	require.True(t, !errors.Is(err, repo.ErrAuth))
+}
+
+// write writes a file under dir.
+func write(t *testing.T, dir, rel, content string) {
+	t.Helper()
+	full := filepath.Join(dir, filepath.FromSlash(rel))
+	require.NoError(t, os.MkdirAll(filepath.Dir(full), 0o755))
+	require.NoError(t, os.WriteFile(full, []byte(content), 0o644))
+}
+
+// commitFile adds a file and commits it, returning the commit.
+func commitFile(t *testing.T, wt *repo.Worktree, name string) string {
+	t.Helper()
+	write(t, wt.Dir, name, name+"\n")
+	h, err := wt.Commit(t.Context(), repo.CommitOptions{Message: "add " + name, Author: bot, When: time.Unix(1e9, 0)})
+	require.NoError(t, err)
+	return h
+}
+

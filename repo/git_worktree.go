@@ -1,0 +1,211 @@
+package repo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+)
+
+// BranchForIssue is the branch a run for issue n works on.
+func BranchForIssue(n int) string { return fmt.Sprintf("issuesmith/issue-%d", n) }
+
+// PrepareOptions say which repository and ref a run works on.
+type PrepareOptions struct {
+	URL   string // remote URL without credentials
+	Token string // installation token for fetching; may be empty
+	// Base is the branch, tag or commit to start from; empty means the
+	// remote's default branch.
+	Base string
+	// Branch is the branch the run commits to, e.g. BranchForIssue(n).
+	Branch string
+	// RunID names the worktree; it must be unique among live runs and use
+	// only letters, digits, ".", "_" and "-".
+	RunID string
+	// Reuse starts from the remote Branch when it exists (a revise run adds
+	// commits to the PR's branch); otherwise the run starts from Base.
+	Reuse bool
+}
+
+// Worktree is one run's own checkout, made from the cache: its objects are
+// shared with the cached clone (git alternates), its index, refs and files
+// are its own, so runs never share a checkout. It is not safe for
+// concurrent use.
+type Worktree struct {
+	// Dir is the checkout's absolute path.
+	Dir string
+	// Branch is the local and remote branch name (without refs/heads/).
+	Branch string
+	// Start is the commit the run started from.
+	Start string
+	// RemoteTip is the remote Branch's tip when the run fetched, "" if the
+	// branch did not exist; Push refuses when the remote moved from it.
+	RemoteTip string
+	// Backend is the implementation the worktree's git operations use.
+	Backend Backend
+	// Sync reports the fetch that prepared the worktree.
+	Sync SyncStats
+
+	url  string
+	repo *git.Repository
+}
+
+// validRunID matches acceptable RunIDs.
+var validRunID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
+
+// Prepare syncs the repository (clone or fetch), resolves the start commit
+// and makes a fresh worktree for the run on a local branch opts.Branch,
+// checked out. Errors wrap ErrRefNotFound for an unknown base and ErrAuth
+// for a refused token.
+func (c *Cache) Prepare(ctx context.Context, opts PrepareOptions) (*Worktree, error) {
+	if !validRunID.MatchString(opts.RunID) {
+		return nil, fmt.Errorf("prepare worktree: run id %q is not a safe directory name", opts.RunID)
+	}
+	if err := checkBranchName(opts.Branch); err != nil {
+		return nil, fmt.Errorf("prepare worktree: %w", err)
+	}
+	m, err := c.mirrorFor(opts.URL)
+	if err != nil {
+		return nil, fmt.Errorf("prepare worktree: %w", err)
+	}
+	dir := filepath.Join(c.dir, "runs", opts.RunID)
+	if _, err := os.Stat(dir); err == nil {
+		return nil, fmt.Errorf("prepare worktree: run %s already has a worktree at %s", opts.RunID, dir)
+	}
+	unlock := c.lock(m.dir)
+	st, err := c.sync(ctx, m, opts.Token)
+	var start, tip string
+	if err == nil {
+		start, tip, err = resolveStart(m.dir, opts)
+	}
+	unlock()
+	if err != nil {
+		return nil, fmt.Errorf("prepare worktree: %w", err)
+	}
+	wt := &Worktree{Dir: dir, Branch: opts.Branch, Start: start, RemoteTip: tip, Backend: st.Backend, Sync: st, url: m.url}
+	if err := wt.create(ctx, m.dir); err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, fmt.Errorf("prepare worktree: %w", err)
+	}
+	return wt, nil
+}
+
+// resolveStart finds the commit to start from and the remote branch tip in
+// the mirror.
+func resolveStart(mirrorDir string, opts PrepareOptions) (start, tip string, err error) {
+	r, err := git.PlainOpen(mirrorDir)
+	if err != nil {
+		return "", "", err
+	}
+	if ref, err := r.Reference(plumbing.NewRemoteReferenceName("origin", opts.Branch), true); err == nil {
+		tip = ref.Hash().String()
+	}
+	if opts.Reuse && tip != "" {
+		return tip, tip, nil
+	}
+	candidates := []string{"refs/remotes/origin/HEAD"}
+	if opts.Base != "" {
+		candidates = []string{"refs/remotes/origin/" + opts.Base, "refs/tags/" + opts.Base, opts.Base}
+	}
+	for _, rev := range candidates {
+		h, err := r.ResolveRevision(plumbing.Revision(rev + "^{commit}"))
+		if err == nil {
+			return h.String(), tip, nil
+		}
+	}
+	base := opts.Base
+	if base == "" {
+		base = "the default branch"
+	}
+	return "", "", fmt.Errorf("base %s: %w", base, ErrRefNotFound)
+}
+
+// create lays out the run's repository: its own .git whose object store
+// borrows the mirror's through alternates, the branch at Start, origin
+// pointing at the clean URL, then the files checked out.
+func (wt *Worktree) create(ctx context.Context, mirrorDir string) error {
+	if err := os.MkdirAll(wt.Dir, 0o755); err != nil {
+		return err
+	}
+	r, err := git.Init(runStorage(wt.Dir), osfs.New(wt.Dir))
+	if err != nil {
+		return err
+	}
+	wt.repo = r
+	if err := r.Storer.(*filesystem.Storage).AddAlternate(mirrorDir); err != nil {
+		return err
+	}
+	if _, err := r.CreateRemote(&config.RemoteConfig{Name: "origin", URLs: []string{wt.url}, Fetch: fetchSpecs[:1]}); err != nil {
+		return err
+	}
+	branch := plumbing.NewBranchReferenceName(wt.Branch)
+	refs := []*plumbing.Reference{
+		plumbing.NewHashReference(branch, plumbing.NewHash(wt.Start)),
+		plumbing.NewSymbolicReference(plumbing.HEAD, branch),
+	}
+	if wt.RemoteTip != "" {
+		refs = append(refs, plumbing.NewHashReference(plumbing.NewRemoteReferenceName("origin", wt.Branch), plumbing.NewHash(wt.RemoteTip)))
+	}
+	for _, ref := range refs {
+		if err := r.Storer.SetReference(ref); err != nil {
+			return err
+		}
+	}
+	if wt.Backend == BackendCLI {
+		_, err := runGit(ctx, wt.Dir, "", "reset", "--hard", "--quiet", wt.Start)
+		return err
+	}
+	w, err := r.Worktree()
+	if err != nil {
+		return err
+	}
+	return w.Reset(&git.ResetOptions{Commit: plumbing.NewHash(wt.Start), Mode: git.HardReset})
+}
+
+// runStorage opens the .git of a run directory. Alternates are resolved
+// from the file-system root, as they are absolute paths into the cache.
+func runStorage(dir string) *filesystem.Storage {
+	return filesystem.NewStorageWithOptions(osfs.New(filepath.Join(dir, ".git")), cache.NewObjectLRUDefault(),
+		filesystem.Options{AlternatesFS: osfs.New("/")})
+}
+
+// Workspace opens the worktree as a confined Workspace.
+func (wt *Worktree) Workspace() (*Workspace, error) { return OpenWorkspace(wt.Dir) }
+
+// Head returns the commit the branch points at now.
+func (wt *Worktree) Head() (string, error) {
+	ref, err := wt.repo.Reference(plumbing.NewBranchReferenceName(wt.Branch), false)
+	if err != nil {
+		return "", fmt.Errorf("head of %s: %w", wt.Branch, err)
+	}
+	return ref.Hash().String(), nil
+}
+
+// Remove deletes the worktree directory. The cached clone stays.
+func (wt *Worktree) Remove() error {
+	if err := os.RemoveAll(wt.Dir); err != nil {
+		return fmt.Errorf("remove worktree: %w", err)
+	}
+	return nil
+}
+
+// checkBranchName refuses names git would reject or that could be read as an
+// option or a path escape.
+func checkBranchName(b string) error {
+	if b == "" {
+		return errors.New("branch name is empty")
+	}
+	if err := plumbing.NewBranchReferenceName(b).Validate(); err != nil || b[0] == '-' {
+		return fmt.Errorf("branch name %q is not valid", b)
+	}
+	return nil
+}

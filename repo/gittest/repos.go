@@ -1,0 +1,155 @@
+package gittest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Delete as a file's content in Commit removes the file.
+const Delete = "\x00gittest:delete"
+
+// Committer is the identity of commits made by the helpers.
+const Committer = "Someone Else <someone@example.com>"
+
+// CreateRepo creates an empty bare repository name ("owner/repo") whose
+// default branch is main, accepting pushes over HTTP, and returns its URL.
+func (s *Server) CreateRepo(t testing.TB, name string) string {
+	t.Helper()
+	dir := s.Dir(name)
+	git(t, "", "init", "--quiet", "--bare", "--initial-branch=main", dir)
+	git(t, dir, "config", "http.receivepack", "true")
+	return s.RepoURL(name)
+}
+
+// Seed creates repository name with one commit on main holding files
+// (path → content) and returns its URL.
+func (s *Server) Seed(t testing.TB, name string, files map[string]string) string {
+	t.Helper()
+	url := s.CreateRepo(t, name)
+	s.Commit(t, name, "main", files, "seed")
+	return url
+}
+
+// Commit adds a commit to branch of repository name, as Committer, writing
+// files (path → content; Delete removes a path), and returns its hash. A
+// missing branch starts from main, or as the first commit of an empty
+// repository. It bypasses HTTP, the token and RejectPushes.
+func (s *Server) Commit(t testing.TB, name, branch string, files map[string]string, msg string) string {
+	t.Helper()
+	work := t.TempDir()
+	git(t, "", "clone", "--quiet", s.Dir(name), work)
+	switch {
+	case s.Head(t, name, branch) != "":
+		git(t, work, "checkout", "--quiet", branch)
+	case s.Head(t, name, "main") != "":
+		git(t, work, "checkout", "--quiet", "-b", branch, "origin/main")
+	default:
+		git(t, work, "checkout", "--quiet", "--orphan", branch)
+	}
+	for p, content := range files {
+		full := filepath.Join(work, filepath.FromSlash(p))
+		if content == Delete {
+			if err := os.Remove(full); err != nil {
+				t.Fatalf("gittest: delete %s: %v", p, err)
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatalf("gittest: %v", err)
+		}
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			t.Fatalf("gittest: %v", err)
+		}
+	}
+	git(t, work, "add", "-A")
+	git(t, work, "commit", "--quiet", "--allow-empty", "-m", msg)
+	git(t, work, "push", "--quiet", "origin", "HEAD:refs/heads/"+branch)
+	return strings.TrimSpace(git(t, work, "rev-parse", "HEAD"))
+}
+
+// Head returns branch's commit in repository name, "" if the branch does not
+// exist.
+func (s *Server) Head(t testing.TB, name, branch string) string {
+	t.Helper()
+	cmd := exec.Command("git", "rev-parse", "--verify", "--quiet", "refs/heads/"+branch)
+	cmd.Dir = s.Dir(name)
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// Files returns every file on branch of repository name (path → content).
+func (s *Server) Files(t testing.TB, name, branch string) map[string]string {
+	t.Helper()
+	dir := s.Dir(name)
+	files := map[string]string{}
+	list := git(t, dir, "ls-tree", "-r", "-z", "--name-only", "refs/heads/"+branch)
+	for _, p := range strings.Split(list, "\x00") {
+		if p != "" {
+			files[p] = git(t, dir, "cat-file", "blob", "refs/heads/"+branch+":"+p)
+		}
+	}
+	return files
+}
+
+// CommitInfo describes one commit as git prints it.
+type CommitInfo struct {
+	Hash      string
+	Author    string // "Name <email>"
+	Committer string
+	Message   string // full message with trailers
+	Parents   []string
+}
+
+// Log returns the commits of branch, newest first.
+func (s *Server) Log(t testing.TB, name, branch string) []CommitInfo {
+	t.Helper()
+	out := git(t, s.Dir(name), "log", "--format=%H%x1f%an <%ae>%x1f%cn <%ce>%x1f%P%x1f%B%x1e", "refs/heads/"+branch)
+	var log []CommitInfo
+	for _, rec := range strings.Split(out, "\x1e") {
+		f := strings.Split(strings.TrimLeft(rec, "\n"), "\x1f")
+		if len(f) < 5 {
+			continue
+		}
+		log = append(log, CommitInfo{Hash: f[0], Author: f[1], Committer: f[2],
+			Parents: strings.Fields(f[3]), Message: strings.TrimRight(f[4], "\n")})
+	}
+	return log
+}
+
+// RejectPushes installs a pre-receive hook in repository name that refuses
+// every push over HTTP with message, as a protected branch would.
+func (s *Server) RejectPushes(t testing.TB, name, message string) {
+	t.Helper()
+	hook := filepath.Join(s.Dir(name), "hooks", "pre-receive")
+	script := "#!/bin/sh\n[ \"$GITTEST_ALLOW\" = 1 ] && exit 0\necho '" +
+		strings.ReplaceAll(message, "'", "") + "' >&2\nexit 1\n"
+	if err := os.MkdirAll(filepath.Dir(hook), 0o755); err != nil {
+		t.Fatalf("gittest: %v", err)
+	}
+	if err := os.WriteFile(hook, []byte(script), 0o755); err != nil {
+		t.Fatalf("gittest: %v", err)
+	}
+}
+
+// git runs the git CLI for the helpers, failing the test on error.
+func git(t testing.TB, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GITTEST_ALLOW=1", "LC_ALL=C",
+		"GIT_AUTHOR_NAME=Someone Else", "GIT_AUTHOR_EMAIL=someone@example.com",
+		"GIT_COMMITTER_NAME=Someone Else", "GIT_COMMITTER_EMAIL=someone@example.com")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("gittest: git %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return string(out)
+}

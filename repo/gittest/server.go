@@ -1,0 +1,110 @@
+package gittest
+
+import (
+	"crypto/subtle"
+	"net/http"
+	"net/http/cgi"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// Server is a git smart-HTTP server over bare repositories in a temporary
+// directory. Repository "owner/name" is served at URL()+"/owner/name.git".
+type Server struct {
+	root  string
+	token string
+	srv   *httptest.Server
+
+	requests     atomic.Int64
+	authFailures atomic.Int64
+}
+
+// Option configures a Server.
+type Option func(*Server)
+
+// WithToken makes the server require HTTP basic auth with user
+// "x-access-token" and this password on every request; other credentials get
+// 401 (none given) or 403 (wrong ones).
+func WithToken(token string) Option { return func(s *Server) { s.token = token } }
+
+// NewServer starts a server that is closed when the test ends. It skips the
+// test when git or git-http-backend is missing.
+func NewServer(t testing.TB, opts ...Option) *Server {
+	t.Helper()
+	backend := httpBackend(t)
+	s := &Server{root: t.TempDir()}
+	for _, o := range opts {
+		o(s)
+	}
+	h := &cgi.Handler{
+		Path: backend,
+		Root: "/",
+		Env: []string{
+			"GIT_PROJECT_ROOT=" + s.root,
+			"GIT_HTTP_EXPORT_ALL=1",
+			"GIT_CONFIG_NOSYSTEM=1",
+			"HOME=" + s.root,
+		},
+	}
+	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.requests.Add(1)
+		if !s.authorized(w, r) {
+			s.authFailures.Add(1)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(s.srv.Close)
+	return s
+}
+
+// authorized checks the token, answering 401/403 itself when it is wrong.
+func (s *Server) authorized(w http.ResponseWriter, r *http.Request) bool {
+	if s.token == "" {
+		return true
+	}
+	user, pass, ok := r.BasicAuth()
+	if !ok {
+		w.Header().Set("WWW-Authenticate", `Basic realm="gittest"`)
+		http.Error(w, "authentication required", http.StatusUnauthorized)
+		return false
+	}
+	if user != "x-access-token" || subtle.ConstantTimeCompare([]byte(pass), []byte(s.token)) != 1 {
+		http.Error(w, "invalid credentials", http.StatusForbidden)
+		return false
+	}
+	return true
+}
+
+// URL returns the server's base URL (no trailing slash).
+func (s *Server) URL() string { return s.srv.URL }
+
+// RepoURL returns the clone URL of repository name ("owner/repo").
+func (s *Server) RepoURL(name string) string { return s.srv.URL + "/" + name + ".git" }
+
+// Requests counts HTTP requests served so far, AuthFailures those refused
+// for their credentials.
+func (s *Server) Requests() int64     { return s.requests.Load() }
+func (s *Server) AuthFailures() int64 { return s.authFailures.Load() }
+
+// Dir returns the bare repository's directory on disk.
+func (s *Server) Dir(name string) string { return filepath.Join(s.root, filepath.FromSlash(name)+".git") }
+
+// httpBackend finds git-http-backend or skips the test.
+func httpBackend(t testing.TB) string {
+	t.Helper()
+	out, err := exec.Command("git", "--exec-path").Output()
+	if err != nil {
+		t.Skipf("git is not installed: %v", err)
+	}
+	p := filepath.Join(strings.TrimSpace(string(out)), "git-http-backend")
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("git-http-backend not found: %v", err)
+	}
+	return p
+}
