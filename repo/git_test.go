@@ -282,4 +282,3 @@ func commitFile(t *testing.T, wt *repo.Worktree, name string) string {
 	require.NoError(t, err)
 	return h
 }
-

@@ -93,7 +93,9 @@ func (s *Server) Requests() int64     { return s.requests.Load() }
 func (s *Server) AuthFailures() int64 { return s.authFailures.Load() }
 
 // Dir returns the bare repository's directory on disk.
-func (s *Server) Dir(name string) string { return filepath.Join(s.root, filepath.FromSlash(name)+".git") }
+func (s *Server) Dir(name string) string {
+	return filepath.Join(s.root, filepath.FromSlash(name)+".git")
+}
 
 // httpBackend finds git-http-backend or skips the test.
 func httpBackend(t testing.TB) string {
