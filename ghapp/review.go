@@ -3,6 +3,7 @@ package ghapp
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"sort"
 
 	"github.com/google/go-github/v60/github"
@@ -58,9 +59,17 @@ func (c *Client) ReviewThread(ctx context.Context, owner, repo string, number in
 }
 
 // ReplyToReviewComment answers in the thread of review comment id on pull
-// request number.
+// request number, through GitHub's replies endpoint (go-github v60 only has
+// the older in_reply_to form of "create a review comment").
 func (c *Client) ReplyToReviewComment(ctx context.Context, owner, repo string, number int, id int64, body string) (*github.PullRequestComment, error) {
-	rc, _, err := c.gh.PullRequests.CreateCommentInReplyTo(ctx, owner, repo, number, body, id)
+	u := fmt.Sprintf("repos/%s/%s/pulls/%d/comments/%d/replies", url.PathEscape(owner), url.PathEscape(repo), number, id)
+	req, err := c.gh.NewRequest("POST", u, struct {
+		Body string `json:"body"`
+	}{body})
+	rc := new(github.PullRequestComment)
+	if err == nil {
+		_, err = c.gh.Do(ctx, req, rc)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("reply to review comment %d on %s/%s#%d: %w", id, owner, repo, number, notFound(err))
 	}
