@@ -32,3 +32,12 @@ func (s *Store) PruneDeliveries(ctx context.Context, age time.Duration) (int64, 
 	}
 	return res.RowsAffected()
 }
+
+// ForgetDelivery removes a recorded delivery, so GitHub's redelivery of a
+// delivery that could not be handled is processed instead of ignored.
+func (s *Store) ForgetDelivery(ctx context.Context, id string) error {
+	if _, err := s.exec(ctx, `DELETE FROM deliveries WHERE id = ?`, id); err != nil {
+		return fmt.Errorf("forget delivery %s: %w", id, err)
+	}
+	return nil
+}

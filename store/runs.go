@@ -239,3 +239,12 @@ func (s *Store) PreviousRun(ctx context.Context, key IssueKey, before int64) (*R
 	}
 	return r, err
 }
+
+// SetProgressComment records the id of the run's progress comment without
+// touching any other field.
+func (s *Store) SetProgressComment(ctx context.Context, id, commentID int64) error {
+	if _, err := s.exec(ctx, `UPDATE runs SET progress_comment_id = ?, updated_at = ? WHERE id = ?`, commentID, s.unix(), id); err != nil {
+		return fmt.Errorf("set progress comment of run %d: %w", id, err)
+	}
+	return nil
+}

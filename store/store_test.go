@@ -72,6 +72,10 @@ func testDeliveries(t *testing.T, s *store.Store) {
 	fresh, err = s.RecordDelivery(ctx, "d-1", "issues")
 	require.NoError(t, err)
 	require.False(t, fresh, "a replayed delivery is not fresh")
+	require.NoError(t, s.ForgetDelivery(ctx, "d-1"))
+	fresh, err = s.RecordDelivery(ctx, "d-1", "issues")
+	require.NoError(t, err)
+	require.True(t, fresh, "a forgotten delivery is processed again")
 	_, err = s.RecordDelivery(ctx, "", "issues")
 	require.Error(t, err)
 	n, err := s.PruneDeliveries(ctx, -time.Hour) // everything is older than "an hour from now"
@@ -262,6 +266,22 @@ func testQueue(t *testing.T, s *store.Store) {
 	stopCtx, stop := context.WithTimeout(context.Background(), 10*time.Second)
 	defer stop()
 	require.NoError(t, q.Stop(stopCtx))
+	// A job left running by a dead process (SQLite: the only process) is
+	// made available again.
+	orphan, _, err := q.Insert(ctx, echoArgs{Issue: 2, Stage: "plan", Note: "orphan"}, uniq)
+	require.NoError(t, err)
+	_, err = s.DB().ExecContext(ctx, `UPDATE river_job SET state = 'running' WHERE id = `+fmt.Sprint(orphan))
+	require.NoError(t, err)
+	n, err := q.RequeueOrphans(ctx)
+	require.NoError(t, err)
+	if s.Dialect() == store.SQLite {
+		require.EqualValues(t, 1, n)
+		job, err := q.Job(ctx, orphan)
+		require.NoError(t, err)
+		require.Equal(t, "available", string(job.State))
+	} else {
+		require.Zero(t, n, "PostgreSQL leaves it to River's rescuer")
+	}
 	job, err := q.Job(ctx, id)
 	require.NoError(t, err)
 	require.Equal(t, "completed", string(job.State))

@@ -21,6 +21,7 @@ const (
 	Unlabeled      EventKind = "unlabeled"       // issue unlabelled
 	Closed         EventKind = "closed"          // issue closed
 	CommentCreated EventKind = "comment_created" // issue comment: maybe a /command
+	CommandGiven   EventKind = "command"         // same as CommentCreated: Body starts with the command
 	CommentEdited  EventKind = "comment_edited"  // issue comment edited: maybe the plan's approve box
 	ReviewComment  EventKind = "review_comment"  // review comment on a pull request
 )
@@ -63,7 +64,7 @@ func (e *Engine) Handle(ctx context.Context, ev Event) error {
 		return e.cancel(ctx, ev.key(), fmt.Sprintf("the %q label was removed by @%s", e.o.Label, ev.Sender))
 	case Closed:
 		return e.cancel(ctx, ev.key(), fmt.Sprintf("the issue was closed by @%s", ev.Sender))
-	case CommentCreated:
+	case CommentCreated, CommandGiven:
 		return e.command(ctx, ev)
 	case CommentEdited:
 		return e.commentEdited(ctx, ev)

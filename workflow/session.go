@@ -81,7 +81,7 @@ func (s *session) progress(ctx context.Context) error {
 	}
 	if s.run.ProgressCommentID != ic.GetID() {
 		s.run.ProgressCommentID = ic.GetID()
-		return s.e.d.Store.SaveRun(ctx, s.run)
+		return s.e.d.Store.SetProgressComment(ctx, s.run.ID, ic.GetID())
 	}
 	return nil
 }

@@ -147,13 +147,16 @@ func (s *session) finish(ctx context.Context, state, reason string) error {
 	if state == store.StateDone {
 		s.run.Step = fmt.Sprintf("pull request #%d is open", s.run.PRNumber)
 	}
-	if err := s.save(ctx); err != nil {
-		return err
-	}
+	// The comment and the label first, the state last: whoever sees the
+	// run ended sees GitHub in its final shape, and a crash in between
+	// repeats only idempotent calls.
 	if err := s.progress(ctx); err != nil {
 		return err
 	}
-	return s.resetLabel(ctx)
+	if err := s.resetLabel(ctx); err != nil {
+		return err
+	}
+	return s.save(ctx)
 }
 
 func (s *session) resetLabel(ctx context.Context) error {

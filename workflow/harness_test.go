@@ -1,0 +1,321 @@
+package workflow_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/issuesmith/issuesmith/ghapp"
+	"github.com/issuesmith/issuesmith/ghapp/ghtest"
+	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/planner"
+	"github.com/issuesmith/issuesmith/preagent"
+	"github.com/issuesmith/issuesmith/store"
+	"github.com/issuesmith/issuesmith/store/storetest"
+	"github.com/issuesmith/issuesmith/workflow"
+)
+
+// *ghapp.Client is the GitHub the workflow talks to in production.
+var _ workflow.GitHub = (*ghapp.Client)(nil)
+
+const owner, name = "acme", "app"
+
+// harness is a workflow on real parts: a SQLite store in a temp dir, the
+// fake GitHub through the real ghapp client, and real git repositories.
+type harness struct {
+	t      *testing.T
+	gh     *ghtest.Server
+	app    *ghapp.App
+	st     *store.Store
+	bare   string
+	issue  int
+	agents *agents
+	eng    *workflow.Engine
+}
+
+func newHarness(t *testing.T, ag *agents) *harness {
+	t.Helper()
+	gh := ghtest.New(t, ghtest.Options{})
+	bare := seedRepo(t, map[string]string{"greet.go": "package greet\n\nfunc Hello() string { return \"hello\" }\n"})
+	gh.AddRepo(ghtest.Repo{Owner: owner, Name: name, CloneURL: bare})
+	gh.SetPermission(owner, name, "alice", "write")
+	n := gh.AddIssue(owner, name, ghtest.Issue{Title: "Greet people by name", Body: "Hello() should take a name.", User: "alice", Labels: []string{"issuesmith"}})
+	app, err := ghapp.NewApp(ghapp.AppConfig{AppID: gh.AppID(), PrivateKey: gh.PrivateKey(), BaseURL: gh.URL(),
+		BotLogin: gh.BotLogin(), WriteInterval: -1, Backoff: time.Millisecond})
+	require.NoError(t, err)
+	h := &harness{t: t, gh: gh, app: app, st: storetest.SQLite(t), bare: bare, issue: n, agents: ag}
+	h.start()
+	return h
+}
+
+// start builds and starts an engine on the harness's store (again, after
+// stop, to model a restarted process).
+func (h *harness) start() {
+	h.t.Helper()
+	eng, err := workflow.New(workflow.Deps{
+		Store: h.st,
+		GitHub: workflow.InstallationsFunc(func(ctx context.Context, id int64) (workflow.GitHub, error) {
+			return h.app.Client(ctx, id)
+		}),
+		Git:      cliGit{bare: h.bare},
+		Explorer: h.agents, Planner: h.agents, Coder: h.agents,
+	}, workflow.Options{
+		BotLogin: h.gh.BotLogin(), PollInterval: 20 * time.Millisecond, LeaseWait: 50 * time.Millisecond,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Cost:   func(_ llm.Role, u llm.Usage) float64 { return float64(u.Total()) / 1e6 },
+	})
+	require.NoError(h.t, err)
+	require.NoError(h.t, eng.Start(h.t.Context()))
+	h.eng = eng
+	h.t.Cleanup(func() { h.stop(10 * time.Second) })
+}
+
+// stop stops the engine, cancelling running jobs after grace.
+func (h *harness) stop(grace time.Duration) {
+	if h.eng == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	_ = h.eng.Stop(ctx) // a cancelled job makes Stop report the deadline
+	h.eng = nil
+}
+
+func (h *harness) event(kind workflow.EventKind, mod ...func(*workflow.Event)) error {
+	ev := workflow.Event{Kind: kind, InstallationID: h.gh.Installation(), Owner: owner, Repo: name,
+		Number: h.issue, Sender: "alice", Label: "issuesmith"}
+	for _, m := range mod {
+		m(&ev)
+	}
+	return h.eng.Handle(h.t.Context(), ev)
+}
+
+// waitRun waits until the issue's latest run satisfies ok.
+func (h *harness) waitRun(what string, ok func(*store.Run) bool) *store.Run {
+	h.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	var last *store.Run
+	for time.Now().Before(deadline) {
+		r, err := h.st.LatestRun(h.t.Context(), store.IssueKey{Owner: owner, Repo: name, Issue: h.issue})
+		if err == nil {
+			last = r
+			if ok(r) {
+				return r
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	h.t.Fatalf("timed out waiting for %s; last run: %+v", what, last)
+	return nil
+}
+
+// botComments returns the bot's comments on the issue by marker kind.
+func (h *harness) botComments() map[string][]ghtest.Comment {
+	out := map[string][]ghtest.Comment{}
+	for _, c := range h.gh.Comments(owner, name, h.issue) {
+		if m, ok := ghapp.ParseMarker(c.Body); ok && c.User == h.gh.BotLogin() {
+			out[m.Kind] = append(out[m.Kind], c)
+		}
+	}
+	return out
+}
+
+// agents are deterministic explorer, planner and coder: the workflow is
+// under test here, the agents have their own tests. The coder writes each
+// plan step it is given into the item's file, so the pushed diff shows
+// exactly which plan reached it.
+type agents struct {
+	mu           sync.Mutex
+	exploreErr   error
+	implementHit chan struct{} // closed when Implement starts, if set
+	block        bool          // Implement waits for ctx to end
+	implements   int
+	plans        []*planner.Plan
+}
+
+func (a *agents) Explore(_ context.Context, dir string, is preagent.Issue) (*preagent.Spec, llm.Usage, error) {
+	if a.exploreErr != nil {
+		return nil, llm.Usage{PromptTokens: 10}, a.exploreErr
+	}
+	if _, err := os.Stat(filepath.Join(dir, "greet.go")); err != nil {
+		return nil, llm.Usage{}, fmt.Errorf("explorer saw no checkout: %w", err)
+	}
+	return &preagent.Spec{
+		Topic:   "Greet people by name",
+		Current: []string{"Hello() takes no name (" + is.Title + ")"},
+		Desired: []string{"Hello(name) greets the name"},
+		Files: []preagent.FileChange{
+			{Path: "greet.go", Action: preagent.ActionModify, Reason: "take a name"},
+			{Path: "greet_test.go", Action: preagent.ActionAdd, Reason: "test it"},
+		},
+	}, llm.Usage{PromptTokens: 1000, CompletionTokens: 100}, nil
+}
+
+func (a *agents) Plan(_ context.Context, spec *preagent.Spec) (*planner.Plan, llm.Usage, error) {
+	p := &planner.Plan{}
+	for _, f := range spec.Files {
+		p.Items = append(p.Items, planner.Item{Path: f.Path, Action: f.Action, Reason: f.Reason, Steps: []planner.Step{
+			{Text: "step one for " + f.Path}, {Text: "step two for " + f.Path}, {Text: "step three for " + f.Path},
+		}})
+	}
+	return p, llm.Usage{PromptTokens: 500, CompletionTokens: 50}, nil
+}
+
+func (a *agents) Implement(ctx context.Context, dir string, _ *preagent.Spec, plan *planner.Plan) (*workflow.CodeResult, error) {
+	a.mu.Lock()
+	a.implements++
+	a.plans = append(a.plans, plan)
+	hit, block := a.implementHit, a.block
+	a.mu.Unlock()
+	if hit != nil {
+		close(hit)
+	}
+	if block {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	res := &workflow.CodeResult{OK: true, Summary: "Implemented the plan.", Usage: llm.Usage{PromptTokens: 2000, CompletionTokens: 300}}
+	for _, it := range plan.Items {
+		var b strings.Builder
+		for _, s := range it.Steps {
+			b.WriteString("// " + s.Text + "\n")
+		}
+		if err := os.WriteFile(filepath.Join(dir, it.Path), []byte(b.String()), 0o644); err != nil {
+			return nil, err
+		}
+		res.Changed = append(res.Changed, it.Path)
+		res.Items = append(res.Items, workflow.ItemStatus{Path: it.Path, Status: "done"})
+	}
+	res.Checks = []workflow.Check{{Name: "go build ./...", OK: true}}
+	return res, nil
+}
+
+func (a *agents) Revise(_ context.Context, dir string, req workflow.Review) (*workflow.CodeResult, error) {
+	last := req.Thread[len(req.Thread)-1]
+	f, err := os.OpenFile(filepath.Join(dir, req.Path), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if _, err := fmt.Fprintf(f, "// review line %d: %s\n", req.Line, last.Body); err != nil {
+		return nil, err
+	}
+	return &workflow.CodeResult{OK: true, Changed: []string{req.Path}, Summary: "Applied the review.",
+		Usage: llm.Usage{PromptTokens: 300, CompletionTokens: 30}}, nil
+}
+
+func (a *agents) implementCount() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.implements
+}
+
+// seedRepo makes a bare repository with one commit on main holding files.
+func seedRepo(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	bare := filepath.Join(root, "remote.git")
+	work := filepath.Join(root, "seed")
+	git(t, root, "init", "-q", "--bare", "-b", "main", bare)
+	git(t, root, "init", "-q", "-b", "main", work)
+	for p, c := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(work, p), []byte(c), 0o644))
+	}
+	git(t, work, "add", "-A")
+	git(t, work, "commit", "-q", "-m", "seed")
+	git(t, work, "push", "-q", bare, "main")
+	return bare
+}
+
+func git(t testing.TB, dir string, args ...string) string {
+	t.Helper()
+	out, err := runGit(context.Background(), dir, args...)
+	require.NoError(t, err, "git %s: %s", strings.Join(args, " "), out)
+	return out
+}
+
+func runGit(ctx context.Context, dir string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=issuesmith", "GIT_AUTHOR_EMAIL=bot@example.com",
+		"GIT_COMMITTER_NAME=issuesmith", "GIT_COMMITTER_EMAIL=bot@example.com", "GIT_CONFIG_GLOBAL=/dev/null")
+	out, err := cmd.CombinedOutput()
+	return strings.TrimSpace(string(out)), err
+}
+
+// cliGit is workflow.Git over the git command and a bare repository on
+// disk: real clones, commits and pushes.
+type cliGit struct{ bare string }
+
+func (g cliGit) Checkout(ctx context.Context, r workflow.RepoRef, branch string) (workflow.Worktree, error) {
+	dir, err := os.MkdirTemp("", "wt-")
+	if err != nil {
+		return nil, err
+	}
+	if out, err := runGit(ctx, "", "clone", "-q", "-b", r.Base, g.bare, dir); err != nil {
+		return nil, fmt.Errorf("clone: %v: %s", err, out)
+	}
+	wt := &cliWorktree{dir: dir, branch: branch}
+	if branch == "" {
+		return wt, nil
+	}
+	remote, _ := runGit(ctx, dir, "ls-remote", "--heads", "origin", branch)
+	if remote != "" {
+		_, err = runGit(ctx, dir, "checkout", "-q", branch)
+	} else {
+		_, err = runGit(ctx, dir, "checkout", "-q", "-b", branch)
+	}
+	return wt, err
+}
+
+type cliWorktree struct{ dir, branch string }
+
+func (w *cliWorktree) Dir() string  { return w.dir }
+func (w *cliWorktree) Close() error { return os.RemoveAll(w.dir) }
+func (w *cliWorktree) Commit(ctx context.Context, msg string) (string, bool, error) {
+	if _, err := runGit(ctx, w.dir, "add", "-A"); err != nil {
+		return "", false, err
+	}
+	changed := true
+	if _, err := runGit(ctx, w.dir, "diff", "--cached", "--quiet"); err == nil {
+		changed = false
+	} else if out, err := runGit(ctx, w.dir, "commit", "-q", "-m", msg); err != nil {
+		return "", false, fmt.Errorf("commit: %v: %s", err, out)
+	}
+	sha, err := runGit(ctx, w.dir, "rev-parse", "HEAD")
+	return sha, changed, err
+}
+func (w *cliWorktree) Push(ctx context.Context) error {
+	out, err := runGit(ctx, w.dir, "push", "-q", "origin", "HEAD:refs/heads/"+w.branch)
+	if err != nil {
+		return fmt.Errorf("push: %v: %s", err, out)
+	}
+	return nil
+}
+
+// branchFile reads path at the tip of branch in the bare repository.
+func (h *harness) branchFile(branch, path string) string {
+	out, err := runGit(context.Background(), h.bare, "show", branch+":"+path)
+	require.NoError(h.t, err, out)
+	return out
+}
+
+func (h *harness) branchCommits(branch string) int {
+	out := git(h.t, h.bare, "rev-list", "--count", branch)
+	var n int
+	fmt.Sscan(out, &n)
+	return n
+}
+
+var _ = slices.Contains[[]string]

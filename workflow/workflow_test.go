@@ -1,0 +1,185 @@
+package workflow_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/issuesmith/issuesmith/ghapp/ghtest"
+	"github.com/issuesmith/issuesmith/store"
+	"github.com/issuesmith/issuesmith/workflow"
+)
+
+func waitingForApproval(r *store.Run) bool {
+	return r.State == store.StateWaiting && r.Stage == workflow.StageApproval
+}
+
+// editPlan removes step two of greet.go, rewords step one, and ticks the
+// approve box, as a person would in the browser.
+func editPlan(t *testing.T, body string) string {
+	t.Helper()
+	require.Contains(t, body, "- [ ] step two for greet.go\n")
+	body = strings.Replace(body, "- [ ] step two for greet.go\n", "", 1)
+	body = strings.Replace(body, "step one for greet.go", "accept a name parameter", 1)
+	require.Contains(t, body, "- [ ] **Approve and implement**")
+	return strings.Replace(body, "- [ ] **Approve and implement**", "- [x] **Approve and implement**", 1)
+}
+
+func TestHappyPathEditedPlanToPRAndReview(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, &agents{})
+	require.NoError(t, h.event(workflow.Labeled))
+	run := h.waitRun("approval", waitingForApproval)
+
+	c := h.botComments()
+	require.Len(t, c["progress"], 1)
+	require.Len(t, c["spec"], 1)
+	require.Len(t, c["plan"], 1)
+	require.Contains(t, c["spec"][0].Body, "Greet people by name")
+	require.EqualValues(t, c["plan"][0].ID, run.PlanCommentID)
+	require.Contains(t, c["progress"][0].Body, "waiting for you")
+	require.Contains(t, c["progress"][0].Body, "1,650 tokens", "explorer and planner usage is shown")
+
+	// An edit that does not tick the box asks nothing.
+	edited := editPlan(t, c["plan"][0].Body)
+	require.ErrorIs(t, h.event(workflow.CommentEdited, func(ev *workflow.Event) {
+		ev.CommentID, ev.Body = run.PlanCommentID, c["plan"][0].Body
+	}), workflow.ErrIgnored)
+
+	h.gh.EditComment(run.PlanCommentID, edited)
+	require.NoError(t, h.event(workflow.CommentEdited, func(ev *workflow.Event) { ev.CommentID, ev.Body = run.PlanCommentID, edited }))
+	run = h.waitRun("done", func(r *store.Run) bool { return r.State == store.StateDone })
+
+	prs := h.gh.PullRequests(owner, name)
+	require.Len(t, prs, 1)
+	pr := prs[0]
+	require.Equal(t, "issuesmith/issue-1", pr.Head)
+	require.Equal(t, "main", pr.Base)
+	require.True(t, pr.Draft)
+	require.Equal(t, "Greet people by name", pr.Title)
+	require.Contains(t, pr.Body, "Fixes #1")
+	require.Contains(t, pr.Body, "- [x] accept a name parameter")
+	require.Contains(t, pr.Body, "`go build ./...`: passed")
+	require.Equal(t, []string{"alice"}, pr.Reviewers)
+	require.Equal(t, pr.Number, run.PRNumber)
+
+	// The pushed code follows the edited plan: step reworded, step two gone.
+	require.Equal(t, "// accept a name parameter\n// step three for greet.go", h.branchFile("issuesmith/issue-1", "greet.go"))
+	require.Equal(t, "// step one for greet_test.go\n// step two for greet_test.go\n// step three for greet_test.go",
+		h.branchFile("issuesmith/issue-1", "greet_test.go"))
+
+	is, _ := h.gh.Issue(owner, name, h.issue)
+	require.NotContains(t, is.Labels, "issuesmith", "the trigger label is reset")
+	c = h.botComments()
+	require.Len(t, c["progress"], 1, "one progress comment, edited in place")
+	require.Len(t, c["spec"], 1)
+	require.Len(t, c["plan"], 1)
+	require.Contains(t, c["progress"][0].Body, "issuesmith: done")
+	require.Contains(t, c["progress"][0].Body, "#"+itoa(pr.Number))
+
+	// A review comment that mentions the bot: a new commit and a reply.
+	before := h.branchCommits("issuesmith/issue-1")
+	rc := h.gh.AddReviewComment(owner, name, pr.Number, ghtest.ReviewComment{User: "alice", Path: "greet.go", Line: 2, Body: "@issuesmith say hi instead"})
+	require.ErrorIs(t, h.event(workflow.ReviewComment, func(ev *workflow.Event) {
+		ev.Number, ev.CommentID, ev.Body = pr.Number, rc, "no mention here"
+	}), workflow.ErrIgnored)
+	require.NoError(t, h.event(workflow.ReviewComment, func(ev *workflow.Event) {
+		ev.Number, ev.CommentID, ev.Body = pr.Number, rc, "@issuesmith say hi instead"
+	}))
+	var reply ghtest.ReviewComment
+	require.Eventually(t, func() bool {
+		for _, c := range h.gh.ReviewComments(owner, name, pr.Number) {
+			if c.InReplyTo == rc {
+				reply = c
+				return true
+			}
+		}
+		return false
+	}, 15*time.Second, 20*time.Millisecond)
+	require.Equal(t, h.gh.BotLogin(), reply.User)
+	require.Contains(t, reply.Body, "Done in ")
+	require.Equal(t, before+1, h.branchCommits("issuesmith/issue-1"))
+	require.Contains(t, h.branchFile("issuesmith/issue-1", "greet.go"), "// review line 2: @issuesmith say hi instead")
+}
+
+func itoa(n int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + fmtInt(n)) }
+
+func fmtInt(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var d []byte
+	for ; n > 0; n /= 10 {
+		d = append([]byte{byte('0' + n%10)}, d...)
+	}
+	return string(d)
+}
+
+func TestModelKeepsFailingEndsWithCommentAndNoPR(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, &agents{exploreErr: errors.New("model endpoint answered 500 five times")})
+	require.NoError(t, h.event(workflow.Labeled))
+	run := h.waitRun("failed", func(r *store.Run) bool { return r.State == store.StateFailed })
+	require.Contains(t, run.Reason, "the explorer could not finish: model endpoint answered 500 five times")
+	require.Empty(t, h.gh.PullRequests(owner, name), "no half-made PR")
+	c := h.botComments()
+	require.Len(t, c["progress"], 1)
+	require.Contains(t, c["progress"][0].Body, "issuesmith: stopped")
+	require.Contains(t, c["progress"][0].Body, "model endpoint answered 500 five times")
+	require.Empty(t, c["spec"])
+	is, _ := h.gh.Issue(owner, name, h.issue)
+	require.NotContains(t, is.Labels, "issuesmith")
+	out, _ := runGit(t.Context(), h.bare, "branch", "--list", "issuesmith/*")
+	require.Empty(t, out, "no branch pushed")
+}
+
+func TestUnlabelCancelsAndApprovalIsThenIgnored(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, &agents{})
+	require.NoError(t, h.event(workflow.Labeled))
+	run := h.waitRun("approval", waitingForApproval)
+	require.NoError(t, h.event(workflow.Unlabeled))
+	run = h.waitRun("cancelled", func(r *store.Run) bool { return r.State == store.StateCancelled })
+	require.Contains(t, run.Reason, "label was removed by @alice")
+	require.Eventually(t, func() bool {
+		return strings.Contains(h.botComments()["progress"][0].Body, "issuesmith: cancelled")
+	}, 10*time.Second, 20*time.Millisecond)
+	plan := h.botComments()["plan"][0]
+	edited := editPlan(t, plan.Body)
+	require.ErrorIs(t, h.event(workflow.CommentEdited, func(ev *workflow.Event) { ev.CommentID, ev.Body = plan.ID, edited }),
+		workflow.ErrIgnored, "a cancelled run takes no approval")
+	require.Equal(t, 0, h.agents.implementCount())
+}
+
+func TestRestartMidCodeResumesWithOnePRAndNoDuplicates(t *testing.T) {
+	t.Parallel()
+	hit := make(chan struct{})
+	h := newHarness(t, &agents{implementHit: hit, block: true})
+	require.NoError(t, h.event(workflow.Labeled))
+	run := h.waitRun("approval", waitingForApproval)
+	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) { ev.Body = "/implement" }))
+	<-hit
+	h.stop(200 * time.Millisecond) // the process goes away mid-code
+
+	h.agents.mu.Lock()
+	h.agents.block, h.agents.implementHit = false, nil
+	h.agents.mu.Unlock()
+	h.start()
+	run = h.waitRun("done", func(r *store.Run) bool { return r.State == store.StateDone })
+	require.Len(t, h.gh.PullRequests(owner, name), 1)
+	c := h.botComments()
+	require.Len(t, c["progress"], 1)
+	require.Len(t, c["spec"], 1)
+	require.Len(t, c["plan"], 1)
+	require.Equal(t, 2, h.agents.implementCount(), "coding ran again after the restart")
+	require.Equal(t, 2, h.branchCommits("issuesmith/issue-1"), "seed + one commit")
+
+	// A repeated /implement after the end opens no second PR.
+	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) { ev.Body = "/implement" }))
+	h.waitRun("second run done", func(r *store.Run) bool { return r.ID != run.ID && !r.Open() })
+	require.Len(t, h.gh.PullRequests(owner, name), 1)
+	require.Len(t, h.botComments()["progress"], 1)
+}
