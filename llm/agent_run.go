@@ -37,6 +37,9 @@ type ProtocolChooser interface {
 // (also in Outcome.Err); a tool or hook Go error returns it with StopError.
 func (a *Agent) Run(ctx context.Context, in []Message) (*Outcome, error) {
 	r := &run{a: a, start: time.Now(), protocol: a.protocol()}
+	if a.Model == nil {
+		return r.end(StopError, fmt.Errorf("agent %s: no model", a.Role))
+	}
 	r.state.Messages = append([]Message(nil), in...)
 	r.tools = make(map[string]Tool, len(a.Tools))
 	for _, t := range a.Tools {
@@ -124,7 +127,7 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 
 	var calls []ToolCall
 	if r.protocol == ProtocolText {
-		calls = parseTextAction(msg.Content, r.state.Step)
+		calls = parseTextAction(msg.Content, r.state.Step, r.tools)
 	} else {
 		calls = msg.ToolCalls
 	}

@@ -51,6 +51,9 @@ func NewClient(cfg Config) (*Client, error) {
 	oc := openai.DefaultConfig(cfg.APIKey)
 	oc.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	oc.HTTPClient = &wrapped
+	// Servers send keep-alive comments while a model thinks; go-openai
+	// gives up after this many non-data lines in a row (default 300).
+	oc.EmptyMessagesLimit = 5000
 	c := &Client{cfg: cfg, retry: cfg.Retry.withDefaults(), api: openai.NewClientWithConfig(oc), sleep: cfg.Sleep, now: cfg.Now}
 	if c.sleep == nil {
 		c.sleep = sleepCtx

@@ -53,6 +53,10 @@ func (c *Client) stream(ctx context.Context, oreq openai.ChatCompletionRequest) 
 	if chunks == 0 {
 		return nil, errNotStreamed
 	}
+	if asm.finish == "" && asm.content.Len() == 0 && len(asm.calls) == 0 {
+		// go-openai reports a stream cut before [DONE] as a clean end.
+		return nil, fmt.Errorf("%w: stream ended without an answer", ErrMalformedReply)
+	}
 	return asm.response(), nil
 }
 

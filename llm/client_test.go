@@ -199,3 +199,31 @@ func TestChatNoRetryOnOther4xx(t *testing.T) {
 	_, err = c.Chat(t.Context(), llm.Request{Messages: userMsg("hi")})
 	require.NoError(t, err)
 }
+
+func TestCheckMakesOneTinyCall(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.Script{
+		llmtest.Reply("OK").When(llmtest.Expect{Role: "coder", Model: "coder-model"}),
+		llmtest.Reply("x").After(llmtest.Status(404)),
+	})
+	c, _ := newClient(t, srv, func(cfg *llm.Config) {
+		cfg.Roles = map[llm.Role]llm.RoleConfig{llm.RoleCoder: {Model: "coder-model"}}
+	})
+	require.NoError(t, c.Check(t.Context(), llm.RoleCoder))
+	assert.Equal(t, 1, srv.Requests()[0].MaxTokens)
+	err := c.Check(t.Context(), llm.RolePlanner)
+	require.ErrorIs(t, err, llm.ErrModelNotFound)
+	assert.Contains(t, err.Error(), `model "test-model"`)
+	require.NoError(t, c.Check(t.Context(), llm.RolePlanner))
+}
+
+func TestChatStreamCutBeforeAnswerIsRetried(t *testing.T) {
+	t.Parallel()
+	// A stream that only says "assistant" and ends: no finish, no content.
+	srv := llmtest.NewServer(t, llmtest.Script{llmtest.Reply("real").After(llmtest.Fault{Cut: true})})
+	c, sl := newClient(t, srv)
+	resp, err := c.Chat(t.Context(), llm.Request{Messages: userMsg("hi")})
+	require.NoError(t, err)
+	assert.Equal(t, "real", resp.Message.Content)
+	assert.Len(t, sl.waits(), 1)
+}

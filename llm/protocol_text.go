@@ -12,13 +12,23 @@ import (
 var actionLine = regexp.MustCompile(`(?m)^[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*=>[ \t]?`)
 
 // parseTextAction finds the action in a text-protocol reply: the first line
-// of the form `name=>argument`. The argument runs to the end of the reply,
+// of the form `name=>argument` naming a known tool, or the first non-empty
+// line when it has that form (an unknown tool the model meant to call; it
+// gets an error result). Other `x=>y` lines, such as arrow functions in an
+// answer, are text. The argument runs to the end of the reply,
 // so multi-line content (a spec, a file) fits; it is passed to the tool as
 // JSON: verbatim when it is a JSON object, else as the value of the tool's
 // first required string parameter (resolved in textArgs). No action line
 // means the reply is the final answer.
-func parseTextAction(content string, step int) []ToolCall {
-	loc := actionLine.FindStringSubmatchIndex(content)
+func parseTextAction(content string, step int, known map[string]Tool) []ToolCall {
+	var loc []int
+	for _, l := range actionLine.FindAllStringSubmatchIndex(content, -1) {
+		first := strings.TrimSpace(content[:l[0]]) == ""
+		if _, ok := known[content[l[2]:l[3]]]; ok || first {
+			loc = l
+			break
+		}
+	}
 	if loc == nil {
 		return nil
 	}

@@ -79,3 +79,16 @@ func TestTextProtocolUnknownActionAndFinalAnswer(t *testing.T) {
 	assert.Equal(t, "Nothing more to do.", out.Final.Content)
 	assert.Contains(t, srv.Requests()[0].Messages[0].Content, "- open=><path>: Open.")
 }
+
+func TestTextProtocolArrowFunctionsInAnswerAreText(t *testing.T) {
+	t.Parallel()
+	answer := "Use a map:\nids := items.map(item=>item.id)\nitem=>item.id is fine."
+	srv := llmtest.NewServer(t, llmtest.Script{llmtest.Reply(answer)})
+	c, _ := newClient(t, srv)
+	a := &llm.Agent{Model: c, Protocol: llm.ProtocolText}
+	out, err := a.Run(t.Context(), userMsg("how?"))
+	require.NoError(t, err)
+	assert.Equal(t, llm.StopFinished, out.Reason)
+	assert.Equal(t, answer, out.Final.Content)
+	assert.Empty(t, out.Steps[0].Calls)
+}

@@ -122,11 +122,11 @@ func statusOf(err error) (int, bool) {
 	return 0, false
 }
 
-// retryable says whether err is transient: 408, 409, 429, 5xx, timeouts,
+// retryable says whether err is transient: 408 (a timeout), 429, 5xx, timeouts,
 // connection resets, truncated or malformed streams.
 func retryable(err error) bool {
 	if code, ok := statusOf(err); ok {
-		return code == 408 || code == 409 || code == 429 || code >= 500
+		return code == 408 || code == 429 || code >= 500
 	}
 	var ne net.Error
 	var se *json.SyntaxError

@@ -47,6 +47,9 @@ func serveFault(w http.ResponseWriter, hr *http.Request, f Fault, req Request) {
 				_ = conn.Close()
 			}
 		}
+	case f.Cut:
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "data: {\"id\":\"x\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\"}}]}\n\n")
 	default:
 		writeError(w, http.StatusInternalServerError, "llmtest: empty fault")
 	}

@@ -61,6 +61,8 @@ type Fault struct {
 	Malformed bool `yaml:"malformed,omitempty"`
 	// Drop starts a stream and then cuts the connection.
 	Drop bool `yaml:"drop,omitempty"`
+	// Cut starts a stream and ends it cleanly before any answer or [DONE].
+	Cut bool `yaml:"cut,omitempty"`
 }
 
 // Answer is a scripted model reply.
