@@ -41,21 +41,45 @@ func (fs *fileState) reset(d *doc) {
 	fs.splices = append(fs.splices, spliceRec{0, 1 << 30, 0})
 }
 
-// usesTabs reports whether the file indents mostly with tabs.
-func (fs *fileState) usesTabs() bool {
-	t, s := 0, 0
-	for _, l := range fs.doc.lines {
-		if l.text == "" {
+// style looks at the indented lines within 20 lines of [start, end) and
+// at the file's space indentation unit.
+func (fs *fileState) style(start, end int) style {
+	lines := fs.doc.lines
+	t, sp := 0, 0
+	for i := max(0, start-20); i < min(len(lines), end+20); i++ {
+		l := lines[i].text
+		if isBlank(l) {
 			continue
 		}
-		switch l.text[0] {
+		switch l[0] {
 		case '\t':
 			t++
 		case ' ':
-			s++
+			sp++
 		}
 	}
-	return t > s
+	return style{tabsOnly: t > 0 && sp == 0, spacesOnly: sp > 0 && t == 0, unit: fs.spaceUnit()}
+}
+
+// spaceUnit guesses the file's space indentation unit: the smallest common
+// step of space-indented lines, 2 or 4 (4 when unsure).
+func (fs *fileState) spaceUnit() int {
+	two, four := 0, 0
+	for _, l := range fs.doc.lines {
+		w := len(l.text) - len(strings.TrimLeft(l.text, " "))
+		if w == 0 || isBlank(l.text) {
+			continue
+		}
+		if w%4 == 0 {
+			four++
+		} else if w%2 == 0 {
+			two++
+		}
+	}
+	if two > 0 && two*10 >= four {
+		return 2
+	}
+	return 4
 }
 
 // workspace holds the file states of one Apply call.

@@ -2,6 +2,7 @@ package edit
 
 import (
 	"fmt"
+	"strings"
 )
 
 // apply runs one edit against the in-memory state. The second result asks
@@ -158,7 +159,7 @@ func (w *workspace) replace(fs *fileState, e Edit, res BlockResult) (BlockResult
 		res.Reason, res.Message = ReasonNoChange, "SEARCH and REPLACE are identical; nothing would change"
 		return res, false
 	}
-	pl, out := fs.place(search, repl, hintsOf(e))
+	pl, out := fs.place(search, repl, e.pairs, hintsOf(e))
 	if out.reason != "" {
 		if out.reason == ReasonNotFound && fs.alreadyApplied(search, repl) {
 			res.Status, res.Message = StatusAlreadyApplied, "the REPLACE text is already in the file"
@@ -179,20 +180,26 @@ func (w *workspace) replace(fs *fileState, e Edit, res BlockResult) (BlockResult
 	return res, false
 }
 
+// minAddedChars is how much new text (non-space characters in the lines
+// REPLACE adds) a block needs before finding its REPLACE text in the file
+// counts as "already applied": a short added line such as "}" or "done" is
+// found by chance and would hide a stale SEARCH.
+const minAddedChars = 24
+
 // alreadyApplied reports whether the REPLACE text is present exactly once
-// while SEARCH is not, and REPLACE adds something SEARCH lacks (a pure
+// while SEARCH is not, and REPLACE adds enough text SEARCH lacks (a pure
 // deletion can never be recognised as done).
 func (fs *fileState) alreadyApplied(search, repl []string) bool {
-	if len(repl) == 0 || isSubsequence(repl, search) {
+	if len(repl) == 0 {
 		return false
 	}
-	nonBlank := 0
-	for _, l := range repl {
-		if !isBlank(l) {
-			nonBlank++
+	added := 0
+	for j, k := range align(search, repl) {
+		if k < 0 {
+			added += len(strings.Join(strings.Fields(repl[j]), ""))
 		}
 	}
-	if nonBlank == 0 {
+	if added < minAddedChars {
 		return false
 	}
 	for _, lv := range []level{levelExact, levelTrailing} {
@@ -206,15 +213,4 @@ func (fs *fileState) alreadyApplied(search, repl []string) bool {
 		}
 	}
 	return false
-}
-
-// isSubsequence reports whether a's lines appear in b in order.
-func isSubsequence(a, b []string) bool {
-	j := 0
-	for _, l := range b {
-		if j < len(a) && a[j] == l {
-			j++
-		}
-	}
-	return j == len(a)
 }

@@ -70,6 +70,10 @@ type Edit struct {
 	// block is never applied.
 	Problem Reason
 	Detail  string // human explanation of Problem
+
+	// pairs maps each Replace line of a hunk to the Search line it is the
+	// same line of (context), or -1 for added lines; nil for other formats.
+	pairs []int
 }
 
 // Status is the outcome of one block.

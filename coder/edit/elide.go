@@ -41,12 +41,12 @@ func (fs *fileState) placeElided(search, repl []string) ([]placement, outcome, b
 			}
 			return nil, outcome{}, false
 		}
-		start, lv, _, ok := fs.locate(sp[i], hints{})
+		start, _, _, ok := fs.locate(sp[i], hints{})
 		if !ok || start < prevEnd {
 			return nil, outcome{}, false
 		}
 		win := fs.window(start, len(sp[i]))
-		pl = append(pl, placement{start, start + len(sp[i]), buildReplacement(sp[i], rp[i], win, lv, fs.usesTabs())})
+		pl = append(pl, placement{start, start + len(sp[i]), buildReplacement(sp[i], rp[i], win, nil, fs.style(start, start+len(sp[i])))})
 		prevEnd = start + len(sp[i])
 	}
 	if len(pl) == 0 {

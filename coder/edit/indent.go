@@ -14,10 +14,15 @@ func leadWS(s string) string {
 
 // width is the column width of leading whitespace, a tab counting tabWidth.
 func width(ws string) int {
+	return widthT(ws, tabWidth)
+}
+
+// widthT is width with a tab counting tab columns.
+func widthT(ws string, tab int) int {
 	w := 0
 	for i := 0; i < len(ws); i++ {
 		if ws[i] == '\t' {
-			w += tabWidth
+			w += tab
 		} else {
 			w++
 		}
@@ -30,7 +35,8 @@ func width(ws string) int {
 // file indents with tabs.
 type indentRel struct {
 	num, den, off int
-	tabs          bool
+	tabs          bool // render with tabs
+	tabCols       int  // columns of a tab in the model's text (0: tabWidth)
 }
 
 // identity reports whether the relation keeps widths unchanged.
@@ -88,7 +94,11 @@ func reindent(l string, rel indentRel) string {
 	if rel.identity() && (lead == "" || (rel.tabs && !hasSpace) || (!rel.tabs && !hasTab)) {
 		return l
 	}
-	w := width(lead)*rel.num/rel.den + rel.off
+	tc := rel.tabCols
+	if tc == 0 {
+		tc = tabWidth
+	}
+	w := widthT(lead, tc)*rel.num/rel.den + rel.off
 	if w < 0 {
 		w = 0
 	}
@@ -155,32 +165,77 @@ func align(search, repl []string) []int {
 	return out
 }
 
-// buildReplacement turns the model's REPLACE lines into the lines written to
-// the file, given the matched window win of the file and the level that
-// matched it. Lines the model copied from SEARCH take the file's own text;
-// new lines keep their relative indentation on the file's unit and depth.
-func buildReplacement(search, repl, win []string, lv level, fileTabs bool) []string {
-	al := align(search, repl)
-	out := make([]string, len(repl))
-	rel, global := indentRel{num: 1, den: 1}, lv <= levelTrailing
-	if lv >= levelIndent {
-		rel, global = indentMap(search, win)
-		if !hasIndentedLine(win) {
-			rel.tabs = fileTabs
-		}
-	}
-	for j, r := range repl {
-		if k := al[j]; k >= 0 {
-			out[j] = win[k]
+// style describes the indentation of the file around a match, for
+// replacement lines when SEARCH itself shows no indentation to learn from.
+type style struct {
+	tabsOnly, spacesOnly bool // indented lines near the match use only tabs / only spaces
+	unit                 int  // the file's space indentation unit (2, 4, ...), 4 if unknown
+}
+
+// indentPlan says how replacement lines that are not copies of SEARCH
+// lines get their indentation.
+type indentPlan struct {
+	verbatim bool      // keep the model's indentation as written
+	global   bool      // apply rel to every line
+	rel      indentRel // the relation for global (and the style fallback)
+}
+
+// planIndent compares the indentation of SEARCH with the matched window.
+// Identical leading whitespace means the model writes the file's style: keep
+// its lines as they are. A consistent relation (offset, tab↔space) is applied
+// to every new line. Without indented lines to compare, new lines written in
+// the other style than every indented line around the match are converted.
+func planIndent(search, win []string, st style) indentPlan {
+	evidence, same := false, true
+	for i := range search {
+		if isBlank(search[i]) || isBlank(win[i]) {
 			continue
 		}
+		ls, lf := leadWS(search[i]), leadWS(win[i])
+		evidence = evidence || ls != "" || lf != ""
+		same = same && ls == lf
+	}
+	switch {
+	case evidence && same:
+		return indentPlan{verbatim: true}
+	case !evidence && st.tabsOnly:
+		return indentPlan{global: true, rel: indentRel{num: 1, den: 1, tabs: true}}
+	case !evidence && st.spacesOnly:
+		return indentPlan{global: true, rel: indentRel{num: 1, den: 1, tabCols: st.unit}}
+	case !evidence:
+		return indentPlan{verbatim: true}
+	}
+	rel, ok := indentMap(search, win)
+	if ok && !hasIndentedLine(win) {
+		rel.tabs = st.tabsOnly
+	}
+	return indentPlan{global: ok, rel: rel}
+}
+
+// buildReplacement turns the model's REPLACE lines into the lines written to
+// the file, given the matched window win. al maps REPLACE lines to the
+// SEARCH lines they copy (nil: computed). Copied lines take the file's own
+// text; blank lines are written as the model wrote them unless the format
+// pairs them exactly (hunk context); new lines keep their relative
+// indentation on the file's unit and depth.
+func buildReplacement(search, repl, win []string, al []int, st style) []string {
+	exactPairs := al != nil
+	if al == nil {
+		al = align(search, repl)
+	}
+	plan := planIndent(search, win, st)
+	out := make([]string, len(repl))
+	for j, r := range repl {
+		k := al[j]
 		switch {
-		case lv <= levelTrailing:
+		case k >= 0 && (exactPairs || !isBlank(r)):
+			out[j] = win[k]
+		case plan.verbatim || isBlank(r):
 			out[j] = r
-		case global:
-			out[j] = reindent(r, rel)
+		case plan.global:
+			out[j] = reindent(r, plan.rel)
 		default:
-			out[j] = reindent(r, localRel(search, win, al, j, fileTabs))
+			out[j] = reindent(r, localRel(search, win, al, j, st.tabsOnly))
 		}
 	}
 	return out

@@ -200,12 +200,9 @@ func (fs *fileState) placeSegment(s lazySegment, from int) (placement, string) {
 func (fs *fileState) lazyReplacement(seg []string, headStart, h, tailEnd, t int) []string {
 	model := append(append([]string(nil), seg[:h]...), seg[len(seg)-t:]...)
 	file := append(fs.window(headStart, h), fs.window(tailEnd-t, t)...)
-	rel, ok := indentMap(model, file)
-	if !ok {
-		rel = indentRel{num: 1, den: 1}
-	}
-	if !hasIndentedLine(file) {
-		rel.tabs = fs.usesTabs()
+	plan := planIndent(model, file, fs.style(headStart, tailEnd))
+	if !plan.verbatim && !plan.global {
+		plan.rel = localRel(model, file, []int{-1}, 0, fs.style(headStart, tailEnd).tabsOnly)
 	}
 	out := make([]string, len(seg))
 	for i, l := range seg {
@@ -214,8 +211,10 @@ func (fs *fileState) lazyReplacement(seg []string, headStart, h, tailEnd, t int)
 			out[i] = file[i]
 		case i >= len(seg)-t:
 			out[i] = file[h+i-(len(seg)-t)]
+		case plan.verbatim || isBlank(l):
+			out[i] = l
 		default:
-			out[i] = reindent(l, rel)
+			out[i] = reindent(l, plan.rel)
 		}
 	}
 	return out

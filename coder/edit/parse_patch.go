@@ -147,17 +147,21 @@ func addHunkLine(e *Edit, l string) {
 	case l == "":
 		e.Search = append(e.Search, "")
 		e.Replace = append(e.Replace, "")
+		e.pairs = append(e.pairs, len(e.Search)-1)
 	case l[0] == ' ':
 		e.Search = append(e.Search, l[1:])
 		e.Replace = append(e.Replace, l[1:])
+		e.pairs = append(e.pairs, len(e.Search)-1)
 	case l[0] == '-':
 		e.Search = append(e.Search, l[1:])
 	case l[0] == '+':
 		e.Replace = append(e.Replace, l[1:])
+		e.pairs = append(e.pairs, -1)
 	case l[0] == '\\':
 		// "\ No newline at end of file": the engine keeps the file's state.
 	default:
 		e.Search = append(e.Search, l)
 		e.Replace = append(e.Replace, l)
+		e.pairs = append(e.pairs, len(e.Search)-1)
 	}
 }

@@ -35,11 +35,17 @@ type outcome struct {
 // place finds where a block goes, trying the block as written, then
 // forgiving common transcription slips: blank lines at its edges, line
 // numbers copied from a read tool, and "..." elisions.
-func (fs *fileState) place(search, repl []string, h hints) ([]placement, outcome) {
-	type variant struct{ s, r []string }
-	vars := []variant{{search, repl}}
-	if s, r, ok := trimBlankEdges(search, repl); ok {
-		vars = append(vars, variant{s, r})
+//
+// pairs, when set, maps each REPLACE line to the SEARCH line it is the same
+// line of (hunk context), or -1.
+func (fs *fileState) place(search, repl []string, pairs []int, h hints) ([]placement, outcome) {
+	type variant struct {
+		s, r []string
+		al   []int
+	}
+	vars := []variant{{search, repl, pairs}}
+	if s, r, lo, rlo, ok := trimBlankEdges(search, repl); ok {
+		vars = append(vars, variant{s, r, shiftPairs(pairs, lo, rlo, len(s), len(r))})
 	}
 	if s, n, ok := stripNumbers(search); ok {
 		r := repl
@@ -49,9 +55,9 @@ func (fs *fileState) place(search, repl []string, h hints) ([]placement, outcome
 		if h.line == 0 {
 			h.line = n
 		}
-		vars = append(vars, variant{s, r})
-		if s2, r2, ok := trimBlankEdges(s, r); ok {
-			vars = append(vars, variant{s2, r2})
+		vars = append(vars, variant{s, r, nil})
+		if s2, r2, _, _, ok := trimBlankEdges(s, r); ok {
+			vars = append(vars, variant{s2, r2, nil})
 		}
 	}
 	for _, v := range vars {
@@ -61,7 +67,7 @@ func (fs *fileState) place(search, repl []string, h hints) ([]placement, outcome
 		start, lv, cands, ok := fs.locate(v.s, h)
 		if ok {
 			win := fs.window(start, len(v.s))
-			rp := buildReplacement(v.s, v.r, win, lv, fs.usesTabs())
+			rp := buildReplacement(v.s, v.r, win, v.al, fs.style(start, start+len(v.s)))
 			return []placement{{start, start + len(v.s), rp}}, outcome{level: lv.name()}
 		}
 		if len(cands) > 1 {
@@ -115,8 +121,8 @@ func (fs *fileState) locate(search []string, h hints) (start int, lv level, cand
 // trimBlankEdges drops blank lines at the start and end of SEARCH (a
 // spurious blank first line is a common slip) and the same number of blank
 // lines from REPLACE where it has them.
-func trimBlankEdges(search, repl []string) ([]string, []string, bool) {
-	lo, hi := 0, len(search)
+func trimBlankEdges(search, repl []string) (s, r []string, lo, rlo int, ok bool) {
+	hi := len(search)
 	for lo < hi && isBlank(search[lo]) {
 		lo++
 	}
@@ -124,16 +130,33 @@ func trimBlankEdges(search, repl []string) ([]string, []string, bool) {
 		hi--
 	}
 	if lo == 0 && hi == len(search) || lo == hi {
-		return nil, nil, false
+		return nil, nil, 0, 0, false
 	}
-	rlo, rhi := 0, len(repl)
+	rhi := len(repl)
 	for i := 0; i < lo && rlo < rhi && isBlank(repl[rlo]); i++ {
 		rlo++
 	}
 	for i := 0; i < len(search)-hi && rhi > rlo && isBlank(repl[rhi-1]); i++ {
 		rhi--
 	}
-	return search[lo:hi], repl[rlo:rhi], true
+	return search[lo:hi], repl[rlo:rhi], lo, rlo, true
+}
+
+// shiftPairs re-indexes hunk pairs after trimming lo SEARCH and rlo REPLACE
+// lines from the front.
+func shiftPairs(pairs []int, lo, rlo, ns, nr int) []int {
+	if pairs == nil {
+		return nil
+	}
+	out := make([]int, nr)
+	for j := range out {
+		k := pairs[j+rlo] - lo
+		if pairs[j+rlo] < 0 || k < 0 || k >= ns {
+			k = -1
+		}
+		out[j] = k
+	}
+	return out
 }
 
 // stripNumbers removes line-number prefixes a read tool prints ("  12\t" or
