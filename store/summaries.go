@@ -35,3 +35,13 @@ func (c *SummaryCache) Put(ctx context.Context, blob, summary string) error {
 	}
 	return nil
 }
+
+// GetSummary returns the summary stored for blob (summaries.Cache).
+func (s *Store) GetSummary(ctx context.Context, blob string) (string, bool, error) {
+	return s.Summaries().Get(ctx, blob)
+}
+
+// PutSummary stores summary for blob (summaries.Cache).
+func (s *Store) PutSummary(ctx context.Context, blob, summary string) error {
+	return s.Summaries().Put(ctx, blob, summary)
+}

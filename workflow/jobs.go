@@ -109,7 +109,7 @@ func (w *worker) Work(ctx context.Context, job *river.Job[StageArgs]) (err error
 			log.Warn("release lease", "err", rerr)
 		}
 	}()
-	err = e.runStage(ctx, log, run, a)
+	err = e.runStage(ctx, log, run, a, job.ID)
 	return e.settle(ctx, log, run, job, err)
 }
 
@@ -144,7 +144,7 @@ func (e *Engine) settle(ctx context.Context, log *slog.Logger, run *store.Run, j
 	return nil
 }
 
-func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run, a StageArgs) error {
+func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run, a StageArgs, jobID int64) error {
 	if a.Stage == StageCancel {
 		return e.reportCancel(ctx, run)
 	}
@@ -156,7 +156,7 @@ func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run,
 		log.Info("run already ended; nothing to do")
 		return nil
 	}
-	s, err := e.newSession(ctx, log, run)
+	s, err := e.newSession(ctx, log, run, fmt.Sprintf("run%d-%s-job%d", run.ID, a.Stage, jobID))
 	if err != nil {
 		return err
 	}

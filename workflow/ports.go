@@ -78,6 +78,10 @@ type RepoRef struct {
 	Repo           string
 	// Base is the branch pull requests target (the default branch).
 	Base string
+	// CloneURL is the repository's git URL, without credentials.
+	CloneURL string
+	// Job names the job asking, unique among live jobs (worktree names).
+	Job string
 }
 
 // Git prepares worktrees and pushes them (repo's git, adapted in cmd/bot,

@@ -25,7 +25,7 @@ type session struct {
 	ref RepoRef
 }
 
-func (e *Engine) newSession(ctx context.Context, log *slog.Logger, run *store.Run) (*session, error) {
+func (e *Engine) newSession(ctx context.Context, log *slog.Logger, run *store.Run, job string) (*session, error) {
 	gh, err := e.d.GitHub.Client(ctx, run.InstallationID)
 	if err != nil {
 		return nil, fmt.Errorf("github client for installation %d: %w", run.InstallationID, err)
@@ -34,7 +34,8 @@ func (e *Engine) newSession(ctx context.Context, log *slog.Logger, run *store.Ru
 	if err != nil {
 		return nil, err
 	}
-	ref := RepoRef{InstallationID: run.InstallationID, Owner: run.Owner, Repo: run.Repo, Base: r.GetDefaultBranch()}
+	ref := RepoRef{InstallationID: run.InstallationID, Owner: run.Owner, Repo: run.Repo,
+		Base: r.GetDefaultBranch(), CloneURL: r.GetCloneURL(), Job: job}
 	if ref.Base == "" {
 		ref.Base = "main"
 	}

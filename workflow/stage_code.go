@@ -176,7 +176,7 @@ func (e *Engine) fail(ctx context.Context, run *store.Run, stage string, cause e
 	if stage == StageRevise || !fresh.Open() {
 		return nil // a revise failure was answered in its thread
 	}
-	s, err := e.newSession(ctx, e.log, fresh)
+	s, err := e.newSession(ctx, e.log, fresh, fmt.Sprintf("run%d-fail", fresh.ID))
 	if err != nil {
 		return err
 	}
@@ -193,7 +193,7 @@ func (e *Engine) reportCancel(ctx context.Context, run *store.Run) error {
 	if run.State != store.StateCancelled {
 		return nil
 	}
-	s, err := e.newSession(ctx, e.log, run)
+	s, err := e.newSession(ctx, e.log, run, fmt.Sprintf("run%d-cancel", run.ID))
 	if err != nil {
 		return err
 	}
