@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -200,9 +201,10 @@ func TestAgentCancelledAndModelError(t *testing.T) {
 		slow := llmtest.Reply(strings.Repeat("x", 100)).Split(1)
 		slow.Reply.Delay = 20 * time.Millisecond
 		srv := llmtest.NewServer(t, llmtest.Script{slow})
-		c, _ := newClient(t, srv)
 		ctx, cancel := context.WithCancel(t.Context())
-		time.AfterFunc(100*time.Millisecond, cancel)
+		c, _ := newClient(t, srv, func(cfg *llm.Config) {
+			cfg.HTTPClient = &http.Client{Transport: cancelOnStream{cancel}}
+		})
 		out, err := (&llm.Agent{Model: c}).Run(ctx, userMsg("go"))
 		require.ErrorIs(t, err, context.Canceled)
 		assert.Equal(t, llm.StopCancelled, out.Reason)

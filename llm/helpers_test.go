@@ -2,6 +2,7 @@ package llm_test
 
 import (
 	"context"
+	"net/http"
 	"sync"
 	"testing"
 	"time"
@@ -45,6 +46,17 @@ func newClient(t *testing.T, srv *llmtest.Server, edit ...func(*llm.Config)) (*l
 		t.Fatalf("NewClient: %v", err)
 	}
 	return c, sl
+}
+
+// cancelOnStream is an HTTP transport that cancels a context as soon as a
+// response's headers arrive: a cancellation in the middle of a stream,
+// without timing guesses.
+type cancelOnStream struct{ cancel context.CancelFunc }
+
+func (c cancelOnStream) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	c.cancel()
+	return resp, err
 }
 
 func userMsg(s string) []llm.Message { return []llm.Message{{Role: llm.User, Content: s}} }

@@ -86,7 +86,9 @@ func TestChatRetriesBrokenStreams(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			srv := llmtest.NewServer(t, llmtest.Script{llmtest.Reply("Hello").After(tc.fault)})
-			c, sl := newClient(t, srv, func(cfg *llm.Config) { cfg.Timeout = 300 * time.Millisecond })
+			// The timeout must exceed a loopback round trip on a loaded
+			// machine and stay far below the hang.
+			c, sl := newClient(t, srv, func(cfg *llm.Config) { cfg.Timeout = time.Second })
 			resp, err := c.Chat(t.Context(), llm.Request{Messages: userMsg("hi")})
 			require.NoError(t, err)
 			assert.Equal(t, "Hello", resp.Message.Content, "the broken attempt leaves nothing behind")
