@@ -17,7 +17,7 @@ const prefixLen = 2
 // history into the compact record.
 func (s *session) beforeCall(ctx context.Context, st *llm.State) error {
 	s.step = s.stepBase + st.Step
-	if s.opts.CompressAt < 0 || llm.CountTokens(st.Messages) <= s.opts.CompressAt {
+	if s.opts.CompressAt < 0 || s.memo.count(st.Messages) <= s.opts.CompressAt {
 		return nil
 	}
 	return s.compress(ctx, st)
@@ -39,7 +39,7 @@ func (s *session) compress(ctx context.Context, st *llm.State) error {
 			break
 		}
 	}
-	before := llm.CountTokens(msgs)
+	before := s.memo.count(msgs)
 	newest := len(msgs)
 	if last >= 0 {
 		newest = last
@@ -58,7 +58,7 @@ func (s *session) compress(ctx context.Context, st *llm.State) error {
 	}
 	msgs = fitTail(msgs, newest, s.opts.CompressAt)
 	st.Messages = msgs
-	after := llm.CountTokens(msgs)
+	after := s.memo.count(msgs)
 	s.emit(Event{Kind: EventCompress, Step: s.step, PromptTokens: after,
 		Detail: fmt.Sprintf("%d → %d prompt tokens; record holds %d files", before, after, len(s.rec.files))})
 	return nil

@@ -92,7 +92,7 @@ func renderLog(msgs []llm.Message, room int) string {
 			b.WriteString("I saw:\n" + cutTokens(m.Content, share, "cut") + "\n")
 		}
 	}
-	return strings.TrimRight(b.String(), "\n")
+	return cutTokens(strings.TrimRight(b.String(), "\n"), max(room, 40), "earlier log cut")
 }
 
 // decodeJSON reads one JSON object from a model reply, tolerating a code

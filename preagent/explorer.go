@@ -40,6 +40,7 @@ type session struct {
 	// step is the explorer step being taken, counted over every loop run
 	// of this session (a nudge after a text-only reply runs the loop again).
 	step, stepBase int
+	memo           tokenMemo
 }
 
 // Explore reads the repository for the issue and returns the spec. A budget,
@@ -47,7 +48,7 @@ type session struct {
 // built from what was explored, with Spec.Partial set and Note saying why. A
 // model failure or cancelled ctx returns an error.
 func (e *Explorer) Explore(ctx context.Context, is Issue) (*Result, error) {
-	s := &session{e: e, opts: e.opts, issue: is.Clean(), res: &Result{}}
+	s := &session{e: e, opts: e.opts, issue: is.Clean(), res: &Result{}, memo: tokenMemo{}}
 	s.rec.terms = issueTerms(s.issue)
 	msgs, err := s.firstMessages(ctx)
 	if err != nil {
@@ -148,7 +149,7 @@ func (s *session) afterStep(ctx context.Context, st *llm.State) error {
 		acts = append(acts, describeCall(tc))
 	}
 	s.emit(Event{Kind: EventStep, Step: s.step, Action: strings.Join(acts, "; "), Usage: rec.Usage,
-		PromptTokens: llm.CountTokens(st.Messages)})
+		PromptTokens: s.memo.count(st.Messages)})
 	if s.opts.NoObserver || s.spec != nil || s.step%s.opts.ObserveEvery != 0 {
 		return nil
 	}

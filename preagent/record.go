@@ -27,6 +27,7 @@ type record struct {
 	actions    []string
 	hypothesis string
 	terms      map[string]bool // the terms, for fallback verdicts
+	lineTokens map[string]int  // token counts of rendered lines
 }
 
 // maxActions bounds the list of non-file actions kept in the record.
@@ -58,28 +59,55 @@ func (r *record) merge(notes []fileNote, actions []string, hypothesis string) {
 
 // render writes the record as the text of one message, at most limit
 // tokens: past it, the oldest files judged not relevant are folded into a
-// list of paths, then only counted, then the oldest actions go.
+// list of paths, then only counted, then the oldest actions go. The fold is
+// chosen from per-line counts (remembered across renders) and the result is
+// measured once more and cut if the estimate was short.
 func (r *record) render(limit int) string {
-	notRel := 0
+	if r.lineTokens == nil || len(r.lineTokens) > 8192 {
+		r.lineTokens = map[string]int{}
+	}
+	cost := func(s string) int {
+		n, ok := r.lineTokens[s]
+		if !ok {
+			n = llm.CountText(s) + 1
+			r.lineTokens[s] = n
+		}
+		return n
+	}
+	notRel, est := 0, cost(recordHeader)+cost(r.hypothesis)
+	var foldGain []int // tokens saved by folding each not-relevant note
 	for _, f := range r.files {
+		n := cost(noteLine(f))
+		est += n
 		if !f.Relevant {
 			notRel++
+			foldGain = append(foldGain, n-cost(f.Path))
 		}
+	}
+	for _, a := range r.actions {
+		est += cost(a)
+	}
+	fold := 0
+	for fold < notRel && est > limit {
+		est -= foldGain[fold]
+		fold++
+	}
+	countOnly := false
+	if est > limit && notRel > 0 {
+		countOnly = true
+		for _, f := range r.files {
+			if !f.Relevant {
+				est -= cost(f.Path)
+			}
+		}
+		fold = notRel
 	}
 	actions := r.actions
-	for fold := 0; ; {
-		text := r.renderFolded(fold, actions, fold > notRel)
-		if llm.CountText(text) <= limit || (fold > notRel && len(actions) == 0) {
-			return cutTokens(text, limit, "record cut")
-		}
-		switch {
-		case fold <= notRel:
-			fold += max(1, notRel/4)
-			fold = min(fold, notRel+1)
-		default:
-			actions = actions[min(len(actions), max(1, len(actions)/3)):]
-		}
+	for len(actions) > 0 && est > limit {
+		est -= cost(actions[0])
+		actions = actions[1:]
 	}
+	return cutTokens(r.renderFolded(fold, actions, countOnly), limit, "record cut")
 }
 
 // renderFolded renders with the first fold not-relevant files reduced to
@@ -98,11 +126,7 @@ func (r *record) renderFolded(fold int, actions []string, countOnly bool) string
 				continue
 			}
 		}
-		verdict := "not relevant"
-		if f.Relevant {
-			verdict = "RELEVANT"
-		}
-		lines = append(lines, fmt.Sprintf("- %s: %s Verdict: %s, %s", f.Path, endDot(f.Summary), verdict, endDot(f.Why)))
+		lines = append(lines, noteLine(f))
 	}
 	if len(lines) > 0 {
 		b.WriteString("Files I looked at:\n" + strings.Join(lines, "\n") + "\n")
@@ -120,6 +144,15 @@ func (r *record) renderFolded(fold int, actions []string, countOnly bool) string
 		b.WriteString("My current hypothesis: " + r.hypothesis + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// noteLine renders one file note.
+func noteLine(f fileNote) string {
+	verdict := "not relevant"
+	if f.Relevant {
+		verdict = "RELEVANT"
+	}
+	return fmt.Sprintf("- %s: %s Verdict: %s, %s", f.Path, endDot(f.Summary), verdict, endDot(f.Why))
 }
 
 func endDot(s string) string {
