@@ -153,6 +153,9 @@ func (h *Handler) handle(r *http.Request, event, delivery string, received time.
 		return http.StatusBadRequest, ResultBadRequest, "payload does not parse"
 	}
 	v := rt(h, payload)
+	if v.ignore == "" && v.ev.Installation == 0 {
+		v.ignore = "delivery carries no installation"
+	}
 	if v.ignore != "" {
 		return http.StatusOK, ResultIgnored, v.ignore
 	}

@@ -1,0 +1,149 @@
+package webhook
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/issuesmith/issuesmith/ghapp"
+	"github.com/issuesmith/issuesmith/ghapp/ghtest"
+	"github.com/stretchr/testify/require"
+)
+
+var secret = []byte("It's a Secret to Everybody")
+
+// The example payloads' repository.
+const owner, repo = "Codertocat", "Hello-World"
+
+// recorder is the workflow's side of the port: it records what it is given.
+type recorder struct {
+	mu     sync.Mutex
+	events []Event
+	fail   error
+}
+
+func (r *recorder) Dispatch(_ context.Context, ev Event) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.fail != nil {
+		return r.fail
+	}
+	r.events = append(r.events, ev)
+	return nil
+}
+
+func (r *recorder) got() []Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Event(nil), r.events...)
+}
+
+// rig is the real handler behind a loopback server, authorising through the
+// real ghapp client against the fake GitHub.
+type rig struct {
+	t     testing.TB
+	gh    *ghtest.Server
+	disp  *recorder
+	url   string
+	seq   atomic.Int64
+	bot   string
+	deliv *MemoryDeliveries
+}
+
+func newRig(t testing.TB, maxBody int64) *rig {
+	gh := ghtest.New(t, ghtest.Options{})
+	gh.AddRepo(ghtest.Repo{Owner: owner, Name: repo, DefaultBranch: "main"})
+	gh.SetPermission(owner, repo, "Codertocat", "admin")
+	app, err := ghapp.NewApp(ghapp.AppConfig{AppID: gh.AppID(), PrivateKey: gh.PrivateKey(), BaseURL: gh.URL(),
+		BotLogin: gh.BotLogin(), WriteInterval: -1, MaxRetries: 1, Backoff: time.Millisecond, MaxWait: time.Second})
+	require.NoError(t, err)
+	r := &rig{t: t, gh: gh, disp: &recorder{}, bot: gh.BotLogin(), deliv: &MemoryDeliveries{}}
+	h, err := New(Options{Secret: secret, MaxBody: maxBody, Dispatcher: r.disp, Deliveries: r.deliv,
+		Authorizer: app, BotLogin: gh.BotLogin(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	require.NoError(t, err)
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	r.url = srv.URL
+	return r
+}
+
+// payload loads testdata/NAME.json (a real example delivery) as a tree the
+// test edits, pointed at the fake's installation.
+func payload(t testing.TB, name string, installation int64) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile("testdata/" + name + ".json")
+	require.NoError(t, err)
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(b, &m))
+	set(m, "installation.id", installation)
+	return m
+}
+
+// set assigns a dotted path in a payload tree, creating objects on the way.
+func set(m map[string]any, path string, v any) {
+	keys := strings.Split(path, ".")
+	for _, k := range keys[:len(keys)-1] {
+		next, ok := m[k].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			m[k] = next
+		}
+		m = next
+	}
+	m[keys[len(keys)-1]] = v
+}
+
+// botUser is the App's bot as GitHub renders it in payloads.
+func (r *rig) botUser() map[string]any {
+	return map[string]any{"login": r.bot, "id": 99, "type": "Bot"}
+}
+
+// delivery is one signed webhook request.
+type delivery struct {
+	event string
+	body  []byte
+	id    string
+	sig   string // empty: sign correctly
+}
+
+func (r *rig) newDelivery(event string, m map[string]any) delivery {
+	b, err := json.Marshal(m)
+	require.NoError(r.t, err)
+	return delivery{event: event, body: b, id: fmt.Sprintf("d-%d", r.seq.Add(1))}
+}
+
+// send posts d and returns the status and body.
+func (r *rig) send(d delivery) (int, string) {
+	req, err := http.NewRequest(http.MethodPost, r.url, bytes.NewReader(d.body))
+	require.NoError(r.t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-GitHub-Event", d.event)
+	req.Header.Set("X-GitHub-Delivery", d.id)
+	sig := d.sig
+	if sig == "" {
+		sig = Sign(secret, d.body)
+	}
+	if sig != "none" {
+		req.Header.Set("X-Hub-Signature-256", sig)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(r.t, err)
+	defer resp.Body.Close()
+	var buf bytes.Buffer
+	_, _ = buf.ReadFrom(resp.Body)
+	return resp.StatusCode, buf.String()
+}
+
+var errQueueDown = errors.New("queue down")
