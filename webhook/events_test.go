@@ -28,7 +28,9 @@ func TestEvents(t *testing.T) {
 		{name: "label added by the bot itself", file: "issues.labeled", event: "issues", status: 200,
 			edit: func(r *rig, m map[string]any) { m["sender"] = r.botUser() }},
 		{name: "label added by another bot", file: "issues.labeled", event: "issues", status: 200,
-			edit: func(r *rig, m map[string]any) { m["sender"] = map[string]any{"login": "dependabot[bot]", "type": "Bot"} }},
+			edit: func(r *rig, m map[string]any) {
+				m["sender"] = map[string]any{"login": "dependabot[bot]", "type": "Bot"}
+			}},
 		{name: "label removed", file: "issues.unlabeled", event: "issues", status: 202,
 			want: &Event{Kind: KindUnlabeled, Action: "unlabeled", Number: 1, Sender: "Codertocat", Label: "bug"}},
 		{name: "issue closed", file: "issues.reopened", event: "issues", status: 202,
@@ -93,7 +95,10 @@ func TestEvents(t *testing.T) {
 				ReviewID: 237895671, State: "commented", CommentBody: "@issuesmith split the function"}},
 		{name: "review dismissed", file: "pull_request_review.dismissed", event: "pull_request_review", status: 200},
 		{name: "the bot's PR merged", file: "pull_request.closed", event: "pull_request", status: 202,
-			edit: func(r *rig, m map[string]any) { set(m, "pull_request.user", r.botUser()); set(m, "pull_request.merged", true) },
+			edit: func(r *rig, m map[string]any) {
+				set(m, "pull_request.user", r.botUser())
+				set(m, "pull_request.merged", true)
+			},
 			want: &Event{Kind: KindPRClosed, Action: "closed", Number: 2, IsPR: true, Sender: "Codertocat", Head: "changes", Merged: true}},
 		{name: "someone else's PR closed", file: "pull_request.closed", event: "pull_request", status: 200},
 		{name: "PR opened", file: "pull_request.opened", event: "pull_request", status: 200},
