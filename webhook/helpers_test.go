@@ -147,3 +147,7 @@ func (r *rig) send(d delivery) (int, string) {
 }
 
 var errQueueDown = errors.New("queue down")
+
+type denyAll struct{}
+
+func (denyAll) CanWrite(context.Context, int64, string, string, string) (bool, error) { return false, nil }

@@ -1,0 +1,164 @@
+package webhook
+
+import (
+	"bytes"
+	"net/http"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/issuesmith/issuesmith/ghapp/ghtest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestSignatureIsRequired(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, 0)
+	m := payload(t, "issues.labeled", r.gh.Installation())
+	for _, tc := range []struct {
+		name string
+		sig  func(body []byte) string
+	}{
+		{"missing", func([]byte) string { return "none" }},
+		{"signed with another secret", func(b []byte) string { return Sign([]byte("guess"), b) }},
+		{"sha1 form", func([]byte) string { return "sha1=0123456789abcdef0123456789abcdef01234567" }},
+		{"not hex", func([]byte) string { return "sha256=zz" }},
+		{"signature of another body", func([]byte) string { return Sign(secret, []byte(`{"action":"labeled"}`)) }},
+	} {
+		d := r.newDelivery("issues", m)
+		d.sig = tc.sig(d.body)
+		code, _ := r.send(d)
+		assert.Equal(t, http.StatusUnauthorized, code, tc.name)
+	}
+	// A body altered after signing fails too.
+	d := r.newDelivery("issues", m)
+	d.sig = Sign(secret, d.body)
+	d.body = bytes.Replace(d.body, []byte(`"bug"`), []byte(`"issuesmith"`), 1)
+	code, _ := r.send(d)
+	assert.Equal(t, http.StatusUnauthorized, code)
+
+	assert.Empty(t, r.disp.got())
+	assert.Zero(t, r.gh.Calls(permOp), "nothing unauthenticated reaches GitHub")
+}
+
+func TestBodyIsCapped(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, 4096)
+	m := payload(t, "issues.labeled", r.gh.Installation())
+	set(m, "issue.body", string(bytes.Repeat([]byte("x"), 8192)))
+	code, _ := r.send(r.newDelivery("issues", m))
+	assert.Equal(t, http.StatusRequestEntityTooLarge, code)
+	assert.Empty(t, r.disp.got())
+}
+
+func TestReplayedDeliveryIsIgnored(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, 0)
+	d := r.newDelivery("issues", payload(t, "issues.labeled", r.gh.Installation()))
+	code, _ := r.send(d)
+	require.Equal(t, http.StatusAccepted, code)
+	code, body := r.send(d)
+	assert.Equal(t, http.StatusOK, code)
+	assert.Contains(t, body, ResultDuplicate)
+	assert.Len(t, r.disp.got(), 1)
+	assert.Equal(t, 1, r.gh.Calls(permOp), "a replay costs no API call")
+}
+
+func TestSenderWithoutWriteIsDenied(t *testing.T) {
+	t.Parallel()
+	for _, role := range []string{"read", "triage", "none", ""} {
+		t.Run("role "+role, func(t *testing.T) {
+			t.Parallel()
+			r := newRig(t, 0)
+			m := payload(t, "issue_comment.created", r.gh.Installation())
+			set(m, "comment.body", "/implement")
+			set(m, "sender.login", "mallory")
+			if role != "" {
+				r.gh.SetPermission(owner, repo, "mallory", role)
+			}
+			code, body := r.send(r.newDelivery("issue_comment", m))
+			assert.Equal(t, http.StatusOK, code)
+			assert.Contains(t, body, ResultDenied)
+			assert.Empty(t, r.disp.got())
+			assert.Equal(t, 1, r.gh.Calls(permOp))
+		})
+	}
+}
+
+// TestFailedPermissionCheckDenies: a 5xx or a rate limit on the permission
+// check denies, answers 503, and forgets the delivery so that GitHub's
+// redelivery is handled once GitHub is well again.
+func TestFailedPermissionCheckDenies(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		fault ghtest.Fault
+	}{
+		{"server errors", ghtest.Fault{Op: permOp, Status: http.StatusBadGateway, Times: 2}},
+		{"rate limit", ghtest.Fault{Op: permOp, Status: http.StatusForbidden, Header: http.Header{
+			"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10)}},
+			Body: `{"message":"API rate limit exceeded"}`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := newRig(t, 0)
+			r.gh.Inject(tc.fault)
+			d := r.newDelivery("issues", payload(t, "issues.labeled", r.gh.Installation()))
+			code, body := r.send(d)
+			assert.Equal(t, http.StatusServiceUnavailable, code, body)
+			assert.Contains(t, body, ResultDenied)
+			assert.Empty(t, r.disp.got())
+
+			code, _ = r.send(d) // GitHub's redelivery keeps the id
+			assert.Equal(t, http.StatusAccepted, code)
+			assert.Len(t, r.disp.got(), 1)
+		})
+	}
+}
+
+func TestDispatchFailureForgetsDelivery(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, 0)
+	r.disp.fail = errQueueDown
+	d := r.newDelivery("issues", payload(t, "issues.unlabeled", r.gh.Installation()))
+	code, _ := r.send(d)
+	assert.Equal(t, http.StatusServiceUnavailable, code)
+	r.disp.mu.Lock()
+	r.disp.fail = nil
+	r.disp.mu.Unlock()
+	code, _ = r.send(d)
+	assert.Equal(t, http.StatusAccepted, code)
+	assert.Len(t, r.disp.got(), 1)
+}
+
+func TestNewChecksOptions(t *testing.T) {
+	t.Parallel()
+	ok := Options{Secret: secret, Dispatcher: &recorder{}, Deliveries: &MemoryDeliveries{}, Authorizer: nil, BotLogin: "x[bot]"}
+	_, err := New(ok)
+	assert.Error(t, err, "authorizer missing")
+	ok.Authorizer = denyAll{}
+	_, err = New(ok)
+	assert.NoError(t, err)
+	ok.BotLogin = "x"
+	_, err = New(ok)
+	assert.Error(t, err, "bot login without [bot]")
+	ok.BotLogin, ok.Secret = "x[bot]", nil
+	_, err = New(ok)
+	assert.Error(t, err, "secret missing")
+}
+
+func TestMemoryDeliveriesForgetsOldest(t *testing.T) {
+	t.Parallel()
+	m := &MemoryDeliveries{Size: 2}
+	ctx := t.Context()
+	for _, id := range []string{"a", "b", "c"} {
+		fresh, err := m.RecordDelivery(ctx, id, "issues")
+		require.NoError(t, err)
+		assert.True(t, fresh)
+	}
+	fresh, _ := m.RecordDelivery(ctx, "c", "issues")
+	assert.False(t, fresh)
+	fresh, _ = m.RecordDelivery(ctx, "a", "issues")
+	assert.True(t, fresh, "evicted")
+}
