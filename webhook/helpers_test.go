@@ -150,4 +150,6 @@ var errQueueDown = errors.New("queue down")
 
 type denyAll struct{}
 
-func (denyAll) CanWrite(context.Context, int64, string, string, string) (bool, error) { return false, nil }
+func (denyAll) CanWrite(context.Context, int64, string, string, string) (bool, error) {
+	return false, nil
+}
