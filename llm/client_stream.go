@@ -1,7 +1,9 @@
 package llm
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -37,7 +39,7 @@ func (c *Client) stream(ctx context.Context, oreq openai.ChatCompletionRequest) 
 	var asm assembler
 	chunks := 0
 	for {
-		chunk, err := st.Recv()
+		raw, err := st.RecvRaw()
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -47,8 +49,15 @@ func (c *Client) stream(ctx context.Context, oreq openai.ChatCompletionRequest) 
 			}
 			return nil, fmt.Errorf("reading stream: %w", err)
 		}
+		var chunk openai.ChatCompletionStreamResponse
+		if err := json.Unmarshal(raw, &chunk); err != nil {
+			return nil, fmt.Errorf("%w: stream chunk: %w", ErrMalformedReply, err)
+		}
 		chunks++
 		asm.add(chunk)
+		if chunk.Usage != nil {
+			asm.usage.CachedTokens = max(asm.usage.CachedTokens, deepSeekCacheHits(raw))
+		}
 	}
 	if chunks == 0 {
 		return nil, errNotStreamed
@@ -58,6 +67,21 @@ func (c *Client) stream(ctx context.Context, oreq openai.ChatCompletionRequest) 
 		return nil, fmt.Errorf("%w: stream ended without an answer", ErrMalformedReply)
 	}
 	return asm.response(), nil
+}
+
+// deepSeekCacheHits reads DeepSeek's prompt_cache_hit_tokens, which it
+// reports instead of prompt_tokens_details.cached_tokens.
+func deepSeekCacheHits(raw []byte) int {
+	if !bytes.Contains(raw, []byte("prompt_cache_hit_tokens")) {
+		return 0
+	}
+	var v struct {
+		Usage struct {
+			Hits int `json:"prompt_cache_hit_tokens"`
+		} `json:"usage"`
+	}
+	_ = json.Unmarshal(raw, &v) // the chunk already decoded once
+	return v.Usage.Hits
 }
 
 // rejectsStreamOptions recognises a 400/422 naming stream_options.

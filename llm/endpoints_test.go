@@ -93,3 +93,41 @@ func TestToolCallsWithoutIndexWholeInOneChunk(t *testing.T) {
 		{ID: "call_3", Name: "c", Arguments: `{}`},
 	}, resp.Message.ToolCalls)
 }
+
+// DeepSeek: reasoning_content streamed apart, cache hits reported as
+// prompt_cache_hit_tokens.
+func TestDeepSeekStyleReply(t *testing.T) {
+	t.Parallel()
+	ex := llmtest.Reply("Use a mutex.").WithReasoning("Two goroutines write the map.").Split(6).WithUsage(900, 50, 640)
+	ex.Reply.Usage.DeepSeekCache = true
+	srv := llmtest.NewServer(t, llmtest.Script{ex})
+	cfg := srv.Config()
+	cfg.Model = "deepseek-reasoner"
+	cfg.Prices = map[string]llm.Price{"deepseek-reasoner": {Prompt: 0.55, Cached: 0.14, Completion: 2.19}}
+	c, err := llm.NewClient(cfg)
+	require.NoError(t, err)
+	resp, err := c.Chat(t.Context(), llm.Request{Messages: userMsg("race?")})
+	require.NoError(t, err)
+	assert.Equal(t, "Use a mutex.", resp.Message.Content)
+	assert.Equal(t, "Two goroutines write the map.", resp.Message.Reasoning)
+	assert.Equal(t, llm.Usage{PromptTokens: 900, CompletionTokens: 50, CachedTokens: 640}, resp.Usage)
+	assert.InDelta(t, (260*0.55+640*0.14+50*2.19)/1e6, resp.Cost, 1e-12)
+}
+
+// Ollama / LM Studio style: local base URL without key, no usage in the
+// stream even when asked.
+func TestLocalServerWithoutKeyOrStreamUsage(t *testing.T) {
+	t.Parallel()
+	ex := llmtest.Call("list_dir", `{"path":"."}`).Split(2)
+	ex.Reply.NoUsage = true
+	srv := llmtest.NewServer(t, llmtest.Script{ex})
+	cfg := srv.Config()
+	cfg.APIKey = ""
+	c, err := llm.NewClient(cfg)
+	require.NoError(t, err)
+	resp, err := c.Chat(t.Context(), llm.Request{Messages: userMsg("look around")})
+	require.NoError(t, err)
+	assert.Equal(t, `{"path":"."}`, resp.Message.ToolCalls[0].Arguments)
+	assert.True(t, resp.UsageEstimated)
+	assert.Empty(t, srv.Requests()[0].Header.Get("Authorization"))
+}

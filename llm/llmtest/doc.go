@@ -22,7 +22,7 @@
 // and are played like this:
 //
 //	srv := llmtest.NewServer(t, llmtest.LoadScript(t, "testdata/read_then_answer.yaml"))
-//	client, err := llm.NewClient(llm.Config{BaseURL: srv.URL(), Model: "test"})
+//	client, err := llm.NewClient(srv.Config()) // BaseURL: srv.URL(), model "test", retries without sleeping
 //	require.NoError(t, err)
 //	agent := &llm.Agent{Role: llm.RoleExplorer, Model: client, Tools: tools}
 //	out, err := agent.Run(t.Context(), msgs)

@@ -73,7 +73,11 @@ func (a Answer) usage() map[string]any {
 		"prompt_tokens": a.Usage.Prompt, "completion_tokens": a.Usage.Completion,
 		"total_tokens": a.Usage.Prompt + a.Usage.Completion,
 	}
-	if a.Usage.Cached > 0 {
+	switch {
+	case a.Usage.Cached > 0 && a.Usage.DeepSeekCache:
+		u["prompt_cache_hit_tokens"] = a.Usage.Cached
+		u["prompt_cache_miss_tokens"] = a.Usage.Prompt - a.Usage.Cached
+	case a.Usage.Cached > 0:
 		u["prompt_tokens_details"] = map[string]any{"cached_tokens": a.Usage.Cached}
 	}
 	return u

@@ -104,6 +104,9 @@ type Usage struct {
 	Prompt     int `yaml:"prompt"`
 	Completion int `yaml:"completion"`
 	Cached     int `yaml:"cached,omitempty"`
+	// DeepSeekCache reports Cached as DeepSeek does
+	// (prompt_cache_hit_tokens) instead of prompt_tokens_details.
+	DeepSeekCache bool `yaml:"deepseek_cache,omitempty"`
 }
 
 func (c CallSpec) arguments() string {

@@ -1,6 +1,7 @@
 package llmtest
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/issuesmith/issuesmith/llm"
 )
@@ -62,6 +64,16 @@ func NewServer(t testing.TB, script Script, opts ...Option) *Server {
 // URL is the base URL to configure as llm.base_url (ending in /v1, or the
 // WithPrefix path).
 func (s *Server) URL() string { return s.srv.URL + s.prefix }
+
+// Config returns an llm.Config for this server: model "test", a 10s
+// attempt timeout and retries that do not sleep, so injected faults cost no
+// wall time. Adjust fields before llm.NewClient.
+func (s *Server) Config() llm.Config {
+	return llm.Config{
+		BaseURL: s.URL(), Model: "test", Timeout: 10 * time.Second,
+		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() },
+	}
+}
 
 // Requests returns every request received so far, faults included.
 func (s *Server) Requests() []Request {
