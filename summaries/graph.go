@@ -76,7 +76,6 @@ func newResolver(files map[string]*FileInfo, sorted []string) *resolver {
 	return r
 }
 
-
 // keeps no raw content, so the module path is re-read from the outline's
 // imports slot filled by parseOne for go.mod files.
 func goModulePath(f *FileInfo) string {

@@ -22,6 +22,9 @@ type query struct {
 	// idents are identifiers written as code: inside backticks or code
 	// blocks, or shaped like code (snake_case, camelCase, call syntax).
 	idents map[string]bool
+	// blockIdents are the other identifiers of fenced code blocks (sample
+	// code, logs): weaker pointers than inline code.
+	blockIdents map[string]bool
 }
 
 var (
@@ -29,6 +32,8 @@ var (
 	tickRe    = regexp.MustCompile("`([^`\n]+)`")
 	pathRe    = regexp.MustCompile(`(?:[\w.\-]+/)*[\w.\-]+\.(?:py|pyi|go|js|jsx|mjs|cjs|ts|tsx|java|kt|rs|c|h|cc|cpp|hpp|rb|php|cs|scala|swift)\b`)
 	pyFrameRe = regexp.MustCompile(`File "([^"]+)", line \d+`)
+	// pytest's own traceback style: "src/pkg/mod.py:123: in func"
+	pytestFrameRe = regexp.MustCompile(`(?m)^(\S+\.py):\d+: `)
 	goFrameRe = regexp.MustCompile(`(?m)^\s+((?:[\w.\-]+/)*[\w.\-]+\.go):\d+`)
 	jsFrameRe = regexp.MustCompile(`\bat (?:[^\s(]+ )?\(?((?:[\w.\-]+/)*[\w.\-]+\.(?:js|jsx|mjs|cjs|ts|tsx)):\d+:\d+\)?`)
 	dottedRe  = regexp.MustCompile(`\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\b`)
@@ -36,7 +41,7 @@ var (
 )
 
 func parseQuery(text string) *query {
-	q := &query{idents: map[string]bool{}}
+	q := &query{idents: map[string]bool{}, blockIdents: map[string]bool{}}
 	seen := map[string]bool{}
 	eachTerm(text, func(t string) {
 		if !seen[t] {
@@ -44,13 +49,17 @@ func parseQuery(text string) *query {
 			q.terms = append(q.terms, t)
 		}
 	})
-	var code []string
-	code = append(code, fencedRe.FindAllString(text, -1)...)
-	for _, m := range tickRe.FindAllStringSubmatch(fencedRe.ReplaceAllString(text, " "), -1) {
-		code = append(code, m[1])
+	// Inline code (`name`) is a deliberate pointer; identifiers in
+	// fenced blocks (sample code, logs) count when shaped like code.
+	for _, blk := range fencedRe.FindAllString(text, -1) {
+		eachIdent(blk, func(id string) {
+			if len(id) > 2 && !codeNoise[id] {
+				q.blockIdents[id] = true
+			}
+		})
 	}
-	for _, c := range code {
-		eachIdent(c, func(id string) {
+	for _, m := range tickRe.FindAllStringSubmatch(fencedRe.ReplaceAllString(text, " "), -1) {
+		eachIdent(m[1], func(id string) {
 			if len(id) > 2 && !codeNoise[id] {
 				q.idents[id] = true
 			}
@@ -67,7 +76,7 @@ func parseQuery(text string) *query {
 		}
 	}
 	pseen := map[string]bool{}
-	for _, re := range []*regexp.Regexp{pyFrameRe, goFrameRe, jsFrameRe} {
+	for _, re := range []*regexp.Regexp{pyFrameRe, pytestFrameRe, goFrameRe, jsFrameRe} {
 		for _, m := range re.FindAllStringSubmatch(text, -1) {
 			q.frames = append(q.frames, strings.ReplaceAll(m[1], `\`, "/"))
 		}
@@ -82,6 +91,9 @@ func parseQuery(text string) *query {
 	for _, m := range dottedRe.FindAllString(text, -1) {
 		if pathRe.MatchString(m) || mseen[m] {
 			continue // a file name such as setup.py, handled as a path
+		}
+		if first := m[:strings.IndexByte(m, '.')]; first == "self" || first == "cls" || first == "this" {
+			continue // an attribute chain on an instance names no module
 		}
 		mseen[m] = true
 		q.modules = append(q.modules, m)

@@ -174,18 +174,29 @@ func (si *searchIndex) explicit(q *query, res []scored) {
 		}
 	}
 	defBoost := map[int]float64{}
-	var idents []string
+	weight := map[string]float64{}
+	for id := range q.blockIdents {
+		weight[id] = 0.5
+	}
 	for id := range q.idents {
+		weight[id] = 1
+	}
+	idents := make([]string, 0, len(weight))
+	for id := range weight {
 		idents = append(idents, id)
 	}
 	sort.Strings(idents)
 	for _, id := range idents {
-		ds := si.defs[strings.ToLower(id)]
+		lid := strings.ToLower(id)
+		ds := si.defs[lid]
 		if len(ds) == 0 || len(ds) > 8 {
 			continue // unknown here, or defined everywhere (a common method name)
 		}
-		w := boostDef / math.Sqrt(float64(len(ds)))
+		// A rare identifier is a sharper pointer than a common word
+		// that happens to name a definition (name, path, config).
+		w0 := weight[id] * boostDef * math.Sqrt(si.specificity(lid)) / math.Sqrt(float64(len(ds)))
 		for _, d := range ds {
+			w := w0
 			if defBoost[d]+w > maxDefBoost {
 				w = maxDefBoost - defBoost[d]
 			}
@@ -196,6 +207,22 @@ func (si *searchIndex) explicit(q *query, res []scored) {
 			add(d, w, "defines "+id)
 		}
 	}
+}
+
+// specificity is the inverse document frequency of a term over file
+// bodies, scaled to [0, 1] (1: in one file only).
+func (si *searchIndex) specificity(term string) float64 {
+	df := 0
+	for _, f := range si.docs {
+		if f.terms[term] > 0 {
+			df++
+		}
+	}
+	n := float64(len(si.docs))
+	if df == 0 || n < 2 {
+		return 1
+	}
+	return math.Log(n/float64(df)) / math.Log(n)
 }
 
 // liftNeighbours lends a share of each strong hit's score to the files it

@@ -115,7 +115,11 @@ func (si *searchIndex) matchModule(dotted string) (docs []int, rest []string) {
 		for _, cand := range []string{base + ".py", base + "/__init__.py", base + ".go", base + ".ts", base + ".js", base + ".java"} {
 			// both the module and its package must match: "os.path"
 			// must not land on some other path.py
-			if ds, k := si.matchPathN(cand); len(ds) > 0 && len(ds) <= 2 && k >= 2 {
+			need := n
+			if strings.HasSuffix(cand, "/__init__.py") {
+				need++
+			}
+			if ds, k := si.matchPathN(cand); len(ds) > 0 && len(ds) <= 2 && k >= need {
 				return ds, parts[n:]
 			}
 		}
