@@ -47,23 +47,43 @@ func (a *Agent) Run(ctx context.Context, in []Message) (*Outcome, error) {
 		r.tools[s.Name] = t
 		r.specs = append(r.specs, s)
 	}
+	// wctx bounds model calls, tools and hooks by the wall-time budget;
+	// ctx alone tells the caller's cancellation apart from it.
+	wctx := ctx
+	if b := a.Budget.MaxWall; b > 0 {
+		var cancel context.CancelFunc
+		wctx, cancel = context.WithDeadline(ctx, r.start.Add(b))
+		defer cancel()
+	}
 	for step := 1; ; step++ {
 		if reason := r.budgetStop(ctx, step); reason != "" {
-			return r.end(reason, ctxErrIf(ctx, reason))
+			if reason == StopCancelled {
+				return r.end(reason, ctx.Err())
+			}
+			return r.end(reason, nil)
 		}
 		r.state.Step = step
-		reason, err := r.step(ctx)
+		reason, err := r.step(wctx)
+		if reason != "" && err != nil {
+			reason, err = interrupted(ctx, wctx, reason, err)
+		}
 		if reason != "" {
 			return r.end(reason, err)
 		}
 	}
 }
 
-func ctxErrIf(ctx context.Context, reason StopReason) error {
-	if reason == StopCancelled {
-		return ctx.Err()
+// interrupted reclassifies a step's failure that happened because the
+// caller cancelled (StopCancelled with ctx's error) or the wall budget ran
+// out (StopWallTime, no error: a budget stop ends gracefully).
+func interrupted(ctx, wctx context.Context, reason StopReason, err error) (StopReason, error) {
+	switch {
+	case ctx.Err() != nil:
+		return StopCancelled, ctx.Err()
+	case wctx.Err() != nil:
+		return StopWallTime, nil
 	}
-	return nil
+	return reason, err
 }
 
 func (a *Agent) protocol() Protocol {
@@ -165,7 +185,7 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 	return "", nil
 }
 
-// call asks the model, bounding the call by the wall-time budget.
+// call asks the model.
 func (r *run) call(ctx context.Context) (*Response, StopReason, error) {
 	req := Request{Role: r.a.Role, Messages: r.state.Messages}
 	if r.protocol == ProtocolText {
@@ -173,20 +193,12 @@ func (r *run) call(ctx context.Context) (*Response, StopReason, error) {
 	} else {
 		req.Tools = r.specs
 	}
-	cctx := ctx
-	if b := r.a.Budget.MaxWall; b > 0 {
-		var cancel context.CancelFunc
-		cctx, cancel = context.WithDeadline(ctx, r.start.Add(b))
-		defer cancel()
-	}
-	resp, err := r.a.Model.Chat(cctx, req)
-	switch {
-	case err == nil:
+	resp, err := r.a.Model.Chat(ctx, req)
+	if err == nil {
 		return resp, "", nil
-	case ctx.Err() != nil:
-		return nil, StopCancelled, ctx.Err()
-	case cctx.Err() != nil:
-		return nil, StopWallTime, nil
+	}
+	if ctx.Err() != nil {
+		return nil, StopCancelled, ctx.Err() // reclassified by Run
 	}
 	r.modelErr = err
 	return nil, StopModelError, fmt.Errorf("%s step %d: %w", r.a.Role, r.state.Step, err)

@@ -234,3 +234,18 @@ func TestAgentToolFailureEndsRun(t *testing.T) {
 	require.ErrorIs(t, err, disk)
 	assert.Equal(t, llm.StopError, out.Reason)
 }
+
+func TestAgentWallTimeBoundsTools(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.Script{llmtest.Call("wait", `{}`)})
+	c, _ := newClient(t, srv)
+	a := &llm.Agent{Model: c, Budget: llm.Budget{MaxWall: 500 * time.Millisecond}, Tools: []llm.Tool{
+		llm.NewTool("wait", "Blocks until its context ends.", func(ctx context.Context, _ struct{}) (llm.ToolResult, error) {
+			<-ctx.Done()
+			return llm.ToolResult{}, fmt.Errorf("running tests: %w", ctx.Err())
+		}),
+	}}
+	out, err := a.Run(t.Context(), userMsg("go"))
+	require.NoError(t, err, "a wall-time stop is a budget stop, even inside a tool")
+	assert.Equal(t, llm.StopWallTime, out.Reason)
+}
