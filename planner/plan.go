@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/preagent"
 )
 
@@ -11,6 +12,9 @@ import (
 // files should be changed (a file before the files that depend on it).
 type Plan struct {
 	Items []Item `json:"items"`
+	// Usage is what the model calls that wrote the plan cost; zero for a
+	// plan parsed from a comment.
+	Usage llm.Usage `json:"usage,omitzero"`
 }
 
 // Item is the work on one file.
