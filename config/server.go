@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"reflect"
 	"strings"
 	"time"
 
@@ -109,7 +110,7 @@ func ParseServer(environ []string) (*Server, error) {
 	}
 	var s Server
 	if err := env.ParseWithOptions(&s, env.Options{Prefix: EnvPrefix, Environment: vars}); err != nil {
-		return nil, fmt.Errorf("server config: %w", err)
+		return nil, fmt.Errorf("server config: %w", namedParseErrors(err))
 	}
 	if strings.Contains(s.PrivateKey, `\n`) && !strings.Contains(s.PrivateKey, "\n") {
 		s.PrivateKey = strings.ReplaceAll(s.PrivateKey, `\n`, "\n")
@@ -278,4 +279,39 @@ func redactURL(raw string) string {
 		u.User = url.UserPassword(u.User.Username(), "xxxxx")
 	}
 	return u.String()
+}
+
+// namedParseErrors rewrites env's parse errors, which name the Go field and
+// quote the value, into errors naming the variable and the expected type.
+func namedParseErrors(err error) error {
+	var agg env.AggregateError
+	if !errors.As(err, &agg) {
+		return err
+	}
+	vars := map[string]string{}
+	collectVars(reflect.TypeFor[Server](), EnvPrefix, vars)
+	var out []error
+	for _, e := range agg.Errors {
+		var pe env.ParseError
+		if errors.As(e, &pe) {
+			out = append(out, fmt.Errorf("%s: not a valid %s", vars[pe.Name], pe.Type))
+			continue
+		}
+		out = append(out, e)
+	}
+	return errors.Join(out...)
+}
+
+// collectVars maps field names to variable names (field names are unique
+// across Server and Model).
+func collectVars(t reflect.Type, prefix string, into map[string]string) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if p, ok := f.Tag.Lookup("envPrefix"); ok {
+			collectVars(f.Type, prefix+p, into)
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("env"), ",")
+		into[f.Name] = prefix + name
+	}
 }

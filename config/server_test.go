@@ -1,0 +1,129 @@
+package config
+
+import (
+	"bytes"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const fakePEM = "-----BEGIN RSA PRIVATE KEY-----\nMIIsecretsecret\n-----END RSA PRIVATE KEY-----\n"
+
+func minimal() []string {
+	return []string{
+		"ISSUESMITH_APP_ID=1234",
+		"ISSUESMITH_PRIVATE_KEY=" + fakePEM,
+		"ISSUESMITH_WEBHOOK_SECRET=hush-hush",
+		"ISSUESMITH_MODEL_NAME=qwen3-coder",
+		"ISSUESMITH_MODEL_API_KEY=sk-supersecret",
+		"HOME=/root", // unrelated variables are ignored
+	}
+}
+
+func TestServerDefaults(t *testing.T) {
+	t.Parallel()
+	s, err := ParseServer(minimal())
+	require.NoError(t, err)
+	assert.Equal(t, int64(1234), s.AppID)
+	assert.Equal(t, "https://api.github.com/", s.GitHubURL)
+	assert.Equal(t, "issuesmith.db", s.DatabaseURL, "the embedded SQLite default")
+	assert.Equal(t, ":8080", s.ListenAddr)
+	assert.Equal(t, int64(25<<20), s.WebhookMaxBody)
+	assert.Equal(t, 30*time.Second, s.ShutdownTimeout)
+	assert.Equal(t, "https://api.openai.com/v1", s.Model.BaseURL)
+	assert.Equal(t, slog.LevelInfo, s.SlogLevel())
+	key, err := s.Key()
+	require.NoError(t, err)
+	assert.Equal(t, fakePEM, string(key))
+}
+
+func TestServerFromFileAndEnvironment(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	keyFile := filepath.Join(dir, "app.pem")
+	require.NoError(t, os.WriteFile(keyFile, []byte(fakePEM), 0o600))
+	apiKeyFile := filepath.Join(dir, "model.key")
+	require.NoError(t, os.WriteFile(apiKeyFile, []byte("sk-from-file\n"), 0o600))
+	conf := filepath.Join(dir, "issuesmith.env")
+	require.NoError(t, os.WriteFile(conf, []byte(`# settings
+ISSUESMITH_APP_ID=77
+ISSUESMITH_PRIVATE_KEY_FILE=`+keyFile+`
+ISSUESMITH_WEBHOOK_SECRET="from-file"
+ISSUESMITH_LISTEN_ADDR=127.0.0.1:9000
+ISSUESMITH_MODEL_NAME=small
+ISSUESMITH_MODEL_API_KEY_FILE=`+apiKeyFile+`
+ISSUESMITH_MODEL_ROLES=coder:big,planner:medium
+`), 0o600))
+	s, err := ParseServer([]string{FileVar + "=" + conf, "ISSUESMITH_LISTEN_ADDR=:7000", "ISSUESMITH_DATABASE_URL=postgres://u:pw@db/issuesmith"})
+	require.NoError(t, err)
+	assert.Equal(t, int64(77), s.AppID)
+	assert.Equal(t, "from-file", s.WebhookSecret)
+	assert.Equal(t, ":7000", s.ListenAddr, "the environment wins over the file")
+	assert.Equal(t, map[string]string{"coder": "big", "planner": "medium"}, s.Model.Roles)
+	key, err := s.Key()
+	require.NoError(t, err)
+	assert.Equal(t, fakePEM, string(key))
+	apiKey, err := s.ModelAPIKey()
+	require.NoError(t, err)
+	assert.Equal(t, "sk-from-file", apiKey)
+	assert.NotContains(t, s.String(), "pw@", "database password redacted")
+}
+
+func TestEscapedNewlinesInKey(t *testing.T) {
+	t.Parallel()
+	env := minimal()
+	env[1] = "ISSUESMITH_PRIVATE_KEY=" + strings.ReplaceAll(fakePEM, "\n", `\n`)
+	s, err := ParseServer(env)
+	require.NoError(t, err)
+	assert.Equal(t, fakePEM, s.PrivateKey)
+}
+
+func TestServerValidationNamesVariables(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		env  []string
+		want []string
+	}{
+		{"nothing set", nil, []string{"ISSUESMITH_APP_ID", "ISSUESMITH_PRIVATE_KEY_FILE", "ISSUESMITH_WEBHOOK_SECRET", "ISSUESMITH_MODEL_NAME"}},
+		{"both keys", append(minimal(), "ISSUESMITH_PRIVATE_KEY_FILE=/k.pem"), []string{"not both"}},
+		{"key not PEM", append(minimal(), "ISSUESMITH_PRIVATE_KEY=hunter2"), []string{"ISSUESMITH_PRIVATE_KEY: is not a PEM"}},
+		{"bad url", append(minimal(), "ISSUESMITH_GITHUB_URL=api.github.com"), []string{"ISSUESMITH_GITHUB_URL"}},
+		{"bad listen", append(minimal(), "ISSUESMITH_LISTEN_ADDR=8080"), []string{"ISSUESMITH_LISTEN_ADDR"}},
+		{"bad level", append(minimal(), "ISSUESMITH_LOG_LEVEL=loud"), []string{"ISSUESMITH_LOG_LEVEL"}},
+		{"unknown role", append(minimal(), "ISSUESMITH_MODEL_ROLES=reviewer:x"), []string{"unknown role \"reviewer\""}},
+		{"not a number", append(minimal(), "ISSUESMITH_APP_ID=abc"), []string{"APP_ID"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := ParseServer(tc.env)
+			require.Error(t, err)
+			for _, w := range tc.want {
+				assert.Contains(t, err.Error(), w)
+			}
+			assert.NotContains(t, err.Error(), "hunter2", "values are never echoed")
+		})
+	}
+	_, err := ParseServer([]string{FileVar + "=/nonexistent/issuesmith.env"})
+	assert.ErrorContains(t, err, "server config file")
+}
+
+func TestSecretsNeverLogged(t *testing.T) {
+	t.Parallel()
+	s, err := ParseServer(minimal())
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	slog.New(slog.NewJSONHandler(&buf, nil)).Info("config", "server", s)
+	out := buf.String() + s.String()
+	for _, secret := range []string{"MIIsecret", "hush-hush", "sk-supersecret"} {
+		assert.NotContains(t, out, secret)
+	}
+	assert.Contains(t, out, "qwen3-coder")
+	assert.Contains(t, out, "[set]")
+}
