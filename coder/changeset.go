@@ -43,7 +43,11 @@ func (c *ChangeSet) Stat() string {
 		add += f.Added
 		del += f.Removed
 	}
-	return fmt.Sprintf("%d files changed, %d insertions(+), %d deletions(-)", len(c.Files), add, del)
+	files := "files"
+	if len(c.Files) == 1 {
+		files = "file"
+	}
+	return fmt.Sprintf("%d %s changed, %d insertions(+), %d deletions(-)", len(c.Files), files, add, del)
 }
 
 // Paths lists the changed paths (for git add / git rm).

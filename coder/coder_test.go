@@ -127,7 +127,7 @@ func TestImplementThreeFiles(t *testing.T) {
 	require.Contains(t, readFile(t, ws, "main.go"), "\tfmt.Println(calc.Sub(5, 3))\n")
 	require.Contains(t, kinds(res), "main.go:gofmt")
 	golden(t, "three_files.diff", res.Changes.Diff)
-	require.Equal(t, "3 files changed, 19 insertions(+), 0 deletions(-)", res.Changes.Stat())
+	require.Equal(t, "3 files changed, 15 insertions(+), 0 deletions(-)", res.Changes.Stat())
 	require.Equal(t, llm.Usage{PromptTokens: 3000, CompletionTokens: 190}, res.Usage)
 	require.Contains(t, res.Summary, "- `calc/sub_test.go` (add): done, +9 −0")
 	for _, st := range plan.Items[0].Steps {

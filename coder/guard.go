@@ -1,9 +1,11 @@
 package coder
 
 import (
+	"errors"
 	"fmt"
 	"go/format"
 	"go/parser"
+	"go/scanner"
 	"go/token"
 	"sort"
 	"strings"
@@ -58,8 +60,9 @@ func (s *session) guard(changed []string, snaps map[string]snapshot) (map[string
 			if d := goSyntaxDetail(p, after.data); d != "" {
 				why += " (" + d + ")"
 			}
-			fmt.Fprintf(&fb, "\nROLLED BACK: every edit to %s in this answer was undone because %s. "+
-				"Send the blocks again with balanced brackets and complete statements; SEARCH must match the file as it is now (unchanged by this answer).\n", p, why)
+			fmt.Fprintf(&fb, "ROLLED BACK: every edit to %s in this answer was undone because %s. "+
+				"None of this answer's blocks for %s is in the file now: send all of them again, fixed "+
+				"(balanced brackets, complete statements).\n", p, why, p)
 			s.notes = append(s.notes, fmt.Sprintf("attempt %d: edits to %s rolled back: %s", s.attempts, p, why))
 			r.event(s.key, s.attempts, "rollback", "%s: %s", p, why)
 			continue
@@ -86,16 +89,17 @@ func (s *session) gofmt(p string, src []byte) error {
 	return nil
 }
 
-// goSyntaxDetail returns the Go parser's first error ("line 12: expected
-// '}'") for a Go file, to tell the model where the break is.
+// goSyntaxDetail returns the Go parser's first error ("line 12, column 3:
+// expected '}'") for a Go file, to tell the model where the break is.
 func goSyntaxDetail(p string, src []byte) string {
 	if !strings.HasSuffix(p, ".go") {
 		return ""
 	}
 	_, err := parser.ParseFile(token.NewFileSet(), p, src, parser.AllErrors)
-	if err == nil {
+	var list scanner.ErrorList
+	if !errors.As(err, &list) || len(list) == 0 {
 		return ""
 	}
-	msg := firstLine(err.Error())
-	return strings.TrimPrefix(msg, p+":")
+	e := list[0]
+	return fmt.Sprintf("line %d, column %d: %s", e.Pos.Line, e.Pos.Column, e.Msg)
 }

@@ -108,6 +108,7 @@ type fixPrompt struct {
 // revisePrompt is the data of prompts/revise.tmpl.
 type revisePrompt struct {
 	Path, Lines, Comment, Topic string
+	DiffHunk                    string
 	Thread                      []string
 	View                        fileView
 }

@@ -34,6 +34,9 @@ type ReviewRequest struct {
 	Lines   LineRange // lines the comment is on
 	Thread  []string  // earlier comments of the thread, oldest first, as "author: text"
 	Comment string    // the comment to address
+	// DiffHunk is the pull request diff around the comment, as GitHub
+	// sends it; optional.
+	DiffHunk string
 	// Topic optionally names what the pull request implements (the spec's
 	// topic), for context.
 	Topic string
@@ -75,7 +78,7 @@ func (c *Coder) Revise(ctx context.Context, ws *repo.Workspace, req ReviewReques
 		view = regionView(p, data, req.Lines, c.opts.MaxFileLines)
 	}
 	prompt, err := render(c.prompts.revise, revisePrompt{Path: p, Lines: req.Lines.String(), Comment: req.Comment,
-		Topic: req.Topic, Thread: req.Thread, View: view})
+		Topic: req.Topic, Thread: req.Thread, DiffHunk: req.DiffHunk, View: view})
 	if err != nil {
 		return nil, err
 	}

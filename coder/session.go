@@ -133,9 +133,12 @@ func (s *session) apply(text, defPath string) (string, error) {
 			s.done = true // "done" after an earlier partial success
 			return "", nil
 		}
-		s.lastFB = "No edit blocks found in your answer. " + rep.Problem
-		r.event(s.key, s.attempts, "refused", "no edit blocks: %s", firstLine(rep.Problem))
-		return s.lastFB + "\nAnswer with SEARCH/REPLACE blocks inside <file-edit filePath=\"...\"> tags.", nil
+		s.lastFB = rep.Feedback()
+		if rep.Problem == "" {
+			s.lastFB = "No edit applied: the answer holds no edit block.\n"
+		}
+		r.event(s.key, s.attempts, "refused", "no edit blocks: %s", firstLine(s.lastFB))
+		return s.lastFB + "Answer with SEARCH/REPLACE blocks inside <file-edit filePath=\"...\"> tags.\n", nil
 	}
 	scopeFB := s.noteBlocks(rep)
 	rolled, guardFB, err := s.guard(rep.Changed, snaps)
@@ -155,11 +158,16 @@ func (s *session) apply(text, defPath string) (string, error) {
 		return "All blocks applied.", nil
 	}
 	var b strings.Builder
+	if guardFB != "" {
+		// The rollback comes first: the engine's report below says
+		// "applied" for blocks that were undone afterwards.
+		b.WriteString(guardFB)
+		b.WriteString("\nEngine report (before the rollback):\n")
+	}
 	b.WriteString(rep.Feedback())
 	b.WriteString(scopeFB)
-	b.WriteString(guardFB)
 	s.lastFB = b.String()
-	return s.lastFB + "\nAnswer with blocks only for what is still missing; SEARCH must copy the file as it is now.", nil
+	return s.lastFB, nil
 }
 
 // noteBlocks records refused and blocked blocks in notes and transcript and
@@ -201,5 +209,6 @@ func (s *session) noteBlocks(rep *edit.Report) string {
 		}
 	}
 	sort.Strings(ok)
-	return fmt.Sprintf("\nBlocked paths are never written. The files you may write are: %s.\n", strings.Join(ok, ", "))
+	return fmt.Sprintf("Do not resend blocks for blocked paths: they are never written. The files you may write are: %s. "+
+		"If nothing else is needed, answer <chat>done</chat>.\n", strings.Join(ok, ", "))
 }

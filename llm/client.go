@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -17,6 +18,7 @@ import (
 // is safe for concurrent use.
 type Client struct {
 	cfg   Config
+	base  string // BaseURL with any user:password hidden, for errors
 	retry RetryConfig
 	api   *openai.Client
 	sleep func(context.Context, time.Duration) error
@@ -54,7 +56,8 @@ func NewClient(cfg Config) (*Client, error) {
 	// Servers send keep-alive comments while a model thinks; go-openai
 	// gives up after this many non-data lines in a row (default 300).
 	oc.EmptyMessagesLimit = 5000
-	c := &Client{cfg: cfg, retry: cfg.Retry.withDefaults(), api: openai.NewClientWithConfig(oc), sleep: cfg.Sleep, now: cfg.Now}
+	u, _ := url.Parse(cfg.BaseURL) // Validate parsed it already
+	c := &Client{cfg: cfg, base: u.Redacted(), retry: cfg.Retry.withDefaults(), api: openai.NewClientWithConfig(oc), sleep: cfg.Sleep, now: cfg.Now}
 	if c.sleep == nil {
 		c.sleep = sleepCtx
 	}

@@ -229,3 +229,16 @@ func TestChatStreamCutBeforeAnswerIsRetried(t *testing.T) {
 	assert.Equal(t, "real", resp.Message.Content)
 	assert.Len(t, sl.waits(), 1)
 }
+
+func TestChatErrorsNeverCarryTheKey(t *testing.T) {
+	t.Parallel()
+	echo := llmtest.Fault{Status: 400, Message: "Incorrect API key provided: sk-test-key. You can find your key at ..."}
+	srv := llmtest.NewServer(t, llmtest.Script{llmtest.Reply("x").After(echo)})
+	c, _ := newClient(t, srv)
+	_, err := c.Chat(t.Context(), llm.Request{Messages: userMsg("hi")})
+	require.Error(t, err)
+	assert.NotContains(t, err.Error(), "sk-test-key")
+	assert.Contains(t, err.Error(), "Incorrect API key provided: [redacted]")
+	_, err = c.Chat(t.Context(), llm.Request{Messages: userMsg("hi")})
+	require.NoError(t, err)
+}

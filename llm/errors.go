@@ -3,6 +3,7 @@ package llm
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"syscall"
 )
 
@@ -25,19 +26,44 @@ var (
 	ErrInvalidJSON = errors.New("model reply is not valid JSON")
 )
 
-// explain turns a final transport error into one that names what to fix.
+// explain turns a final transport error into one that names what to fix,
+// with the API key scrubbed from whatever the server echoed.
 func (c *Client) explain(r resolved, err error) error {
+	return redact(c.explainRaw(r, err), c.cfg.APIKey)
+}
+
+func (c *Client) explainRaw(r resolved, err error) error {
 	code, _ := statusOf(err)
 	switch {
 	case errors.Is(err, syscall.ECONNREFUSED) || isDNSError(err):
-		return fmt.Errorf("%w: %s (check llm.base_url): %w", ErrUnreachable, c.cfg.BaseURL, err)
+		return fmt.Errorf("%w: %s (check llm.base_url): %w", ErrUnreachable, c.base, err)
 	case code == 401 || code == 403:
-		return fmt.Errorf("%w: %s answered %d (check llm.api_key): %w", ErrAuth, c.cfg.BaseURL, code, err)
+		return fmt.Errorf("%w: %s answered %d (check llm.api_key): %w", ErrAuth, c.base, code, err)
 	case code == 404:
 		return fmt.Errorf("%w: %s answered 404 for model %q (check llm.model / llm.roles.<role>.model and llm.base_url): %w",
-			ErrModelNotFound, c.cfg.BaseURL, r.model, err)
+			ErrModelNotFound, c.base, r.model, err)
 	case code == 429:
 		return fmt.Errorf("%w: model %q: %w", ErrRateLimited, r.model, err)
 	}
-	return fmt.Errorf("model %q at %s: %w", r.model, c.cfg.BaseURL, err)
+	return fmt.Errorf("model %q at %s: %w", r.model, c.base, err)
+}
+
+// redactedError hides a secret in an error's text and keeps the chain for
+// errors.Is/As.
+type redactedError struct {
+	err    error
+	secret string
+}
+
+func (e *redactedError) Error() string {
+	return strings.ReplaceAll(e.err.Error(), e.secret, "[redacted]")
+}
+
+func (e *redactedError) Unwrap() error { return e.err }
+
+func redact(err error, secret string) error {
+	if err == nil || len(secret) < 4 || !strings.Contains(err.Error(), secret) {
+		return err
+	}
+	return &redactedError{err: err, secret: secret}
 }
