@@ -40,9 +40,13 @@ type Planner struct {
 	opts  Options
 }
 
-// New returns a Planner asking model (planner role).
-func New(model llm.Model, opts Options) *Planner {
-	return &Planner{model: model, opts: opts}
+// New returns a Planner asking model (planner role). It fails only when
+// model is nil.
+func New(model llm.Model, opts Options) (*Planner, error) {
+	if model == nil {
+		return nil, errors.New("planner: no model")
+	}
+	return &Planner{model: model, opts: opts}, nil
 }
 
 // reply is the JSON the model answers with.

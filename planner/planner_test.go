@@ -25,7 +25,11 @@ func scripted(t *testing.T, script llmtest.Script) (*llmtest.Server, *Planner) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return srv, New(c, Options{Guidance: "## AGENTS.md\nPrices are in USD per million tokens."})
+	p, err := New(c, Options{Guidance: "## AGENTS.md\nPrices are in USD per million tokens."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, p
 }
 
 // The model lists platform.ts first but says it depends on deepseek.ts.
