@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/issuesmith/issuesmith/llm"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -126,4 +127,26 @@ func TestSecretsNeverLogged(t *testing.T) {
 	}
 	assert.Contains(t, out, "qwen3-coder")
 	assert.Contains(t, out, "[set]")
+}
+
+func TestLLMConfig(t *testing.T) {
+	t.Parallel()
+	env := append(minimal(), "ISSUESMITH_MODEL_ROLES=coder:big", "ISSUESMITH_MODEL_INPUT_PRICE=0.5",
+		"ISSUESMITH_MODEL_OUTPUT_PRICE=2", "ISSUESMITH_MODEL_MAX_RETRIES=2")
+	s, err := ParseServer(env)
+	require.NoError(t, err)
+	c, err := s.LLM()
+	require.NoError(t, err)
+	assert.Equal(t, "qwen3-coder", c.Model)
+	assert.Equal(t, "sk-supersecret", c.APIKey)
+	assert.Equal(t, "big", c.Roles[llm.RoleCoder].Model)
+	assert.Equal(t, 3, c.Retry.MaxAttempts)
+	assert.Equal(t, llm.Price{Prompt: 0.5, Completion: 2}, c.Prices["big"])
+	assert.Equal(t, llm.Price{Prompt: 0.5, Completion: 2}, c.Prices["qwen3-coder"])
+
+	r, err := ParseRepo([]byte("version: 1\nroles:\n  planner:\n    model: thinker\n"))
+	require.NoError(t, err)
+	over := c.Override(r.LLMRoles())
+	assert.Equal(t, "thinker", over.Roles[llm.RolePlanner].Model)
+	assert.Equal(t, "big", over.Roles[llm.RoleCoder].Model)
 }
