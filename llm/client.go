@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -21,6 +22,7 @@ type Client struct {
 	base  string // BaseURL with any user:password hidden, for errors
 	retry RetryConfig
 	api   *openai.Client
+	log   *slog.Logger
 	sleep func(context.Context, time.Duration) error
 	now   func() time.Time
 	// noStream flips to true once the server answered a streaming request
@@ -58,6 +60,9 @@ func NewClient(cfg Config) (*Client, error) {
 	oc.EmptyMessagesLimit = 5000
 	u, _ := url.Parse(cfg.BaseURL) // Validate parsed it already
 	c := &Client{cfg: cfg, base: u.Redacted(), retry: cfg.Retry.withDefaults(), api: openai.NewClientWithConfig(oc), sleep: cfg.Sleep, now: cfg.Now}
+	if c.log = cfg.Logger; c.log == nil {
+		c.log = slog.New(slog.DiscardHandler)
+	}
 	if c.sleep == nil {
 		c.sleep = sleepCtx
 	}
@@ -98,11 +103,14 @@ func (c *Client) Chat(ctx context.Context, req Request) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	start := time.Now()
 	resp, err := c.withRetry(ctx, req.Role, func(actx context.Context) (*Response, error) {
 		return c.attempt(actx, oreq)
 	})
 	if err != nil {
-		return nil, c.explain(r, err)
+		err = c.explain(r, err)
+		c.log.DebugContext(ctx, "model call failed", "role", req.Role, "model", r.model, "error", err)
+		return nil, err
 	}
 	if resp.Usage == (Usage{}) {
 		// Servers without usage reporting: estimate, so budgets still work.
@@ -111,6 +119,9 @@ func (c *Client) Chat(ctx context.Context, req Request) (*Response, error) {
 	}
 	resp.Model = r.model
 	resp.Cost = r.price.Cost(resp.Usage)
+	c.log.DebugContext(ctx, "model call", "role", req.Role, "model", r.model,
+		"prompt_tokens", resp.Usage.PromptTokens, "completion_tokens", resp.Usage.CompletionTokens,
+		"cached_tokens", resp.Usage.CachedTokens, "finish", resp.FinishReason, "duration", time.Since(start))
 	return resp, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -52,6 +53,10 @@ type Config struct {
 	// Retry governs retries of transient failures.
 	Retry RetryConfig `json:"retry,omitempty" yaml:"retry,omitempty"`
 
+	// Logger receives retries (Warn) and one line per call (Debug: role,
+	// model, tokens, duration); never prompts, replies or the key. Nil
+	// discards.
+	Logger *slog.Logger `json:"-" yaml:"-"`
 	// HTTPClient replaces the default HTTP client (tests, proxies).
 	HTTPClient *http.Client `json:"-" yaml:"-"`
 	// Sleep replaces the wait between retries (tests make it instant).

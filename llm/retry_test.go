@@ -1,6 +1,8 @@
 package llm_test
 
 import (
+	"bytes"
+	"log/slog"
 	"net/http"
 	"testing"
 	"time"
@@ -105,4 +107,23 @@ func TestChatMalformedPlainReplyIsRetried(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "fine", resp.Message.Content)
 	assert.Len(t, sl.waits(), 1)
+}
+
+func TestRetriesAreLoggedWithoutTheKey(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	fault := llmtest.Fault{Status: 503, RetryAfter: "1", Message: "overloaded for key sk-test-key"}
+	srv := llmtest.NewServer(t, llmtest.Script{llmtest.Reply("ok").After(fault)})
+	c, _ := newClient(t, srv, func(cfg *llm.Config) {
+		cfg.Logger = slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	})
+	_, err := c.Chat(t.Context(), llm.Request{Role: llm.RolePlanner, Messages: userMsg("secret prompt text")})
+	require.NoError(t, err)
+	logs := buf.String()
+	assert.Contains(t, logs, "retrying")
+	assert.Contains(t, logs, "wait=1s")
+	assert.Contains(t, logs, "role=planner")
+	assert.Contains(t, logs, "model call")
+	assert.NotContains(t, logs, "sk-test-key")
+	assert.NotContains(t, logs, "secret prompt text")
 }
