@@ -353,3 +353,18 @@ func silent(t *testing.T, opts Options) *Coder {
 	require.NoError(t, err)
 	return c
 }
+
+func TestResultReport(t *testing.T) {
+	t.Parallel()
+	ws := fixture(t, map[string]string{"a.go": "package p\n\nfunc A() int { return 1 }\n", "b.go": "package p\n\nfunc B() int { return 1 }\n"})
+	c, _ := scripted(t, "exhausted", Options{Attempts: 2, SkipGoChecks: true})
+	res, err := c.Implement(t.Context(), ws, nil, &planner.Plan{Items: []planner.Item{
+		item("a.go", preagent.ActionModify, "Change A."), item("b.go", preagent.ActionModify, "Make `B` return 2."),
+	}})
+	require.NoError(t, err)
+	rep := res.Report()
+	require.Contains(t, rep, "a.go                     failed   attempts=2")
+	require.Contains(t, rep, "b.go                     done     attempts=1")
+	require.Contains(t, rep, "retries: 1;")
+	require.Contains(t, rep, "1 file changed, 1 insertions(+), 1 deletions(-)")
+}
