@@ -175,7 +175,7 @@ func TestChatErrorsNameTheSetting(t *testing.T) {
 		setting  string
 	}{
 		{401, llm.ErrAuth, "llm.api_key"},
-		{404, llm.ErrModelNotFound, "llm.model"},
+		{404, llm.ErrModelNotFound, "check llm.model and llm.base_url"},
 	} {
 		srv := llmtest.NewServer(t, llmtest.Script{llmtest.Reply("never").After(llmtest.Status(tc.status))})
 		c, sl := newClient(t, srv)

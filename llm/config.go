@@ -53,6 +53,11 @@ type Config struct {
 	// Retry governs retries of transient failures.
 	Retry RetryConfig `json:"retry,omitempty" yaml:"retry,omitempty"`
 
+	// SettingName maps this package's setting keys (base_url, api_key,
+	// model, roles.<role>.model, timeout, retry.max_retry_after, ...) to
+	// what the operator sets, such as an environment variable, for error
+	// messages. Nil names them llm.<key>.
+	SettingName func(key string) string `json:"-" yaml:"-"`
 	// Logger receives retries (Warn) and one line per call (Debug: role,
 	// model, tokens, duration); never prompts, replies or the key. Nil
 	// discards.
@@ -109,6 +114,16 @@ type RetryConfig struct {
 	MaxRetryAfter time.Duration `json:"max_retry_after,omitempty" yaml:"max_retry_after,omitempty"`
 }
 
+// setting names a setting in messages.
+func (c Config) setting(key string) string {
+	if c.SettingName != nil {
+		if n := c.SettingName(key); n != "" {
+			return n
+		}
+	}
+	return "llm." + key
+}
+
 // ErrConfig marks a configuration mistake; the message names the setting.
 var ErrConfig = errors.New("llm config")
 
@@ -119,49 +134,49 @@ func configErr(format string, args ...any) error {
 // Validate reports the first setting to fix, naming it by its config key.
 func (c Config) Validate() error {
 	if strings.TrimSpace(c.BaseURL) == "" {
-		return configErr("llm.base_url is empty: set it to the endpoint's API root, e.g. https://api.openai.com/v1")
+		return configErr("%s is empty: set it to the endpoint's API root, e.g. https://api.openai.com/v1", c.setting("base_url"))
 	}
 	u, err := url.Parse(c.BaseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return configErr("llm.base_url %q is not an http(s) URL", redactURL(c.BaseURL))
+		return configErr("%s %q is not an http(s) URL", c.setting("base_url"), redactURL(c.BaseURL))
 	}
 	if c.Model == "" {
 		for _, r := range []Role{RoleExplorer, RoleObserver, RolePlanner, RoleCoder, RoleSummarizer} {
 			if c.Roles[r].Model == "" {
-				return configErr("no model for role %s: set llm.model or llm.roles.%s.model", r, r)
+				return configErr("no model for role %s: set %s or %s", r, c.setting("model"), c.setting("roles."+string(r)+".model"))
 			}
 		}
 	}
 	for r, rc := range c.Roles {
-		if err := checkProtocol(rc.Protocol, fmt.Sprintf("llm.roles.%s.protocol", r)); err != nil {
+		if err := checkProtocol(rc.Protocol, c.setting("roles."+string(r)+".protocol")); err != nil {
 			return err
 		}
 		if rc.MaxTokens < 0 {
-			return configErr("llm.roles.%s.max_tokens is negative", r)
+			return configErr("%s is negative", c.setting("roles."+string(r)+".max_tokens"))
 		}
 	}
-	if err := checkProtocol(c.Protocol, "llm.protocol"); err != nil {
+	if err := checkProtocol(c.Protocol, c.setting("protocol")); err != nil {
 		return err
 	}
 	for m, p := range c.Protocols {
-		if err := checkProtocol(p, fmt.Sprintf("llm.protocols.%s", m)); err != nil {
+		if err := checkProtocol(p, c.setting("protocols."+m)); err != nil {
 			return err
 		}
 	}
 	for m, p := range c.Prices {
 		if p.Prompt < 0 || p.Completion < 0 || p.Cached < 0 {
-			return configErr("llm.prices.%s has a negative price", m)
+			return configErr("%s has a negative price", c.setting("prices."+m))
 		}
 	}
 	switch {
 	case c.Timeout < 0:
-		return configErr("llm.timeout is negative")
+		return configErr("%s is negative", c.setting("timeout"))
 	case c.MaxTokens < 0:
-		return configErr("llm.max_tokens is negative")
+		return configErr("%s is negative", c.setting("max_tokens"))
 	case c.Temperature < 0 || c.Temperature > 2:
-		return configErr("llm.temperature %v is outside 0..2", c.Temperature)
+		return configErr("%s %v is outside 0..2", c.setting("temperature"), c.Temperature)
 	case c.Retry.MaxAttempts < 0 || c.Retry.BaseDelay < 0 || c.Retry.MaxDelay < 0 || c.Retry.MaxRetryAfter < 0:
-		return configErr("llm.retry has a negative value")
+		return configErr("%s has a negative value", c.setting("retry"))
 	}
 	return nil
 }
@@ -203,6 +218,7 @@ func (c Config) Override(o map[Role]RoleConfig) Config {
 
 // resolved is the effective setting set for one role.
 type resolved struct {
+	modelKey    string // the setting the model came from
 	model       string
 	temperature float32
 	maxTokens   int
@@ -212,12 +228,12 @@ type resolved struct {
 
 func (c Config) resolve(r Role) (resolved, error) {
 	rc := c.Roles[r]
-	out := resolved{model: rc.Model, temperature: rc.Temperature, maxTokens: rc.MaxTokens, protocol: rc.Protocol}
+	out := resolved{modelKey: "roles." + string(r) + ".model", model: rc.Model, temperature: rc.Temperature, maxTokens: rc.MaxTokens, protocol: rc.Protocol}
 	if out.model == "" {
-		out.model = c.Model
+		out.model, out.modelKey = c.Model, "model"
 	}
 	if out.model == "" {
-		return out, configErr("no model for role %q: set llm.model or llm.roles.%s.model", r, r)
+		return out, configErr("no model for role %q: set %s or %s", r, c.setting("model"), c.setting("roles."+string(r)+".model"))
 	}
 	if out.temperature == 0 {
 		out.temperature = c.Temperature

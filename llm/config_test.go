@@ -66,3 +66,15 @@ func TestConfigOverridePerRepository(t *testing.T) {
 	assert.Equal(t, llm.ProtocolTools, c.Protocol(llm.RoleCoder))
 	assert.Equal(t, "qwen2.5-coder", c.ModelName(llm.RolePlanner))
 }
+
+func TestSettingNamesFollowTheOperatorsVocabulary(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{"base_url": "ISSUESMITH_MODEL_BASE_URL", "model": "ISSUESMITH_MODEL_NAME"}
+	c := llm.Config{SettingName: func(k string) string { return env[k] }}
+	err := c.Validate()
+	require.ErrorIs(t, err, llm.ErrConfig)
+	assert.Contains(t, err.Error(), "ISSUESMITH_MODEL_BASE_URL is empty")
+	c.BaseURL = "http://localhost:1/v1"
+	err = c.Validate()
+	assert.Contains(t, err.Error(), "set ISSUESMITH_MODEL_NAME or llm.roles.explorer.model", "unmapped keys keep llm.<key>")
+}

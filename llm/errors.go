@@ -36,12 +36,12 @@ func (c *Client) explainRaw(r resolved, err error) error {
 	code, _ := statusOf(err)
 	switch {
 	case errors.Is(err, syscall.ECONNREFUSED) || isDNSError(err):
-		return fmt.Errorf("%w: %s (check llm.base_url): %w", ErrUnreachable, c.base, err)
+		return fmt.Errorf("%w: %s (check %s): %w", ErrUnreachable, c.base, c.cfg.setting("base_url"), err)
 	case code == 401 || code == 403:
-		return fmt.Errorf("%w: %s answered %d (check llm.api_key): %w", ErrAuth, c.base, code, err)
+		return fmt.Errorf("%w: %s answered %d (check %s): %w", ErrAuth, c.base, code, c.cfg.setting("api_key"), err)
 	case code == 404:
-		return fmt.Errorf("%w: %s answered 404 for model %q (check llm.model / llm.roles.<role>.model and llm.base_url): %w",
-			ErrModelNotFound, c.base, r.model, err)
+		return fmt.Errorf("%w: %s answered 404 for model %q (check %s and %s): %w", ErrModelNotFound, c.base, r.model,
+			c.cfg.setting(r.modelKey), c.cfg.setting("base_url"), err)
 	case code == 429:
 		return fmt.Errorf("%w: model %q: %w", ErrRateLimited, r.model, err)
 	}

@@ -65,7 +65,7 @@ func (c *Client) withRetry(ctx context.Context, role Role, fn func(context.Conte
 			return nil, ctx.Err()
 		}
 		if timedOut {
-			err = fmt.Errorf("%w: no reply within llm.timeout (%s)", ErrTimeout, c.cfg.Timeout)
+			err = fmt.Errorf("%w: no reply within %s (%s)", ErrTimeout, c.cfg.setting("timeout"), c.cfg.Timeout)
 		}
 		lastErr = err
 		if !retryable(err) || attempt == c.retry.MaxAttempts-1 {
@@ -74,7 +74,7 @@ func (c *Client) withRetry(ctx context.Context, role Role, fn func(context.Conte
 		wait := c.backoff(attempt)
 		if ra, ok := parseRetryAfter(h.retryAfter, c.now()); ok {
 			if ra > c.retry.MaxRetryAfter {
-				return nil, fmt.Errorf("%w: server asks to wait %s (over llm.retry.max_retry_after): %w", ErrRateLimited, ra, err)
+				return nil, fmt.Errorf("%w: server asks to wait %s (over %s): %w", ErrRateLimited, ra, c.cfg.setting("retry.max_retry_after"), err)
 			}
 			wait = ra
 		}
