@@ -40,6 +40,7 @@ func newRootCmd() *cobra.Command {
 		newApplyCmd(),
 		newMigrateCmd(),
 		newSearchCmd(),
+		newSolveCmd(),
 	)
 	return root
 }

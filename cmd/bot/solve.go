@@ -1,0 +1,239 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/caarlos0/env/v11"
+	"github.com/spf13/cobra"
+
+	"github.com/issuesmith/issuesmith/config"
+	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/planner"
+	"github.com/issuesmith/issuesmith/preagent"
+	"github.com/issuesmith/issuesmith/repo"
+	"github.com/issuesmith/issuesmith/summaries"
+)
+
+// solveRecord is the --json document of `bot solve`: the whole run.
+type solveRecord struct {
+	Issue   preagent.Issue   `json:"issue"`
+	Explore *preagent.Result `json:"explore"`
+	Spec    *preagent.Spec   `json:"spec"`
+	Plan    *planner.Plan    `json:"plan,omitempty"`
+	// Stopped says why the run ended before the last stage, if it did.
+	Stopped string `json:"stopped,omitempty"`
+	// Code is the coding stage's record (set once that stage runs).
+	Code any `json:"code,omitempty"`
+	// Usage is per role, with the total last.
+	Usage []llm.Line `json:"usage"`
+}
+
+// solveFlags are the command line of `bot solve`.
+type solveFlags struct {
+	dir, issue string
+	asJSON     bool
+	noObserver bool
+	maxSteps   int
+}
+
+func newSolveCmd() *cobra.Command { return newSolveCmdWith(os.Environ) }
+
+// newSolveCmdWith builds the command reading model settings from environ
+// (tests pass their own).
+func newSolveCmdWith(environ func() []string) *cobra.Command {
+	var f solveFlags
+	cmd := &cobra.Command{
+		Use:   "solve --repo DIR --issue FILE|-",
+		Short: "Explore a local checkout for an issue, then plan (and code) the change; prints spec and plan",
+		Long: "solve runs explorer → planner on a local checkout with the configured model (ISSUESMITH_MODEL_* " +
+			"variables) and prints the spec and plan as Markdown on stdout, or the whole run as JSON with --json. " +
+			"Progress (step, action, tokens) goes to stderr.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if f.dir == "" || f.issue == "" {
+				return usageErr("solve needs --repo DIR and --issue FILE (or - for stdin)")
+			}
+			text, err := readIssue(cmd.InOrStdin(), f.issue)
+			if err != nil {
+				return err
+			}
+			lc, err := solveModelConfig(environ())
+			if err != nil {
+				return err
+			}
+			return runSolve(cmd.Context(), f, lc, preagent.ParseIssueText(text), cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	cmd.Flags().StringVar(&f.dir, "repo", "", "checkout to work on")
+	cmd.Flags().StringVar(&f.issue, "issue", "", "file holding the issue text (first line \"# title\"), or - for stdin")
+	cmd.Flags().BoolVar(&f.asJSON, "json", false, "print the whole run as JSON")
+	cmd.Flags().BoolVar(&f.noObserver, "no-observer", false, "switch the observer off (overrides .github/issuesmith.yml)")
+	cmd.Flags().IntVar(&f.maxSteps, "max-steps", 0, "explorer step limit (0: the repository's configuration)")
+	return cmd
+}
+
+// solveModelConfig reads the model settings for local runs. It is the one
+// place `bot solve` reads the environment: the ISSUESMITH_MODEL_* variables
+// of config.Model (same names and defaults as `bot serve`), without the App
+// settings a local run does not need.
+func solveModelConfig(environ []string) (llm.Config, error) {
+	var m config.Model
+	err := env.ParseWithOptions(&m, env.Options{Prefix: config.EnvPrefix + "MODEL_", Environment: env.ToMap(environ)})
+	if err != nil {
+		return llm.Config{}, fmt.Errorf("model config: %w", err)
+	}
+	key := m.APIKey
+	if m.APIKeyFile != "" {
+		b, err := os.ReadFile(m.APIKeyFile)
+		if err != nil {
+			return llm.Config{}, fmt.Errorf("read %sMODEL_API_KEY_FILE: %w", config.EnvPrefix, err)
+		}
+		key = string(trimSpace(b))
+	}
+	if m.Name == "" && len(m.Roles) == 0 {
+		return llm.Config{}, usageErr("set %sMODEL_NAME (and %sMODEL_BASE_URL, %sMODEL_API_KEY) to choose the model",
+			config.EnvPrefix, config.EnvPrefix, config.EnvPrefix)
+	}
+	lc := llm.Config{BaseURL: m.BaseURL, APIKey: key, Model: m.Name, Timeout: m.Timeout,
+		Retry: llm.RetryConfig{MaxAttempts: m.MaxRetries + 1}}
+	for role, name := range m.Roles {
+		if lc.Roles == nil {
+			lc.Roles = map[llm.Role]llm.RoleConfig{}
+		}
+		lc.Roles[llm.Role(role)] = llm.RoleConfig{Model: name}
+	}
+	if m.InputPrice > 0 || m.OutputPrice > 0 {
+		lc.Prices = map[string]llm.Price{m.Name: {Prompt: m.InputPrice, Completion: m.OutputPrice}}
+	}
+	return lc, nil
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r' || b[len(b)-1] == ' ') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// runSolve is the pipeline: explore → spec → plan (→ code), printing as it goes.
+func runSolve(ctx context.Context, f solveFlags, lc llm.Config, is preagent.Issue, stdout, stderr io.Writer) error {
+	ws, err := repo.OpenWorkspace(f.dir)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	rcfg, err := repoConfig(ws)
+	if err != nil {
+		return err
+	}
+	client, err := llm.NewClient(lc)
+	if err != nil {
+		return err
+	}
+	var ledger llm.Ledger
+	model := ledger.Track("solve", client)
+	guidance, err := preagent.LoadGuidance(ws, 0)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stderr, "solve: indexing", ws.Dir())
+	idx, err := summaries.Build(ctx, ws, summaries.Options{})
+	if err != nil {
+		return fmt.Errorf("index %s: %w", f.dir, err)
+	}
+	opts := preagent.Options{Budget: rcfg.Role(llm.RoleExplorer).Budget(), NoObserver: !rcfg.Observer || f.noObserver,
+		Guidance: guidance, NoGuidance: guidance == "", Progress: progressPrinter(stderr)}
+	if f.maxSteps > 0 {
+		opts.Budget.MaxSteps = f.maxSteps
+	}
+	rec := &solveRecord{Issue: is.Clean()}
+	res, err := preagent.New(model, ws, idx, opts).Explore(ctx, is)
+	if err != nil {
+		return err
+	}
+	rec.Explore, rec.Spec = res, res.Spec
+	meta := planner.Meta{RunID: "local", Version: 1}
+	if !f.asJSON {
+		fmt.Fprintln(stdout, planner.RenderSpec(res.Spec, meta))
+	}
+	if res.Spec.Partial {
+		fmt.Fprintf(stderr, "solve: partial spec (%s)\n", res.Reason)
+	}
+	if res.Spec.NeedsAnswers() {
+		rec.Stopped = "the issue needs answers before a plan can be made"
+		fmt.Fprintln(stderr, "solve:", rec.Stopped)
+		return finishSolve(f, rec, &ledger, stdout, stderr)
+	}
+	pl, err := planner.New(model, planner.Options{Guidance: guidance})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stderr, "solve: planning")
+	plan, err := pl.Plan(ctx, res.Spec)
+	if err != nil {
+		return err
+	}
+	rec.Plan = plan
+	if !f.asJSON {
+		fmt.Fprintln(stdout, planner.RenderPlan(plan, planner.PlanState{}, meta))
+	}
+
+	// Coding stage: the coder (coder.New(model, …).Implement(ctx, ws, rec.Spec, plan))
+	// goes here. It sets rec.Code and prints the diff of the working tree.
+	rec.Stopped = "no coding stage yet: the change was planned, not written"
+	return finishSolve(f, rec, &ledger, stdout, stderr)
+}
+
+// finishSolve prints the JSON record when asked and the usage summary.
+func finishSolve(f solveFlags, rec *solveRecord, ledger *llm.Ledger, stdout, stderr io.Writer) error {
+	rec.Usage = usageLines(ledger)
+	if n := len(rec.Usage); n > 0 {
+		t := rec.Usage[n-1]
+		fmt.Fprintf(stderr, "solve: %d prompt + %d completion tokens\n", t.Usage.PromptTokens, t.Usage.CompletionTokens)
+	}
+	if !f.asJSON {
+		return nil
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rec)
+}
+
+// usageLines is the ledger's per-role usage followed by the total.
+func usageLines(l *llm.Ledger) []llm.Line {
+	lines, total := l.Run("solve")
+	return append(lines, total)
+}
+
+// repoConfig reads the checkout's .github/issuesmith.yml, or the defaults.
+func repoConfig(ws *repo.Workspace) (*config.Repo, error) {
+	data, err := ws.ReadBytes(config.RepoPath)
+	if err != nil {
+		if repo.IsModelError(err) {
+			return config.DefaultRepo(), nil
+		}
+		return nil, fmt.Errorf("read %s: %w", config.RepoPath, err)
+	}
+	c, err := config.ParseRepo(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", config.RepoPath, err)
+	}
+	return c, nil
+}
+
+// progressPrinter writes one stderr line per explorer event.
+func progressPrinter(w io.Writer) func(preagent.Event) {
+	return func(ev preagent.Event) {
+		switch ev.Kind {
+		case preagent.EventStep:
+			fmt.Fprintf(w, "explore: step %d  %-48s context %6d tokens · used %d\n",
+				ev.Step, ev.Action, ev.PromptTokens, ev.Total.Total())
+		default:
+			fmt.Fprintf(w, "explore: %s at step %d: %s · used %d\n", ev.Kind, ev.Step, ev.Detail, ev.Total.Total())
+		}
+	}
+}
