@@ -120,3 +120,11 @@ func (w *Workspace) walk(ctx context.Context, start string, fn func(rel string, 
 	}
 	return err
 }
+
+// with returns a copy of ig plus the patterns of dir's .gitignore; ig itself
+// is unchanged, as sibling directories share it.
+func (ig *ignorer) with(w *Workspace, dir string) *ignorer {
+	next := &ignorer{patterns: append([]gitignore.Pattern(nil), ig.patterns...)}
+	next.load(w, dir, path.Join(dir, ".gitignore"))
+	return next
+}

@@ -1,0 +1,117 @@
+package repo_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/issuesmith/issuesmith/repo"
+	"github.com/issuesmith/issuesmith/repo/gittest"
+)
+
+// benchTree is a large real tree for grep: the Go distribution's sources.
+var benchTree = filepath.Join(runtime.GOROOT(), "src")
+
+// grepPatterns are the searches compared with GNU grep: a rare identifier, a
+// regular expression with a class, and a case-insensitive literal.
+var grepPatterns = []struct {
+	name    string
+	params  repo.GrepParams
+	gnuArgs []string
+}{
+	{"literal", repo.GrepParams{Pattern: "ErrUnexpectedEOF", Literal: true}, []string{"-F", "ErrUnexpectedEOF"}},
+	{"regex", repo.GrepParams{Pattern: `func \(\w+ \*Reader\) Read[A-Z]\w*\(`}, []string{"-E", `func \(\w+ \*Reader\) Read[A-Z]\w*\(`}},
+	{"ignorecase", repo.GrepParams{Pattern: "deadlock", Literal: true, IgnoreCase: true}, []string{"-F", "-i", "deadlock"}},
+}
+
+// BenchmarkGrep compares Workspace.Grep with GNU grep over GOROOT/src, with
+// GNU grep told to skip what Grep skips (vendor, binary files). Run with
+//
+//	go test ./repo -run '^$' -bench Grep -benchtime 5x
+//
+// and divide the ours/* time by the gnu/* time for the ratio.
+func BenchmarkGrep(b *testing.B) {
+	if _, err := os.Stat(benchTree); err != nil {
+		b.Skip("GOROOT/src not found")
+	}
+	ws, err := repo.OpenWorkspace(benchTree)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ws.Close()
+	for _, p := range grepPatterns {
+		b.Run("ours/"+p.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := ws.Grep(b.Context(), p.params); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("gnu/"+p.name, func(b *testing.B) {
+			if _, err := exec.LookPath("grep"); err != nil {
+				b.Skip("grep not installed")
+			}
+			args := append([]string{"-rnI", "--exclude-dir=vendor", "--exclude-dir=node_modules", "--exclude-dir=.git"}, p.gnuArgs...)
+			args = append(args, benchTree)
+			for b.Loop() {
+				cmd := exec.Command("grep", args...)
+				if out, err := cmd.Output(); err != nil && len(out) == 0 {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkSync measures a clone into an empty cache and a fetch of one new
+// commit, over loopback HTTP from gittest, for each backend. The repository
+// holds 2,000 files of 2 KB.
+func BenchmarkSync(b *testing.B) {
+	srv := gittest.NewServer(b)
+	files := map[string]string{}
+	for i := range 2000 {
+		files[fmt.Sprintf("pkg%02d/file%04d.go", i%40, i)] = strings.Repeat(fmt.Sprintf("// line of file %d\n", i), 100)
+	}
+	url := srv.Seed(b, "acme/bench", files)
+	for _, backend := range []repo.Backend{repo.BackendGoGit, repo.BackendCLI} {
+		b.Run("clone/"+string(backend), func(b *testing.B) {
+			var heap, rss float64
+			for b.Loop() {
+				c, err := repo.NewCache(b.TempDir(), repo.CacheOptions{Backend: backend})
+				if err != nil {
+					b.Fatal(err)
+				}
+				st, err := c.Sync(b.Context(), url, "")
+				if err != nil {
+					b.Fatal(err)
+				}
+				heap, rss = max(heap, float64(st.PeakHeapBytes)), max(rss, float64(st.MaxRSSBytes))
+			}
+			b.ReportMetric(heap/(1<<20), "peak-heap-MB")
+			b.ReportMetric(rss/(1<<20), "git-rss-MB")
+		})
+		b.Run("fetch/"+string(backend), func(b *testing.B) {
+			c, err := repo.NewCache(b.TempDir(), repo.CacheOptions{Backend: backend})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := c.Sync(b.Context(), url, ""); err != nil {
+				b.Fatal(err)
+			}
+			n := 0
+			for b.Loop() {
+				b.StopTimer()
+				n++
+				srv.Commit(b, "acme/bench", "main", map[string]string{"pkg00/new.go": fmt.Sprint(n)}, "one more")
+				b.StartTimer()
+				if _, err := c.Sync(b.Context(), url, ""); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
