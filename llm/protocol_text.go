@@ -15,11 +15,12 @@ var actionLine = regexp.MustCompile(`(?m)^[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*=>
 // of the form `name=>argument` naming a known tool, or the first non-empty
 // line when it has that form (an unknown tool the model meant to call; it
 // gets an error result). Other `x=>y` lines, such as arrow functions in an
-// answer, are text. The argument runs to the end of the reply,
-// so multi-line content (a spec, a file) fits; it is passed to the tool as
-// JSON: verbatim when it is a JSON object, else as the value of the tool's
-// first required string parameter (resolved in textArgs). No action line
-// means the reply is the final answer.
+// answer, are text. No action line means the reply is the final answer.
+//
+// The argument is the rest of the action line; when that is empty, it is
+// every following line (multi-line content such as a spec); when it starts
+// with '{', it is the JSON object there, which may span lines. A plain
+// argument fills the tool's first required string parameter (mapTextArg).
 func parseTextAction(content string, step int, known map[string]Tool) []ToolCall {
 	var loc []int
 	for _, l := range actionLine.FindAllStringSubmatchIndex(content, -1) {
@@ -33,17 +34,28 @@ func parseTextAction(content string, step int, known map[string]Tool) []ToolCall
 		return nil
 	}
 	name := content[loc[2]:loc[3]]
-	arg := strings.TrimSpace(content[loc[1]:])
-	// A reply fenced in ``` keeps the fence out of the argument.
-	arg = strings.TrimSpace(strings.TrimSuffix(arg, "```"))
-	return []ToolCall{{ID: fmt.Sprintf("text_%d", step), Name: name, Arguments: textArg(arg)}}
+	return []ToolCall{{ID: fmt.Sprintf("text_%d", step), Name: name, Arguments: textArg(content[loc[1]:])}}
 }
 
-// textArg encodes a plain argument as {"":"..."} for textArgs to map; a
-// JSON object passes through.
-func textArg(arg string) string {
-	if strings.HasPrefix(arg, "{") && json.Valid([]byte(arg)) {
-		return arg
+// textArg encodes the argument text after `=>` as JSON: a JSON object
+// passes through, anything else becomes {textArgKey: "..."}.
+func textArg(rest string) string {
+	line, after, _ := strings.Cut(rest, "\n")
+	line = strings.TrimSpace(line)
+	var arg string
+	switch {
+	case strings.HasPrefix(line, "{"):
+		var obj json.RawMessage
+		if err := json.NewDecoder(strings.NewReader(strings.TrimSpace(rest))).Decode(&obj); err == nil {
+			return string(obj)
+		}
+		arg = line // not JSON after all: the tool reports the mistake
+	case line == "":
+		arg = strings.TrimSpace(after)
+		// A block fenced in ``` keeps the closing fence out.
+		arg = strings.TrimSpace(strings.TrimSuffix(arg, "```"))
+	default:
+		arg = line
 	}
 	b, _ := json.Marshal(map[string]string{textArgKey: arg})
 	return string(b)
@@ -104,8 +116,10 @@ func withTextProtocol(msgs []Message, specs []ToolSpec) []Message {
 	var b strings.Builder
 	b.WriteString("You act by writing exactly one action per reply, on its own line, in the form\n" +
 		"name=>argument\n" +
-		"The argument runs to the end of your reply. For actions with several parameters, write a JSON object: " +
-		"name=>{\"param\": \"value\"}. A reply without an action line is your final answer.\n\nActions:\n")
+		"The argument is the rest of that line. For a multi-line argument, end the line after => and write " +
+		"the argument on the following lines, to the end of your reply. For actions with several parameters, " +
+		"write a JSON object: name=>{\"param\": \"value\"}. A reply without an action line is your final " +
+		"answer.\n\nActions:\n")
 	for _, s := range specs {
 		fmt.Fprintf(&b, "- %s=>%s: %s\n", s.Name, argHint(s), s.Description)
 	}
