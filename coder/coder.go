@@ -31,10 +31,12 @@ type Options struct {
 	Attempts int
 	// MaxReads bounds read_file calls per item (they are not attempts).
 	MaxReads int
-	// MaxTokens is the token budget (prompt + completion) of one plan item
-	// or fix round; 0 means no limit.
+	// MaxTokens is the token budget (prompt + completion) of one
+	// Implement or Revise run, over all items and fix rounds; 0 means no
+	// limit. Items reached after it ran out fail with the reason.
 	MaxTokens int
-	// MaxWall bounds the wall time of one plan item; 0 means no limit.
+	// MaxWall bounds the model time of one run the same way; 0 means no
+	// limit. Checks have their own CheckTimeout.
 	MaxWall time.Duration
 	// MaxFileLines: a file longer than this is shown as its outline plus
 	// the regions the plan touches; also the line budget of those regions.

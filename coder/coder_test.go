@@ -368,3 +368,21 @@ func TestResultReport(t *testing.T) {
 	require.Contains(t, rep, "retries: 1;")
 	require.Contains(t, rep, "1 file changed, 1 insertions(+), 1 deletions(-)")
 }
+
+func TestImplementTokenBudgetIsPerRun(t *testing.T) {
+	t.Parallel()
+	ws := fixture(t, map[string]string{"a.go": "package p\n", "b.go": "package p\n"})
+	c, srv := scripted(t, "budget", Options{MaxTokens: 400, SkipGoChecks: true})
+	res, err := c.Implement(t.Context(), ws, nil, &planner.Plan{Items: []planner.Item{
+		item("a.go", preagent.ActionModify, "Change A."), item("b.go", preagent.ActionModify, "Change B."),
+	}})
+	require.NoError(t, err)
+	require.Zero(t, srv.Remaining())
+	for _, it := range res.Items {
+		require.Equal(t, ItemFailed, it.Status, it.Path)
+		require.Contains(t, it.Reason, "token budget of 400 is exhausted", it.Path)
+	}
+	require.Equal(t, 1, res.Items[0].Attempts)
+	require.Equal(t, 0, res.Items[1].Attempts)
+	require.Equal(t, 550, res.Usage.Total())
+}

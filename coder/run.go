@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/planner"
@@ -22,6 +23,8 @@ type run struct {
 	ledger  *ledger
 	allowed map[string]bool // the only paths the model may write
 	res     *Result
+	used    llm.Usage // tokens spent by finished sessions, for Options.MaxTokens
+	start   time.Time // for Options.MaxWall
 }
 
 func (c *Coder) newRun(ws *repo.Workspace, spec *preagent.Spec, plan *planner.Plan) (*run, error) {
@@ -30,7 +33,7 @@ func (c *Coder) newRun(ws *repo.Workspace, spec *preagent.Spec, plan *planner.Pl
 		return nil, err
 	}
 	r := &run{c: c, ws: ws, tree: t, spec: spec, plan: plan, ledger: newLedger(),
-		allowed: map[string]bool{}, res: &Result{}}
+		allowed: map[string]bool{}, res: &Result{}, start: time.Now()}
 	for _, it := range plan.Items {
 		p := cleanRel(it.Path)
 		r.allowed[p] = true

@@ -27,7 +27,6 @@ type session struct {
 	lastFB   string
 	notes    []string
 	usage    llm.Usage
-	start    time.Time
 }
 
 func (r *run) newSession(key string, paths []string) *session {
@@ -35,7 +34,7 @@ func (r *run) newSession(key string, paths []string) *session {
 	if len(paths) == 1 {
 		def = paths[0]
 	}
-	return &session{r: r, key: key, paths: paths, def: def, start: time.Now()}
+	return &session{r: r, key: key, paths: paths, def: def}
 }
 
 // fill copies the session's outcome into an item result.
@@ -56,6 +55,7 @@ func (s *session) fill(ir *ItemResult) {
 // A Go error is our own failure (model unreachable, disk); everything the
 // model can fix is feedback.
 func (s *session) converse(ctx context.Context, prompt string) error {
+	defer s.account()
 	o := s.r.c.opts
 	msgs := []llm.Message{{Role: llm.System, Content: s.r.c.prompts.system}, {Role: llm.User, Content: prompt}}
 	for !s.done && s.fail == "" {
@@ -65,14 +65,14 @@ func (s *session) converse(ctx context.Context, prompt string) error {
 		}
 		budget := llm.Budget{MaxSteps: (o.Attempts - s.attempts) + (o.MaxReads - s.reads) + 1}
 		if o.MaxTokens > 0 {
-			if budget.MaxTokens = o.MaxTokens - s.usage.Total(); budget.MaxTokens <= 0 {
-				s.fail = fmt.Sprintf("token budget of %d exhausted after %d attempts", o.MaxTokens, s.attempts)
+			if budget.MaxTokens = o.MaxTokens - s.r.used.Total() - s.usage.Total(); budget.MaxTokens <= 0 {
+				s.fail = fmt.Sprintf("the run's token budget of %d is exhausted (attempts: %d)", o.MaxTokens, s.attempts)
 				break
 			}
 		}
 		if o.MaxWall > 0 {
-			if budget.MaxWall = o.MaxWall - time.Since(s.start); budget.MaxWall <= 0 {
-				s.fail = fmt.Sprintf("time budget of %s exhausted after %d attempts", o.MaxWall, s.attempts)
+			if budget.MaxWall = o.MaxWall - time.Since(s.r.start); budget.MaxWall <= 0 {
+				s.fail = fmt.Sprintf("the run's time budget of %s is exhausted (attempts: %d)", o.MaxWall, s.attempts)
 				break
 			}
 		}
@@ -106,6 +106,9 @@ func (s *session) converse(ctx context.Context, prompt string) error {
 	}
 	return nil
 }
+
+// account adds the session's usage to the run's budget.
+func (s *session) account() { s.r.used = s.r.used.Add(s.usage) }
 
 // apply runs one attempt: the model's edit text through the engine in
 // partial mode, then the syntax guard and gofmt. It returns the feedback for
