@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -130,6 +131,9 @@ func retryable(err error) bool {
 	if code, ok := statusOf(err); ok {
 		return code == 408 || code == 429 || code >= 500
 	}
+	if transientStreamError(err) {
+		return true
+	}
 	var ne net.Error
 	var se *json.SyntaxError
 	switch {
@@ -142,6 +146,28 @@ func retryable(err error) bool {
 		return true
 	}
 	return false
+}
+
+// transientStreamError recognises an error event sent inside a stream that
+// already answered 200 (OpenRouter, Anthropic's compatibility layer): it has
+// no HTTP status, only a code or type naming overload or a server error.
+func transientStreamError(err error) bool {
+	var ae *openai.APIError
+	if !errors.As(err, &ae) || ae.HTTPStatusCode != 0 {
+		return false
+	}
+	switch code := ae.Code.(type) {
+	case float64:
+		if code == 429 || code >= 500 {
+			return true
+		}
+	case string:
+		if n, err := strconv.Atoi(code); err == nil && (n == 429 || n >= 500) {
+			return true
+		}
+	}
+	t := strings.ToLower(ae.Type)
+	return strings.Contains(t, "overloaded") || strings.Contains(t, "server_error") || strings.Contains(t, "rate_limit")
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {

@@ -84,6 +84,7 @@ func TestChatRetriesBrokenStreams(t *testing.T) {
 		{"dropped connection", llmtest.Fault{Drop: true}},
 		{"malformed chunk", llmtest.Fault{Malformed: true}},
 		{"slow server", llmtest.Fault{Hang: 5 * time.Second}},
+		{"overloaded event mid-stream", llmtest.Fault{StreamError: "overloaded_error"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -126,4 +127,16 @@ func TestRetriesAreLoggedWithoutTheKey(t *testing.T) {
 	assert.Contains(t, logs, "model call")
 	assert.NotContains(t, logs, "sk-test-key")
 	assert.NotContains(t, logs, "secret prompt text")
+}
+
+func TestChatPermanentStreamErrorIsNotRetried(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.Script{llmtest.Reply("ok").After(llmtest.Fault{StreamError: "invalid_request_error"})})
+	c, sl := newClient(t, srv)
+	_, err := c.Chat(t.Context(), llm.Request{Messages: userMsg("hi")})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "llmtest: stream error")
+	assert.Empty(t, sl.waits())
+	_, err = c.Chat(t.Context(), llm.Request{Messages: userMsg("hi")})
+	require.NoError(t, err)
 }

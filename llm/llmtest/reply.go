@@ -47,6 +47,11 @@ func serveFault(w http.ResponseWriter, hr *http.Request, f Fault, req Request) {
 				_ = conn.Close()
 			}
 		}
+	case f.StreamError != "":
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "data: {\"id\":\"x\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hel\"}}]}\n\n")
+		b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": "llmtest: stream error", "type": f.StreamError}})
+		fmt.Fprintf(w, "data: %s\n\n", b)
 	case f.Cut:
 		w.Header().Set("Content-Type", "text/event-stream")
 		fmt.Fprint(w, "data: {\"id\":\"x\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\"}}]}\n\n")

@@ -63,6 +63,9 @@ type Fault struct {
 	Drop bool `yaml:"drop,omitempty"`
 	// Cut starts a stream and ends it cleanly before any answer or [DONE].
 	Cut bool `yaml:"cut,omitempty"`
+	// StreamError starts a stream and then sends an error event with this
+	// type (for example overloaded_error), as some servers do after 200.
+	StreamError string `yaml:"stream_error,omitempty"`
 }
 
 // Answer is a scripted model reply.
