@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/llm/llmtest"
+)
+
+// solveTree writes a small real checkout: a platform registry and its README.
+func solveTree(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"README.md":              "# prices\n\nPlatform data lives in src/data/.\n",
+		"src/data/platform.ts":   "// The platforms the site compares.\nimport { openai } from \"./openai\";\n\nexport const platforms = { openai };\n",
+		"src/data/openai.ts":     "// OpenAI models and prices.\nexport const openai = { id: \"openai\", models: [] };\n",
+		".github/issuesmith.yml": "version: 1\nobserver: false\nroles:\n  explorer:\n    max_steps: 6\n",
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+const solveSpec = `{"topic":"Add DeepSeek","current":["` + "`src/data/platform.ts`" + ` lists only openai"],` +
+	`"desired":["deepseek is listed"],"files":[{"path":"src/data/deepseek.ts","action":"add","reason":"the platform data"},` +
+	`{"path":"src/data/platform.ts","action":"modify","reason":"register deepseek"}]}`
+
+const solvePlan = `{"items":[{"path":"src/data/platform.ts","action":"modify","reason":"register it","steps":["Import deepseek","Add it to platforms"],` +
+	`"depends_on":["src/data/deepseek.ts"]},{"path":"src/data/deepseek.ts","action":"add","reason":"data","steps":["Export deepseek"]}]}`
+
+func solveScript() llmtest.Script {
+	return llmtest.Script{
+		llmtest.Call("search", `{"query":"platform registry"}`).WithUsage(900, 20, 0).
+			When(llmtest.Expect{Role: "explorer", Last: "Add DeepSeek", Tools: []string{"search", "preview_file"}}),
+		llmtest.Call("read_file", `{"path":"src/data/platform.ts"}`).WithUsage(1000, 20, 0).
+			When(llmtest.Expect{ToolResult: "src/data/platform.ts"}),
+		llmtest.Call("submit_spec", solveSpec).WithUsage(1100, 90, 0).
+			When(llmtest.Expect{ToolResult: "export const platforms"}),
+		llmtest.Reply(solvePlan).WithUsage(700, 80, 0).When(llmtest.Expect{Role: "planner", Last: "src/data/deepseek.ts"}),
+	}
+}
+
+func runSolveCmd(t *testing.T, srv *llmtest.Server, args ...string) (string, string, error) {
+	t.Helper()
+	cmd := newSolveCmdWith(func() []string {
+		return []string{"ISSUESMITH_MODEL_BASE_URL=" + srv.URL(), "ISSUESMITH_MODEL_NAME=scripted", "ISSUESMITH_MODEL_MAX_RETRIES=0"}
+	})
+	var out, errOut bytes.Buffer
+	cmd.SetArgs(args)
+	cmd.SetOut(&out)
+	cmd.SetErr(&errOut)
+	cmd.SetIn(strings.NewReader("# Add DeepSeek\n\nList DeepSeek with its prices.<!-- secret note -->\n"))
+	cmd.SetContext(t.Context())
+	err := cmd.Execute()
+	return out.String(), errOut.String(), err
+}
+
+func TestSolveMarkdown(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, solveScript())
+	out, progress, err := runSolveCmd(t, srv, "--repo", solveTree(t), "--issue", "-")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, progress)
+	}
+	for _, want := range []string{"<!-- issuesmith:spec run=local v=1 -->", "## Spec: Add DeepSeek",
+		"- [x] **add** `src/data/deepseek.ts` — the platform data", "<!-- issuesmith:plan run=local v=1 -->",
+		"### 1. add `src/data/deepseek.ts`", "### 2. modify `src/data/platform.ts`", "- [ ] Add it to platforms"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	for _, want := range []string{"step 1  search platform registry", "step 2  read_file src/data/platform.ts", "planning",
+		"3700 prompt + 210 completion tokens"} {
+		if !strings.Contains(progress, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, progress)
+		}
+	}
+	if strings.Contains(out, "step 1") {
+		t.Error("progress leaked to stdout")
+	}
+	// The repository's config switched the observer off: no observer call.
+	for _, r := range srv.Requests() {
+		if r.Role == string(llm.RoleObserver) || strings.Contains(allMessages(r), "secret note") {
+			t.Errorf("unexpected request content or role %s", r.Role)
+		}
+	}
+}
+
+func TestSolveJSON(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, solveScript())
+	out, progress, err := runSolveCmd(t, srv, "--repo", solveTree(t), "--issue", "-", "--json")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, progress)
+	}
+	var rec struct {
+		Issue   struct{ Title string }
+		Explore struct {
+			Reason string
+			Steps  int
+			Events []struct {
+				Kind, Action string
+				Usage        llm.Usage
+			}
+		}
+		Spec  struct{ Files []struct{ Path string } }
+		Plan  struct{ Items []struct{ Path string } }
+		Usage []llm.Line
+	}
+	if err := json.Unmarshal([]byte(out), &rec); err != nil {
+		t.Fatalf("stdout is not one JSON document: %v\n%s", err, out)
+	}
+	if rec.Issue.Title != "Add DeepSeek" || rec.Explore.Reason != "finished" || rec.Explore.Steps != 3 {
+		t.Errorf("record = %+v", rec)
+	}
+	if len(rec.Explore.Events) != 3 || rec.Explore.Events[1].Action != "read_file src/data/platform.ts" ||
+		rec.Explore.Events[1].Usage.PromptTokens != 1000 {
+		t.Errorf("events = %+v", rec.Explore.Events)
+	}
+	if len(rec.Spec.Files) != 2 || len(rec.Plan.Items) != 2 || rec.Plan.Items[0].Path != "src/data/deepseek.ts" {
+		t.Errorf("spec %+v plan %+v", rec.Spec, rec.Plan)
+	}
+	last := rec.Usage[len(rec.Usage)-1]
+	if last.Calls != 4 || last.Usage.PromptTokens != 3700 {
+		t.Errorf("usage total = %+v", last)
+	}
+}
+
+func TestSolveUsage(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, nil)
+	if _, _, err := runSolveCmd(t, srv, "--repo", t.TempDir()); err == nil || !strings.Contains(err.Error(), "--issue") {
+		t.Errorf("err = %v", err)
+	}
+	cmd := newSolveCmdWith(func() []string { return nil })
+	cmd.SetArgs([]string{"--repo", t.TempDir(), "--issue", "-"})
+	cmd.SetIn(strings.NewReader("# x\n"))
+	cmd.SetOut(&bytes.Buffer{})
+	cmd.SetErr(&bytes.Buffer{})
+	if err := cmd.Execute(); err == nil || !strings.Contains(err.Error(), "ISSUESMITH_MODEL_NAME") {
+		t.Errorf("missing model: err = %v", err)
+	}
+}
+
+func allMessages(r llmtest.Request) string {
+	var b strings.Builder
+	for _, m := range r.Messages {
+		b.WriteString(m.Content)
+	}
+	return b.String()
+}
