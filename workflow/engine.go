@@ -25,13 +25,12 @@ type Deps struct {
 
 // Options tune the engine; zero values take the defaults noted.
 type Options struct {
-	// Label is the trigger label; "issuesmith" by default.
+	// Label is the trigger label; "issuesmith" by default. (A repository's
+	// own label setting is used when resetting it at the end of a run.)
 	Label string
 	// BotLogin is the App's bot user ("name[bot]"); review comments must
 	// mention @name to reach the bot.
 	BotLogin string
-	// Ready opens pull requests ready for review instead of as drafts.
-	Ready bool
 	// MaxWorkers caps concurrent jobs in this process (default 4).
 	MaxWorkers int
 	// PollInterval is how often idle workers look for jobs (default 1s).

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/ghapp/ghtest"
 	"github.com/issuesmith/issuesmith/llm"
@@ -144,7 +144,7 @@ type agents struct {
 	plans        []*planner.Plan
 }
 
-func (a *agents) Explore(_ context.Context, dir string, is preagent.Issue) (*preagent.Spec, llm.Usage, error) {
+func (a *agents) Explore(_ context.Context, dir string, is preagent.Issue, _ *config.Repo) (*preagent.Spec, llm.Usage, error) {
 	if a.exploreErr != nil {
 		return nil, llm.Usage{PromptTokens: 10}, a.exploreErr
 	}
@@ -162,7 +162,7 @@ func (a *agents) Explore(_ context.Context, dir string, is preagent.Issue) (*pre
 	}, llm.Usage{PromptTokens: 1000, CompletionTokens: 100}, nil
 }
 
-func (a *agents) Plan(_ context.Context, spec *preagent.Spec) (*planner.Plan, llm.Usage, error) {
+func (a *agents) Plan(_ context.Context, spec *preagent.Spec, _ *config.Repo) (*planner.Plan, llm.Usage, error) {
 	p := &planner.Plan{}
 	for _, f := range spec.Files {
 		p.Items = append(p.Items, planner.Item{Path: f.Path, Action: f.Action, Reason: f.Reason, Steps: []planner.Step{
@@ -172,7 +172,7 @@ func (a *agents) Plan(_ context.Context, spec *preagent.Spec) (*planner.Plan, ll
 	return p, llm.Usage{PromptTokens: 500, CompletionTokens: 50}, nil
 }
 
-func (a *agents) Implement(ctx context.Context, dir string, _ *preagent.Spec, plan *planner.Plan) (*workflow.CodeResult, error) {
+func (a *agents) Implement(ctx context.Context, dir string, _ *preagent.Spec, plan *planner.Plan, cfg *config.Repo) (*workflow.CodeResult, error) {
 	a.mu.Lock()
 	a.implements++
 	a.plans = append(a.plans, plan)
@@ -187,6 +187,11 @@ func (a *agents) Implement(ctx context.Context, dir string, _ *preagent.Spec, pl
 	}
 	res := &workflow.CodeResult{OK: true, Summary: "Implemented the plan.", Usage: llm.Usage{PromptTokens: 2000, CompletionTokens: 300}}
 	for _, it := range plan.Items {
+		if cfg.Blocked(it.Path) {
+			res.OK = false
+			res.Items = append(res.Items, workflow.ItemStatus{Path: it.Path, Status: "blocked", Reason: "blocked_paths"})
+			continue
+		}
 		var b strings.Builder
 		for _, s := range it.Steps {
 			b.WriteString("// " + s.Text + "\n")
@@ -201,7 +206,7 @@ func (a *agents) Implement(ctx context.Context, dir string, _ *preagent.Spec, pl
 	return res, nil
 }
 
-func (a *agents) Revise(_ context.Context, dir string, req workflow.Review) (*workflow.CodeResult, error) {
+func (a *agents) Revise(_ context.Context, dir string, req workflow.Review, _ *config.Repo) (*workflow.CodeResult, error) {
 	last := req.Thread[len(req.Thread)-1]
 	f, err := os.OpenFile(filepath.Join(dir, req.Path), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
@@ -318,4 +323,3 @@ func (h *harness) branchCommits(branch string) int {
 	return n
 }
 
-var _ = slices.Contains[[]string]

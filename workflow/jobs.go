@@ -160,6 +160,9 @@ func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run,
 	if err != nil {
 		return err
 	}
+	if err := s.loadConfig(ctx); err != nil {
+		return err
+	}
 	switch a.Stage {
 	case StageExplore:
 		return s.explore(ctx)

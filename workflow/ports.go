@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/go-github/v60/github"
 
+	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/planner"
@@ -13,21 +14,23 @@ import (
 
 // Explorer turns an issue into a spec by reading the repository checked out
 // in dir (preagent.Explorer over a repo.Workspace, adapted in cmd/bot).
+// cfg is the repository's .github/issuesmith.yml (budgets, observer).
 type Explorer interface {
-	Explore(ctx context.Context, dir string, issue preagent.Issue) (*preagent.Spec, llm.Usage, error)
+	Explore(ctx context.Context, dir string, issue preagent.Issue, cfg *config.Repo) (*preagent.Spec, llm.Usage, error)
 }
 
 // Planner turns a spec into a plan (planner.Planner, adapted in cmd/bot).
 type Planner interface {
-	Plan(ctx context.Context, spec *preagent.Spec) (*planner.Plan, llm.Usage, error)
+	Plan(ctx context.Context, spec *preagent.Spec, cfg *config.Repo) (*planner.Plan, llm.Usage, error)
 }
 
 // Coder implements a plan, or a review comment, in the worktree at dir
 // (coder.Coder, adapted in cmd/bot). A Go error means the run could not go
-// on; failed items are reported in the result.
+// on; failed items are reported in the result. cfg carries the blocked
+// paths, check commands and budgets.
 type Coder interface {
-	Implement(ctx context.Context, dir string, spec *preagent.Spec, plan *planner.Plan) (*CodeResult, error)
-	Revise(ctx context.Context, dir string, req Review) (*CodeResult, error)
+	Implement(ctx context.Context, dir string, spec *preagent.Spec, plan *planner.Plan, cfg *config.Repo) (*CodeResult, error)
+	Revise(ctx context.Context, dir string, req Review, cfg *config.Repo) (*CodeResult, error)
 }
 
 // CodeResult is what the coder did, in the terms the PR body needs.
@@ -129,8 +132,10 @@ type Pulls interface {
 	ReplyToReviewComment(ctx context.Context, owner, repo string, number int, id int64, body string) (*github.PullRequestComment, error)
 }
 
-// Issues are the issue calls: read it, reset the trigger label.
+// Issues are the issue and repository calls: read the issue and the
+// repository's config file, reset the trigger label.
 type Issues interface {
+	FileContent(ctx context.Context, owner, repo, path, ref string) ([]byte, error)
 	GetIssue(ctx context.Context, owner, repo string, number int) (*github.Issue, error)
 	Repository(ctx context.Context, owner, repo string) (*github.Repository, error)
 	RemoveLabel(ctx context.Context, owner, repo string, number int, label string) error

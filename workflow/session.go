@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 
+	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/planner"
@@ -23,6 +24,32 @@ type session struct {
 	run *store.Run
 	gh  GitHub
 	ref RepoRef
+	cfg *config.Repo // the repository's settings; loaded by loadConfig
+}
+
+// RepoConfigPath is where a repository keeps its issuesmith settings.
+const RepoConfigPath = ".github/issuesmith.yml"
+
+// loadConfig reads the repository's settings from its default branch:
+// missing file → defaults; invalid file → a permanent failure whose text
+// names the wrong key, so the run ends with a comment and nothing runs.
+func (s *session) loadConfig(ctx context.Context) error {
+	data, err := s.gh.FileContent(ctx, s.run.Owner, s.run.Repo, RepoConfigPath, s.ref.Base)
+	if errors.Is(err, ghapp.ErrNotFound) {
+		data, err = nil, nil
+	}
+	if err != nil {
+		return fmt.Errorf("read %s: %w", RepoConfigPath, err)
+	}
+	cfg, err := config.ParseRepo(data)
+	if err != nil {
+		return permanent(fmt.Errorf("`%s` is invalid: %v. Nothing runs until it is fixed; then comment `/retry`", RepoConfigPath, err))
+	}
+	s.cfg = cfg
+	if cfg.BaseBranch != "" {
+		s.ref.Base = cfg.BaseBranch
+	}
+	return nil
 }
 
 func (e *Engine) newSession(ctx context.Context, log *slog.Logger, run *store.Run, job string) (*session, error) {

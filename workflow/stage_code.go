@@ -74,7 +74,7 @@ func (s *session) pushed(ctx context.Context, spec *preagent.Spec, plan *planner
 		return nil, fmt.Errorf("check out %s: %w", s.run.Branch, err)
 	}
 	defer wt.Close()
-	res, err := s.e.d.Coder.Implement(ctx, wt.Dir(), spec, plan)
+	res, err := s.e.d.Coder.Implement(ctx, wt.Dir(), spec, plan, s.cfg)
 	if res != nil {
 		if uerr := s.addUsage(ctx, llm.RoleCoder, res.Usage); uerr != nil {
 			return nil, uerr
@@ -121,7 +121,7 @@ func (s *session) openPR(ctx context.Context, spec *preagent.Spec, plan *planner
 	if errors.Is(err, ghapp.ErrNotFound) {
 		pr, err = s.gh.CreatePR(ctx, o.Owner, o.Repo, ghapp.NewPR{
 			Title: prTitle(spec, o.Issue), Head: o.Branch, Base: s.ref.Base,
-			Body: renderPRBody(o.Issue, spec, plan, rec), Draft: !s.e.o.Ready,
+			Body: renderPRBody(o.Issue, spec, plan, rec), Draft: s.cfg.Draft,
 		})
 	}
 	if err != nil {
@@ -160,7 +160,11 @@ func (s *session) finish(ctx context.Context, state, reason string) error {
 }
 
 func (s *session) resetLabel(ctx context.Context) error {
-	err := s.gh.RemoveLabel(ctx, s.run.Owner, s.run.Repo, s.run.Issue, s.e.o.Label)
+	label := s.e.o.Label
+	if s.cfg != nil && s.cfg.Label != "" {
+		label = s.cfg.Label
+	}
+	err := s.gh.RemoveLabel(ctx, s.run.Owner, s.run.Repo, s.run.Issue, label)
 	if err != nil && !errors.Is(err, ghapp.ErrNotFound) {
 		return fmt.Errorf("reset label: %w", err)
 	}

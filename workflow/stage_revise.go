@@ -84,7 +84,7 @@ func (s *session) revisePushed(ctx context.Context, key string, rc *github.PullR
 		req.Spec = &preagent.Spec{}
 	}
 	rec := &reviseRecord{}
-	res, err := s.e.d.Coder.Revise(ctx, wt.Dir(), req)
+	res, err := s.e.d.Coder.Revise(ctx, wt.Dir(), req, s.cfg)
 	if res != nil {
 		if uerr := s.addUsage(ctx, llm.RoleCoder, res.Usage); uerr != nil {
 			return nil, uerr

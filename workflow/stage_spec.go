@@ -43,7 +43,7 @@ func (s *session) explore(ctx context.Context) error {
 	}
 	defer wt.Close()
 	issue := preagent.Issue{Number: s.run.Issue, Title: is.GetTitle(), Body: is.GetBody()}
-	spec, usage, err := s.e.d.Explorer.Explore(ctx, wt.Dir(), issue)
+	spec, usage, err := s.e.d.Explorer.Explore(ctx, wt.Dir(), issue, s.cfg)
 	if uerr := s.addUsage(ctx, llm.RoleExplorer, usage); uerr != nil {
 		return uerr
 	}
@@ -87,7 +87,7 @@ func (s *session) plan(ctx context.Context) error {
 		s.run.State = store.StateWaiting
 		return s.step(ctx, StageExplore, "the spec still has open questions and no files: edit it, then comment `/plan`")
 	}
-	plan, usage, err := s.e.d.Planner.Plan(ctx, spec)
+	plan, usage, err := s.e.d.Planner.Plan(ctx, spec, s.cfg)
 	if uerr := s.addUsage(ctx, llm.RolePlanner, usage); uerr != nil {
 		return uerr
 	}
@@ -100,6 +100,12 @@ func (s *session) plan(ctx context.Context) error {
 		return fmt.Errorf("post plan comment: %w", err)
 	}
 	s.run.PlanCommentID, s.run.PlanBody = ic.GetID(), ic.GetBody()
+	if s.cfg.AutoImplement {
+		if err := s.step(ctx, StageCode, "auto_implement is on: coding the plan"); err != nil {
+			return err
+		}
+		return s.e.enqueue(ctx, s.run, StageCode, 0)
+	}
 	s.run.State = store.StateWaiting
 	return s.step(ctx, StageApproval, "waiting for approval: edit the plan if you like, then tick **Approve and implement** or comment `/implement`")
 }

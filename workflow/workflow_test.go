@@ -183,3 +183,31 @@ func TestRestartMidCodeResumesWithOnePRAndNoDuplicates(t *testing.T) {
 	require.Len(t, h.gh.PullRequests(owner, name), 1)
 	require.Len(t, h.botComments()["progress"], 1)
 }
+
+func TestInvalidRepoConfigSaysWhichKeyAndNothingRuns(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, &agents{exploreErr: errors.New("the explorer must not run")})
+	h.gh.SetFile(owner, name, "main", workflow.RepoConfigPath, []byte("version: 1\nlabel: issuesmith\nauto_implment: true\n"))
+	require.NoError(t, h.event(workflow.Labeled))
+	run := h.waitRun("failed", func(r *store.Run) bool { return r.State == store.StateFailed })
+	require.Contains(t, run.Reason, "auto_implment")
+	require.Contains(t, h.botComments()["progress"][0].Body, "auto_implment")
+	require.Empty(t, h.botComments()["spec"])
+}
+
+func TestRepoConfigAutoImplementReadyPRAndBlockedPath(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, &agents{})
+	h.gh.SetFile(owner, name, "main", workflow.RepoConfigPath,
+		[]byte("version: 1\nauto_implement: true\ndraft: false\nblocked_paths: [\"*_test.go\"]\n"))
+	require.NoError(t, h.event(workflow.Labeled))
+	run := h.waitRun("ended", func(r *store.Run) bool { return !r.Open() })
+	// The blocked test file makes the change incomplete: the branch is
+	// pushed with an explanation and no PR is opened.
+	require.Equal(t, store.StateFailed, run.State, run.Reason)
+	require.Contains(t, run.Reason, "pushed branch `issuesmith/issue-1`")
+	require.Contains(t, run.Reason, "`greet_test.go`: blocked")
+	require.Empty(t, h.gh.PullRequests(owner, name))
+	require.Equal(t, "// step one for greet.go\n// step two for greet.go\n// step three for greet.go", h.branchFile("issuesmith/issue-1", "greet.go"))
+	require.Contains(t, h.botComments()["progress"][0].Body, "holds what was done")
+}

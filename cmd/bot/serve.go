@@ -1,0 +1,288 @@
+//go:build serve_wip
+
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/spf13/cobra"
+
+	"github.com/issuesmith/issuesmith/coder"
+	"github.com/issuesmith/issuesmith/config"
+	"github.com/issuesmith/issuesmith/ghapp"
+	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/preagent"
+	"github.com/issuesmith/issuesmith/repo"
+	"github.com/issuesmith/issuesmith/store"
+	"github.com/issuesmith/issuesmith/summaries"
+	"github.com/issuesmith/issuesmith/webhook"
+	"github.com/issuesmith/issuesmith/workflow"
+)
+
+// newServeCmd builds `bot serve`: the GitHub App. Configuration comes from
+// the environment (config.LoadServer), never from flags, so a deployment
+// has one source of truth.
+func newServeCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "serve",
+		Short: "run the GitHub App: /webhook, /healthz, /readyz, /metrics (config from ISSUESMITH_* variables)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := config.LoadServer()
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: cfg.SlogLevel()}))
+			srv, err := newServer(ctx, cfg, log)
+			if err != nil {
+				return err
+			}
+			return srv.run(ctx)
+		},
+	}
+}
+
+// server is the wired App: every part is built in newServer, in the order
+// the data flows.
+type server struct {
+	cfg     *config.Server
+	log     *slog.Logger
+	store   *store.Store
+	engine  *workflow.Engine
+	handler http.Handler
+	ready   atomic.Bool
+	closers []io.Closer
+}
+
+// newServer constructs and checks every part: database (migrated), GitHub
+// App, model, git cache, agents, workflow engine, webhook handler, metrics.
+// Nothing runs until run.
+func newServer(ctx context.Context, cfg *config.Server, log *slog.Logger) (*server, error) {
+	log.Info("starting", "config", cfg)
+	m := newMetrics()
+	st, err := store.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	s := &server{cfg: cfg, log: log, store: st, closers: []io.Closer{st}}
+	if _, err := st.Migrate(ctx); err != nil {
+		s.close()
+		return nil, err
+	}
+	app, botLogin, err := newGitHubApp(ctx, cfg, m)
+	if err != nil {
+		s.close()
+		return nil, err
+	}
+	model, cost, err := newModel(cfg)
+	if err != nil {
+		s.close()
+		return nil, err
+	}
+	cache, err := repo.NewCache(filepath.Join(cfg.DataDir, "git"), repo.CacheOptions{Logger: log})
+	if err != nil {
+		s.close()
+		return nil, err
+	}
+	s.engine, err = workflow.New(workflow.Deps{
+		Store: st,
+		GitHub: workflow.InstallationsFunc(func(ctx context.Context, id int64) (workflow.GitHub, error) {
+			return app.Client(ctx, id)
+		}),
+		Git:      &gitRepos{cache: cache, app: app, author: botSignature(botLogin)},
+		Explorer: &explorerAgent{model: model, cache: st, opts: preagent.Options{}},
+		Planner:  newPlannerAgent(model),
+		Coder:    &coderAgent{model: model, opts: coder.Options{}},
+	}, workflow.Options{
+		BotLogin: botLogin, MaxWorkers: cfg.Workers, Logger: log,
+		Cost: cost, Observe: m.job, Usage: m.usage,
+	})
+	if err != nil {
+		s.close()
+		return nil, err
+	}
+	hook, err := webhook.New(webhook.Options{
+		Secret: []byte(cfg.WebhookSecret), MaxBody: cfg.WebhookMaxBody,
+		Dispatcher: dispatcher{engine: s.engine, log: log}, Deliveries: st, Authorizer: app,
+		BotLogin: botLogin, Logger: log, Observe: m.delivery,
+	})
+	if err != nil {
+		s.close()
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("POST /webhook", hook)
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
+	mux.HandleFunc("GET /readyz", s.readyz)
+	mux.Handle("GET /metrics", promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{}))
+	s.handler = mux
+	return s, nil
+}
+
+func newGitHubApp(ctx context.Context, cfg *config.Server, m *metrics) (*ghapp.App, string, error) {
+	key, err := cfg.Key()
+	if err != nil {
+		return nil, "", err
+	}
+	app, err := ghapp.NewApp(ghapp.AppConfig{AppID: cfg.AppID, PrivateKey: key, BaseURL: cfg.GitHubURL,
+		BotLogin: cfg.BotLogin, Observe: m.githubCall})
+	if err != nil {
+		return nil, "", err
+	}
+	login, err := app.BotLogin(ctx)
+	if err != nil {
+		return nil, "", fmt.Errorf("learn the App's bot login (set %sBOT_LOGIN to skip): %w", config.EnvPrefix, err)
+	}
+	return app, login, nil
+}
+
+// newModel builds the model client and the cost estimate from the config.
+func newModel(cfg *config.Server) (llm.Model, func(llm.Role, llm.Usage) float64, error) {
+	key, err := cfg.ModelAPIKey()
+	if err != nil {
+		return nil, nil, err
+	}
+	lc := llm.Config{BaseURL: cfg.Model.BaseURL, APIKey: key, Model: cfg.Model.Name, Timeout: cfg.Model.Timeout,
+		Retry: llm.RetryConfig{MaxAttempts: cfg.Model.MaxRetries + 1}}
+	if len(cfg.Model.Roles) > 0 {
+		lc.Roles = map[llm.Role]llm.RoleConfig{}
+		for role, name := range cfg.Model.Roles {
+			lc.Roles[llm.Role(role)] = llm.RoleConfig{Model: name}
+		}
+	}
+	client, err := llm.NewClient(lc)
+	if err != nil {
+		return nil, nil, err
+	}
+	price := llm.Price{Prompt: cfg.Model.InputPrice, Completion: cfg.Model.OutputPrice}
+	return client, func(_ llm.Role, u llm.Usage) float64 { return price.Cost(u) }, nil
+}
+
+func botSignature(login string) repo.Signature {
+	return repo.Signature{Name: login, Email: login + "@users.noreply.github.com"}
+}
+
+// readyz answers 200 once jobs are being worked and the database answers.
+func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if !s.ready.Load() {
+		http.Error(w, "starting or stopping", http.StatusServiceUnavailable)
+		return
+	}
+	if err := s.store.Ping(ctx); err != nil {
+		http.Error(w, "database unavailable", http.StatusServiceUnavailable)
+		return
+	}
+	fmt.Fprintln(w, "ready")
+}
+
+// run serves until ctx ends, then shuts down gracefully: stop accepting
+// deliveries, let running steps reach a checkpoint (up to the shutdown
+// timeout), close the database.
+func (s *server) run(ctx context.Context) error {
+	l, err := net.Listen("tcp", s.cfg.ListenAddr)
+	if err != nil {
+		s.close()
+		return fmt.Errorf("listen on %s: %w", s.cfg.ListenAddr, err)
+	}
+	return s.serve(ctx, l)
+}
+
+func (s *server) serve(ctx context.Context, l net.Listener) error {
+	defer s.close()
+	if err := s.engine.Start(ctx); err != nil {
+		return err
+	}
+	hs := &http.Server{Handler: s.handler, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(l) }()
+	s.ready.Store(true)
+	s.log.Info("serving", "addr", l.Addr().String())
+	select {
+	case err := <-errc:
+		s.ready.Store(false)
+		s.stopEngine()
+		return fmt.Errorf("http server: %w", err)
+	case <-ctx.Done():
+	}
+	s.ready.Store(false)
+	s.log.Info("shutting down: no new deliveries; waiting for running steps", "timeout", s.cfg.ShutdownTimeout)
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	herr := hs.Shutdown(sctx)
+	s.stopEngine()
+	if herr != nil && !errors.Is(herr, http.ErrServerClosed) {
+		return fmt.Errorf("http shutdown: %w", herr)
+	}
+	s.log.Info("stopped")
+	return nil
+}
+
+func (s *server) stopEngine() {
+	ctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
+	defer cancel()
+	if err := s.engine.Stop(ctx); err != nil {
+		s.log.Warn("jobs were cancelled at shutdown; they resume on the next start", "err", err)
+	}
+}
+
+func (s *server) close() {
+	for _, c := range s.closers {
+		if err := c.Close(); err != nil {
+			s.log.Warn("close", "err", err)
+		}
+	}
+}
+
+// dispatcher turns webhook events into workflow events.
+type dispatcher struct {
+	engine *workflow.Engine
+	log    *slog.Logger
+}
+
+// Dispatch hands ev to the workflow; an event the workflow does not need
+// is not an error (the webhook would answer 503 and have GitHub redeliver).
+func (d dispatcher) Dispatch(ctx context.Context, ev webhook.Event) error {
+	wev := workflow.Event{InstallationID: ev.Installation, Owner: ev.Owner, Repo: ev.Repo, Number: ev.Number,
+		Sender: ev.Sender, Label: ev.Label, CommentID: ev.CommentID, Body: ev.CommentBody}
+	switch ev.Kind {
+	case webhook.KindLabeled:
+		wev.Kind = workflow.Labeled
+	case webhook.KindUnlabeled:
+		wev.Kind = workflow.Unlabeled
+	case webhook.KindClosed:
+		wev.Kind = workflow.Closed
+	case webhook.KindCommand:
+		wev.Kind, wev.Body = workflow.CommandGiven, "/"+string(ev.Command)+" "+ev.Args
+	case webhook.KindCommentEdited:
+		wev.Kind = workflow.CommentEdited
+	case webhook.KindReviewComment:
+		wev.Kind = workflow.ReviewComment
+	default:
+		d.log.Debug("event not used by the workflow", "kind", ev.Kind, "delivery", ev.Delivery)
+		return nil
+	}
+	err := d.engine.Handle(ctx, wev)
+	if errors.Is(err, workflow.ErrIgnored) {
+		return nil
+	}
+	return err
+}
+
+var _ summaries.Cache = (*store.Store)(nil)
