@@ -322,4 +322,3 @@ func (h *harness) branchCommits(branch string) int {
 	fmt.Sscan(out, &n)
 	return n
 }
-
