@@ -35,5 +35,9 @@
 //		llmtest.Reply("done").WithUsage(100, 5, 0),
 //	}
 //
+// Requests sent concurrently (summary workers) match a group of exchanges
+// marked any_order: true (llmtest.Unordered in Go) in whatever order they
+// arrive.
+//
 // This package must never be imported by non-test code paths of the bot.
 package llmtest

@@ -19,10 +19,14 @@ type Script []Exchange
 // first, one per matching request (the client retries), then Reply.
 type Exchange struct {
 	// Name labels the exchange in failure messages.
-	Name   string  `yaml:"name,omitempty"`
-	Expect Expect  `yaml:"expect,omitempty"`
-	Faults []Fault `yaml:"faults,omitempty"`
-	Reply  Answer  `yaml:"reply"`
+	Name string `yaml:"name,omitempty"`
+	// AnyOrder puts the exchange in a group with its AnyOrder neighbours:
+	// a request is matched against every unplayed exchange of the group,
+	// for callers that send requests concurrently (summary workers).
+	AnyOrder bool    `yaml:"any_order,omitempty"`
+	Expect   Expect  `yaml:"expect,omitempty"`
+	Faults   []Fault `yaml:"faults,omitempty"`
+	Reply    Answer  `yaml:"reply"`
 }
 
 // Expect is what a request must look like. Empty fields match anything;
@@ -155,6 +159,16 @@ func (e Exchange) Split(n int) Exchange { e.Reply.Chunk = n; return e }
 
 // NoIndex leaves the index out of tool-call deltas.
 func (e Exchange) NoIndex() Exchange { e.Reply.NoIndex = true; return e }
+
+// Unordered marks exchanges as one AnyOrder group.
+func Unordered(exs ...Exchange) []Exchange {
+	out := make([]Exchange, len(exs))
+	for i, e := range exs {
+		e.AnyOrder = true
+		out[i] = e
+	}
+	return out
+}
 
 // After serves faults before the reply, one per request.
 func (e Exchange) After(faults ...Fault) Exchange { e.Faults = append(e.Faults, faults...); return e }

@@ -25,8 +25,9 @@ type Server struct {
 
 	mu       sync.Mutex
 	script   Script
-	next     int // index of the exchange to serve
-	faults   int // faults of script[next] already served
+	next     int    // index of the first exchange not yet played
+	played   []bool // per exchange: its reply was served
+	faults   []int  // per exchange: faults already served
 	requests []Request
 }
 
@@ -44,7 +45,7 @@ func WithPrefix(prefix string) Option {
 // answered 400; exchanges left unplayed at the end fail the test too.
 func NewServer(t testing.TB, script Script, opts ...Option) *Server {
 	t.Helper()
-	s := &Server{t: t, script: script, prefix: "/v1"}
+	s := &Server{t: t, script: script, prefix: "/v1", played: make([]bool, len(script)), faults: make([]int, len(script))}
 	for _, o := range opts {
 		o(s)
 	}
@@ -54,8 +55,14 @@ func NewServer(t testing.TB, script Script, opts ...Option) *Server {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if s.next < len(s.script) {
+			played := 0
+			for _, p := range s.played {
+				if p {
+					played++
+				}
+			}
 			t.Errorf("llmtest: script not finished: %d of %d exchanges played; next is %s",
-				s.next, len(s.script), s.label(s.next))
+				played, len(s.script), s.label(s.next))
 		}
 	})
 	return s
@@ -86,7 +93,13 @@ func (s *Server) Requests() []Request {
 func (s *Server) Remaining() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.script) - s.next
+	n := 0
+	for _, p := range s.played {
+		if !p {
+			n++
+		}
+	}
+	return n
 }
 
 // Request is one request as the server understood it.
@@ -127,32 +140,53 @@ func (s *Server) handle(w http.ResponseWriter, hr *http.Request) {
 		s.unexpected(w, n, req, err.Error())
 		return
 	}
-	if s.next >= len(s.script) {
+	i, fault, why := s.pick(req)
+	if why != "" {
 		s.mu.Unlock()
-		s.unexpected(w, n, req, fmt.Sprintf("the script has no exchange left (all %d played)", len(s.script)))
+		s.unexpected(w, n, req, why)
 		return
 	}
-	ex := s.script[s.next]
-	if why := match(ex.Expect, req); why != "" {
-		label := s.label(s.next)
-		s.mu.Unlock()
-		s.unexpected(w, n, req, fmt.Sprintf("it does not match %s: %s", label, why))
-		return
-	}
-	var fault *Fault
-	if s.faults < len(ex.Faults) {
-		fault = &ex.Faults[s.faults]
-		s.faults++
-	} else {
-		s.next++
-		s.faults = 0
-	}
+	ex := s.script[i]
 	s.mu.Unlock()
 	if fault != nil {
 		serveFault(w, hr, *fault, req)
 		return
 	}
 	serveAnswer(w, hr, ex.Reply, req)
+}
+
+// pick chooses the exchange for req: the next one, or, when the next one
+// is AnyOrder, the first unplayed exchange of its AnyOrder group that
+// matches. It returns the fault to serve, if any, or why nothing matched.
+// The caller holds s.mu.
+func (s *Server) pick(req Request) (int, *Fault, string) {
+	if s.next >= len(s.script) {
+		return 0, nil, fmt.Sprintf("the script has no exchange left (all %d played)", len(s.script))
+	}
+	var whys []string
+	for i := s.next; i < len(s.script); i++ {
+		if i > s.next && !(s.script[s.next].AnyOrder && s.script[i].AnyOrder) {
+			break
+		}
+		if s.played[i] {
+			continue
+		}
+		ex := s.script[i]
+		if why := match(ex.Expect, req); why != "" {
+			whys = append(whys, fmt.Sprintf("it does not match %s: %s", s.label(i), why))
+			continue
+		}
+		if s.faults[i] < len(ex.Faults) {
+			s.faults[i]++
+			return i, &ex.Faults[s.faults[i]-1], ""
+		}
+		s.played[i] = true
+		for s.next < len(s.script) && s.played[s.next] {
+			s.next++
+		}
+		return i, nil, ""
+	}
+	return 0, nil, strings.Join(whys, "; ")
 }
 
 func (s *Server) label(i int) string {

@@ -89,3 +89,41 @@ func TestParseScriptIsStrict(t *testing.T) {
 	assert.Equal(t, "1", s[0].Faults[0].RetryAfter)
 	assert.Equal(t, "50ms", s[0].Faults[1].Hang.String())
 }
+
+func TestAnyOrderGroupServesConcurrentCallers(t *testing.T) {
+	var script llmtest.Script
+	script = append(script, llmtest.Reply("first").When(llmtest.Expect{Last: "start"}))
+	var group []llmtest.Exchange
+	for i := range 8 {
+		group = append(group, llmtest.Reply(fmt.Sprintf("summary of f%d", i)).
+			When(llmtest.Expect{Role: "summarizer", Last: fmt.Sprintf("file f%d.go", i)}))
+	}
+	group[3] = group[3].After(llmtest.Status(503)) // a fault inside the group
+	script = append(script, llmtest.Unordered(group...)...)
+	script = append(script, llmtest.Reply("last").When(llmtest.Expect{Last: "end"}))
+	srv := llmtest.NewServer(t, script)
+	cfg := srv.Config()
+	c, err := llm.NewClient(cfg)
+	require.NoError(t, err)
+	ask := func(role llm.Role, text string) string {
+		resp, err := c.Chat(t.Context(), llm.Request{Role: role, Messages: []llm.Message{{Role: llm.User, Content: text}}})
+		require.NoError(t, err)
+		return resp.Message.Content
+	}
+	assert.Equal(t, "first", ask(llm.RoleExplorer, "start"))
+	var wg sync.WaitGroup
+	got := make([]string, 8)
+	for i := 7; i >= 0; i-- {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i] = ask(llm.RoleSummarizer, fmt.Sprintf("file f%d.go", i))
+		}()
+	}
+	wg.Wait()
+	for i, g := range got {
+		assert.Equal(t, fmt.Sprintf("summary of f%d", i), g)
+	}
+	assert.Equal(t, "last", ask(llm.RolePlanner, "end"))
+	assert.Len(t, srv.Requests(), 11)
+}
