@@ -97,6 +97,9 @@ type Index struct {
 	// modelUsed is true when Options.Model was set for the last build.
 	modelUsed bool
 	last      Stats
+	// src is the tree of the last build, read again by Search only to
+	// confirm verbatim phrases.
+	src Source
 }
 
 // Build reads every file src lists, parses outlines and imports in
@@ -189,7 +192,7 @@ func (ix *Index) refresh(ctx context.Context, src Source) (Stats, error) {
 	st.Elapsed = time.Since(start)
 
 	ix.mu.Lock()
-	ix.files, ix.paths, ix.graph, ix.post = next, sorted, g, post
+	ix.files, ix.paths, ix.graph, ix.post, ix.src = next, sorted, g, post, src
 	ix.modelUsed = ix.opts.Model != nil
 	ix.last = st
 	ix.mu.Unlock()

@@ -25,6 +25,10 @@ type query struct {
 	// blockIdents are the other identifiers of fenced code blocks (sample
 	// code, logs): weaker pointers than inline code.
 	blockIdents map[string]bool
+	// phrases are literal strings worth finding verbatim in a file:
+	// inline code with punctuation, command-line flags, the constant start
+	// of error messages.
+	phrases []string
 }
 
 var (
@@ -34,10 +38,12 @@ var (
 	pyFrameRe = regexp.MustCompile(`File "([^"]+)", line \d+`)
 	// pytest's own traceback style: "src/pkg/mod.py:123: in func"
 	pytestFrameRe = regexp.MustCompile(`(?m)^(\S+\.py):\d+: `)
-	goFrameRe = regexp.MustCompile(`(?m)^\s+((?:[\w.\-]+/)*[\w.\-]+\.go):\d+`)
-	jsFrameRe = regexp.MustCompile(`\bat (?:[^\s(]+ )?\(?((?:[\w.\-]+/)*[\w.\-]+\.(?:js|jsx|mjs|cjs|ts|tsx)):\d+:\d+\)?`)
-	dottedRe  = regexp.MustCompile(`\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\b`)
-	callRe    = regexp.MustCompile(`\b([A-Za-z_]\w*)\(`)
+	goFrameRe     = regexp.MustCompile(`(?m)^\s+((?:[\w.\-]+/)*[\w.\-]+\.go):\d+`)
+	jsFrameRe     = regexp.MustCompile(`\bat (?:[^\s(]+ )?\(?((?:[\w.\-]+/)*[\w.\-]+\.(?:js|jsx|mjs|cjs|ts|tsx)):\d+:\d+\)?`)
+	dottedRe      = regexp.MustCompile(`\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\b`)
+	callRe        = regexp.MustCompile(`\b([A-Za-z_]\w*)\(`)
+	flagRe        = regexp.MustCompile(`(?:^|[\s"'(=` + "`" + `])(--?[A-Za-z][\w-]{2,})`)
+	errMsgRe      = regexp.MustCompile(`(?m)^[\sE>]*[\w.]*(?:Error|Exception|Warning|Exit|Failed)\w*: (.+)$`)
 )
 
 func parseQuery(text string) *query {
@@ -75,6 +81,7 @@ func parseQuery(text string) *query {
 			q.idents[m[1]] = true
 		}
 	}
+	q.phrases = phrasesOf(text)
 	pseen := map[string]bool{}
 	for _, re := range []*regexp.Regexp{pyFrameRe, pytestFrameRe, goFrameRe, jsFrameRe} {
 		for _, m := range re.FindAllStringSubmatch(text, -1) {
@@ -144,4 +151,38 @@ var codeNoise = map[string]bool{
 	"__call__": true, "__repr__": true, "__str__": true, "__eq__": true, "__hash__": true, "isinstance": true,
 	"getattr": true, "setattr": true, "hasattr": true, "open": true, "format": true, "test": true,
 	"tests": true, "src": true, "lib": true, "site": true, "packages": true, "site-packages": true,
+}
+
+// phrasesOf extracts the literal strings of an issue that a source file
+// may contain verbatim.
+func phrasesOf(text string) []string {
+	seen := map[string]bool{}
+	var out []string
+	addp := func(p string) {
+		p = strings.TrimSpace(p)
+		if len(p) >= 5 && len(p) <= 120 && !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	for _, m := range tickRe.FindAllStringSubmatch(fencedRe.ReplaceAllString(text, " "), -1) {
+		if strings.ContainsAny(m[1], " -:.(=/") {
+			addp(m[1])
+		}
+	}
+	for _, m := range flagRe.FindAllStringSubmatch(text, -1) {
+		addp(m[1])
+	}
+	for _, m := range errMsgRe.FindAllStringSubmatch(text, -1) {
+		msg := m[1]
+		// keep the constant start: formatted values follow quotes,
+		// digits or brackets
+		if i := strings.IndexAny(msg, "'\"0123456789{<[("); i >= 0 {
+			msg = msg[:i]
+		}
+		if len(strings.TrimSpace(msg)) >= 12 {
+			addp(msg)
+		}
+	}
+	return out
 }

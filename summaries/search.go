@@ -36,6 +36,7 @@ const (
 	boostLastFrame = 0.3  // extra for the innermost frame inside the tree
 	boostModule    = 0.6  // a dotted module name resolves to the file
 	boostDef       = 0.6  // the file defines an identifier written as code
+	boostPhrase    = 0.5  // the file contains a literal of the issue verbatim
 	maxDefBoost    = 1.2  // cap on the sum of definition boosts per file
 	liftNeighbour  = 0.15 // share of a strong hit's score lent to its import neighbours
 	factorTest     = 0.3  // tests rank below the code they test
@@ -68,6 +69,7 @@ func (ix *Index) Search(text string, k int) []Hit {
 	}
 	si.bm25(q.terms, res)
 	si.explicit(q, res)
+	si.phrases(ix.src, q.phrases, res)
 	for i := range res {
 		r := &res[i]
 		r.score = r.text + r.boost
@@ -207,6 +209,53 @@ func (si *searchIndex) explicit(q *query, res []scored) {
 			add(d, w, "defines "+id)
 		}
 	}
+}
+
+// phrases boosts files that contain a literal of the issue verbatim (a
+// command-line flag, an error message, a code fragment), as grep would find
+// them. Only files holding every term of the phrase are read.
+func (si *searchIndex) phrases(src Source, phrases []string, res []scored) {
+	if src == nil {
+		return
+	}
+	content := map[int][]byte{}
+	for _, ph := range phrases {
+		terms := Terms(ph)
+		if len(terms) == 0 {
+			continue
+		}
+		var hits []int
+		for d, f := range si.docs {
+			if f.Outline == nil || !hasAll(f.terms, terms) {
+				continue
+			}
+			data, ok := content[d]
+			if !ok {
+				data, _ = src.ReadBytes(f.Path)
+				content[d] = data
+			}
+			if strings.Contains(string(data), ph) {
+				hits = append(hits, d)
+			}
+		}
+		if len(hits) == 0 || len(hits) > 10 {
+			continue // nowhere, or too common to point anywhere
+		}
+		w := boostPhrase / math.Sqrt(float64(len(hits)))
+		for _, d := range hits {
+			res[d].boost += w
+			res[d].reasons = append(res[d].reasons, fmt.Sprintf("contains %q", ph))
+		}
+	}
+}
+
+func hasAll(terms map[string]int32, want []string) bool {
+	for _, t := range want {
+		if terms[t] == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // specificity is the inverse document frequency of a term over file
