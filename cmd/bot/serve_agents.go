@@ -1,5 +1,3 @@
-//go:build serve_wip
-
 package main
 
 import (
