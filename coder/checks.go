@@ -178,10 +178,12 @@ func (r runner) goChecks(ctx context.Context, pkgs []string) []CheckResult {
 	env := []string{"GOTOOLCHAIN=local", "GOPROXY=off", "GOFLAGS=-mod=mod"}
 	// -o /dev/null: a main package must not leave a binary in the worktree.
 	build := r.run(ctx, "go build", append([]string{gobin, "build", "-o", os.DevNull}, pkgs...), env)
+	build.Command = "go build " + strings.Join(pkgs, " ")
 	if !build.OK {
 		return []CheckResult{build}
 	}
 	vet := r.run(ctx, "go vet", append([]string{gobin, "vet"}, pkgs...), env)
+	vet.Command = "go vet " + strings.Join(pkgs, " ")
 	return []CheckResult{build, vet}
 }
 

@@ -38,6 +38,7 @@ type solveFlags struct {
 	asJSON     bool
 	noObserver bool
 	maxSteps   int
+	planOnly   bool // stop after the plan (no coding stage)
 }
 
 func newSolveCmd() *cobra.Command { return newSolveCmdWith(os.Environ) }
@@ -73,6 +74,7 @@ func newSolveCmdWith(environ func() []string) *cobra.Command {
 	cmd.Flags().BoolVar(&f.asJSON, "json", false, "print the whole run as JSON")
 	cmd.Flags().BoolVar(&f.noObserver, "no-observer", false, "switch the observer off (overrides .github/issuesmith.yml)")
 	cmd.Flags().IntVar(&f.maxSteps, "max-steps", 0, "explorer step limit (0: the repository's configuration)")
+	cmd.Flags().BoolVar(&f.planOnly, "plan-only", false, "stop after printing the plan; write no code")
 	return cmd
 }
 
@@ -182,9 +184,15 @@ func runSolve(ctx context.Context, f solveFlags, lc llm.Config, is preagent.Issu
 		fmt.Fprintln(stdout, planner.RenderPlan(plan, planner.PlanState{}, meta))
 	}
 
-	// Coding stage: the coder (coder.New(model, …).Implement(ctx, ws, rec.Spec, plan))
-	// goes here. It sets rec.Code and prints the diff of the working tree.
-	rec.Stopped = "no coding stage yet: the change was planned, not written"
+	if f.planOnly {
+		rec.Stopped = "--plan-only: the change was planned, not written"
+		return finishSolve(f, rec, &ledger, stdout, stderr)
+	}
+	code, err := codeStage(ctx, model, ws, rcfg, rec.Spec, plan, f.asJSON, stdout, stderr)
+	if err != nil {
+		return err
+	}
+	rec.Code = code
 	return finishSolve(f, rec, &ledger, stdout, stderr)
 }
 

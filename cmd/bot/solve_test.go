@@ -71,7 +71,7 @@ func runSolveCmd(t *testing.T, srv *llmtest.Server, args ...string) (string, str
 func TestSolveMarkdown(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t, solveScript())
-	out, progress, err := runSolveCmd(t, srv, "--repo", solveTree(t), "--issue", "-")
+	out, progress, err := runSolveCmd(t, srv, "--repo", solveTree(t), "--issue", "-", "--plan-only")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, progress)
 	}
@@ -102,7 +102,7 @@ func TestSolveMarkdown(t *testing.T) {
 func TestSolveJSON(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t, solveScript())
-	out, progress, err := runSolveCmd(t, srv, "--repo", solveTree(t), "--issue", "-", "--json")
+	out, progress, err := runSolveCmd(t, srv, "--repo", solveTree(t), "--issue", "-", "--json", "--plan-only")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, progress)
 	}

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/issuesmith/issuesmith/coder"
+	"github.com/issuesmith/issuesmith/config"
+	"github.com/issuesmith/issuesmith/llm/llmtest"
+)
+
+// goodbyeTree writes a small Go module: a greet package and a main using it.
+func goodbyeTree(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":                 "module example.com/greet\n\ngo 1.22\n",
+		"greet/greet.go":         "// Package greet greets.\npackage greet\n\n// Hello greets name.\nfunc Hello(name string) string {\n\treturn \"Hello, \" + name\n}\n",
+		"main.go":                "package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n\n\t\"example.com/greet/greet\"\n)\n\nfunc main() {\n\tfmt.Println(greet.Hello(os.Args[1]))\n}\n",
+		".github/issuesmith.yml": "version: 1\nobserver: false\nroles:\n  explorer:\n    max_steps: 6\n",
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+const goodbyeDiff = `--- a/greet/greet.go
++++ b/greet/greet.go
+@@ -5,3 +5,8 @@
+ func Hello(name string) string {
+ 	return "Hello, " + name
+ }
++
++// Goodbye says goodbye to name.
++func Goodbye(name string) string {
++	return "Goodbye, " + name
++}
+--- a/main.go
++++ b/main.go
+@@ -9,4 +9,5 @@
+ 
+ func main() {
+ 	fmt.Println(greet.Hello(os.Args[1]))
++	fmt.Println(greet.Goodbye(os.Args[1]))
+ }
+`
+
+func runGoodbye(t *testing.T, dir string, args ...string) (string, string, *llmtest.Server) {
+	t.Helper()
+	srv := llmtest.NewServer(t, llmtest.LoadScript(t, "testdata/solve_code.yaml"))
+	cmd := newSolveCmdWith(func() []string {
+		return []string{"ISSUESMITH_MODEL_BASE_URL=" + srv.URL(), "ISSUESMITH_MODEL_NAME=scripted", "ISSUESMITH_MODEL_MAX_RETRIES=0"}
+	})
+	var out, errOut bytes.Buffer
+	cmd.SetArgs(append([]string{"--repo", dir, "--issue", "-"}, args...))
+	cmd.SetOut(&out)
+	cmd.SetErr(&errOut)
+	cmd.SetIn(strings.NewReader("# Add a goodbye\n\nThe CLI should say goodbye after the greeting.\n"))
+	cmd.SetContext(t.Context())
+	if err := cmd.Execute(); err != nil {
+		t.Fatalf("solve: %v\nstderr:\n%s", err, errOut.String())
+	}
+	if n := srv.Remaining(); n != 0 {
+		t.Fatalf("%d scripted exchanges left\nstderr:\n%s", n, errOut.String())
+	}
+	return out.String(), errOut.String(), srv
+}
+
+// TestSolveCodesThePlan runs explore → plan → code on a real checkout with
+// the scripted model and checks the working tree ends with the expected diff.
+func TestSolveCodesThePlan(t *testing.T) {
+	t.Parallel()
+	dir := goodbyeTree(t)
+	out, progress, _ := runGoodbye(t, dir)
+	if !strings.Contains(out, "```diff\n"+goodbyeDiff+"```\n") {
+		t.Errorf("stdout lacks the diff:\n%s", out)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(got), "\tfmt.Println(greet.Goodbye(os.Args[1]))\n") {
+		t.Errorf("main.go not changed in the working tree:\n%s", got)
+	}
+	for _, want := range []string{"solve: coding", "main.go                  done     attempts=2",
+		"greet/greet.go           done     attempts=1", "retries: 1;", "2 files changed, 6 insertions(+), 0 deletions(-)"} {
+		if !strings.Contains(progress, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, progress)
+		}
+	}
+	t.Logf("stderr:\n%s", progress)
+}
+
+func TestSolveCodeJSON(t *testing.T) {
+	t.Parallel()
+	out, _, _ := runGoodbye(t, goodbyeTree(t), "--json")
+	var rec struct {
+		Code  *coder.Result
+		Usage []struct{ Calls int }
+	}
+	if err := json.Unmarshal([]byte(out), &rec); err != nil {
+		t.Fatalf("stdout is not one JSON document: %v\n%s", err, out)
+	}
+	if rec.Code == nil || rec.Code.Changes.Diff != goodbyeDiff || !rec.Code.OK() {
+		t.Fatalf("code record = %+v", rec.Code)
+	}
+	if last := rec.Usage[len(rec.Usage)-1]; last.Calls != 6 {
+		t.Errorf("calls = %d, want 6", last.Calls)
+	}
+}
+
+func TestCoderOptionsFromRepoConfig(t *testing.T) {
+	t.Parallel()
+	rc, err := config.ParseRepo([]byte("version: 1\nrun_commands: true\nblocked_paths: [\"deploy/**\"]\n" +
+		"checks:\n  - {name: unit, run: go test ./...}\nroles:\n  coder: {max_tokens: 1000}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := coderOptions(rc)
+	if !o.RunCommands || len(o.CheckCommands) != 1 || o.CheckCommands[0] != "go test ./..." ||
+		len(o.Blocked) != 1 || o.Blocked[0] != "deploy/**" || o.MaxTokens != 1000 {
+		t.Errorf("options = %+v", o)
+	}
+	if d := coderOptions(config.DefaultRepo()); d.RunCommands || len(d.CheckCommands) != 0 {
+		t.Errorf("defaults run commands: %+v", d)
+	}
+}
