@@ -2,6 +2,7 @@ package llm_test
 
 import (
 	"bytes"
+	"context"
 	"log/slog"
 	"net/http"
 	"testing"
@@ -139,4 +140,32 @@ func TestChatPermanentStreamErrorIsNotRetried(t *testing.T) {
 	assert.Empty(t, sl.waits())
 	_, err = c.Chat(t.Context(), llm.Request{Messages: userMsg("hi")})
 	require.NoError(t, err)
+}
+
+func TestRealBackoffSleepsAndHonoursCancellation(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.Script{
+		llmtest.Reply("ok").After(llmtest.Status(500)),
+		llmtest.Reply("later").After(llmtest.RateLimit("60")),
+	})
+	cfg := srv.Config()
+	cfg.Sleep = nil // the real timer
+	cfg.Retry = llm.RetryConfig{BaseDelay: 20 * time.Millisecond}
+	c, err := llm.NewClient(cfg)
+	require.NoError(t, err)
+	start := time.Now()
+	_, err = c.Chat(t.Context(), llm.Request{Messages: userMsg("hi")})
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, time.Since(start), 10*time.Millisecond, "half the base delay at least")
+
+	// Waiting out a 60s Retry-After ends when the caller cancels.
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+	defer cancel()
+	start = time.Now()
+	_, err = c.Chat(ctx, llm.Request{Messages: userMsg("hi")})
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Less(t, time.Since(start), 5*time.Second)
+	resp, err := c.Chat(t.Context(), llm.Request{Messages: userMsg("hi")})
+	require.NoError(t, err)
+	assert.Equal(t, "later", resp.Message.Content)
 }
