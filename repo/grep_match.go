@@ -31,7 +31,8 @@ func newMatcher(re *regexp.Regexp, plain bool) *matcher {
 	if parsed, err := syntax.Parse(src, syntax.Perl); err == nil {
 		if lit, fold := requiredLiteral(parsed.Simplify()); len(lit) >= 2 {
 			s := string(lit)
-			if !fold || isASCII(s) {
+			// A literal holding a line break can never match within a line.
+			if (!fold || isASCII(s)) && !strings.ContainsAny(s, "\r\n") {
 				if fold {
 					s = strings.ToLower(s)
 				}
