@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -248,4 +249,33 @@ func TestAgentWallTimeBoundsTools(t *testing.T) {
 	out, err := a.Run(t.Context(), userMsg("go"))
 	require.NoError(t, err, "a wall-time stop is a budget stop, even inside a tool")
 	assert.Equal(t, llm.StopWallTime, out.Reason)
+}
+
+func TestAgentHookStopAndStepRecords(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("é", 400) // 800 bytes: the record keeps a valid UTF-8 prefix
+	ex := llmtest.Call("read_file", `{"path":"a.go"}`).WithUsage(70, 7, 0)
+	ex.Reply.Content = long
+	srv := llmtest.NewServer(t, llmtest.Script{ex})
+	c, _ := newClient(t, srv)
+	var calls atomic.Int32
+	var seen llm.Usage
+	a := &llm.Agent{Model: c, Tools: []llm.Tool{readTool(map[string]string{"a.go": "A"}, &calls)}, Hooks: llm.Hooks{
+		AfterStep: func(_ context.Context, s *llm.State) error {
+			seen = s.Usage
+			s.Stop = true // the observer decided enough was gathered
+			return nil
+		},
+	}}
+	out, err := a.Run(t.Context(), userMsg("go"))
+	require.NoError(t, err)
+	assert.Equal(t, llm.StopFinished, out.Reason)
+	assert.Equal(t, llm.Usage{PromptTokens: 70, CompletionTokens: 7}, seen)
+	require.Len(t, out.Steps, 1)
+	rec := out.Steps[0]
+	assert.Equal(t, 1, rec.Step)
+	assert.Equal(t, "read_file", rec.Calls[0].Name)
+	assert.True(t, utf8.ValidString(rec.Content))
+	assert.Less(t, len(rec.Content), 510)
+	assert.Equal(t, long, out.Final.Content, "the message itself is whole")
 }
