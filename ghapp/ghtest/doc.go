@@ -9,6 +9,9 @@
 // testdata/, loaded with kin-openapi). A request GitHub would reject — an
 // unknown operation, a bad parameter or body, a missing or wrong credential —
 // fails the test that owns the server, besides getting GitHub's error answer.
+// The fake's own answers are completed from the documented response schema
+// (fields it does not model get nulls, placeholder URLs, zeros) and checked
+// against it, so the code under test decodes what GitHub would send.
 // Tests inject faults (5xx, rate limits) with Inject and read the state the
 // code under test left behind through the snapshot methods.
 //

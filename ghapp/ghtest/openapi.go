@@ -109,3 +109,15 @@ func collectProperties(s *openapi3.Schema, into map[string]bool) {
 		}
 	}
 }
+
+// validateResponse checks the fake's own answer against the operation's
+// documented response, so what the code under test decodes has GitHub's shape.
+func validateResponse(ctx context.Context, route *routers.Route, params map[string]string, req *http.Request, status int, header http.Header, body []byte) error {
+	in := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route},
+		Status:                 status, Header: header,
+		Options: &openapi3filter.Options{MultiError: true, IncludeResponseStatus: true},
+	}
+	in.SetBodyBytes(body)
+	return openapi3filter.ValidateResponse(ctx, in)
+}

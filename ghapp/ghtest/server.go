@@ -1,6 +1,7 @@
 package ghtest
 
 import (
+	"encoding/json"
 	"crypto/rsa"
 	"io"
 	"net/http"
@@ -191,8 +192,43 @@ func (s *Server) serve(r *http.Request, body []byte, rec *Request) response {
 		return resp
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return h(c)
+	resp := h(c)
+	s.mu.Unlock()
+	if resp.status < 300 { // error answers already failed the test
+		if resp.body != nil {
+			resp.body = complete(responseSchema(route, resp.status), roundTrip(resp.body))
+		}
+		s.checkResponse(c, route, resp)
+	}
+	return resp
+}
+
+// roundTrip turns a handler's value into plain JSON data (maps, slices) that
+// complete can fill in.
+func roundTrip(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	var out any
+	if json.Unmarshal(b, &out) != nil {
+		return v
+	}
+	return out
+}
+
+// checkResponse fails the test when the fake answered in a shape GitHub's
+// description does not allow: the fake must not teach the code under test
+// anything GitHub would not send.
+func (s *Server) checkResponse(c *call, route *routers.Route, resp response) {
+	body := resp.raw
+	if body == nil && resp.body != nil {
+		body, _ = json.Marshal(resp.body)
+	}
+	h := http.Header{"Content-Type": {"application/json; charset=utf-8"}}
+	if err := validateResponse(c.r.Context(), route, c.params, c.r, resp.status, h, body); err != nil {
+		s.failf("the fake answered %s with %d in a shape GitHub does not: %v", c.op, resp.status, err)
+	}
 }
 
 func (s *Server) takeFault(op string) *Fault {

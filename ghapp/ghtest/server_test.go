@@ -2,6 +2,7 @@ package ghtest
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -162,4 +163,26 @@ func TestFaultsAndState(t *testing.T) {
 	resp.Body.Close()
 	assert.Equal(t, 30, bytes.Count(b, []byte(`"node_id":"IC_`)))
 	assert.Contains(t, resp.Header.Get("Link"), `rel="next"`)
+}
+
+// TestAnswersHaveGitHubsShape: the fake's answers are completed from the
+// description and checked against it; a wrongly typed field is caught.
+func TestAnswersHaveGitHubsShape(t *testing.T) {
+	t.Parallel()
+	s := New(t, Options{})
+	req, err := http.NewRequest("GET", s.srv.URL+"/repos/o/r", nil)
+	require.NoError(t, err)
+	route, params, err := s.rt.FindRoute(req)
+	require.NoError(t, err)
+	schema := responseSchema(route, 200)
+	require.NotNil(t, schema)
+	check := func(v any) error {
+		b, err := json.Marshal(complete(schema, roundTrip(v)))
+		require.NoError(t, err)
+		return validateResponse(t.Context(), route, params, req, 200,
+			http.Header{"Content-Type": {"application/json"}}, b)
+	}
+	assert.NoError(t, check(obj{"id": 1, "name": "r", "full_name": "o/r", "default_branch": "main"}))
+	assert.Error(t, check(obj{"id": "one", "name": "r"}), "id must be an integer")
+	assert.Error(t, check(obj{"id": 1, "private": "no"}), "private must be a boolean")
 }
