@@ -1,8 +1,8 @@
 package ghtest
 
 import (
-	"encoding/json"
 	"crypto/rsa"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
