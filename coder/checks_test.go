@@ -79,3 +79,17 @@ func TestCommandChecksCancelled(t *testing.T) {
 		t.Fatalf("a cancelled check passed: %+v", res)
 	}
 }
+
+func TestFixableOnlyFeedsBackWhatTheRunTouched(t *testing.T) {
+	t.Parallel()
+	checks := []CheckResult{
+		{Name: "go build", Output: "other/old.go:3:1: undefined: x"}, // pre-existing break elsewhere
+		{Name: "go vet", Output: "pkg/new.go:9:2: unreachable code"},
+		{Name: "go test ./...", Output: "FAIL example.com/x"}, // configured commands always count
+		{Name: "go build", OK: true},
+	}
+	got := fixable(checks, []string{"pkg/new.go"})
+	if len(got) != 2 || got[0].Name != "go vet" || got[1].Name != "go test ./..." {
+		t.Fatalf("fixable = %+v", got)
+	}
+}

@@ -386,3 +386,19 @@ func TestImplementTokenBudgetIsPerRun(t *testing.T) {
 	require.Equal(t, 0, res.Items[1].Attempts)
 	require.Equal(t, 550, res.Usage.Total())
 }
+
+func TestImplementGoBuildErrorFedBack(t *testing.T) {
+	t.Parallel()
+	ws := fixture(t, map[string]string{"go.mod": "module example.com/calc\n\ngo 1.22\n", "calc.go": calcGo})
+	c, srv := scripted(t, "build_fix", Options{})
+	res, err := c.Implement(t.Context(), ws, &preagent.Spec{Topic: "twice"},
+		&planner.Plan{Items: []planner.Item{item("calc.go", preagent.ActionModify, "Add `Twice`.")}})
+	require.NoError(t, err)
+	require.NotEmpty(t, res.Checks, "go test runs with a go toolchain on PATH")
+	require.Zero(t, srv.Remaining())
+	require.Equal(t, "go build", res.Checks[0].Name)
+	require.False(t, res.Checks[0].OK)
+	require.Contains(t, res.Checks[0].Output, "calc.go")
+	require.True(t, res.OK(), "last checks: %+v", res.Checks)
+	require.Contains(t, readFile(t, ws, "calc.go"), "return Add(x, x)")
+}
