@@ -94,7 +94,7 @@ type Index struct {
 	paths []string // sorted
 	graph *importGraph
 	post  *searchIndex
-	// modelUsed is true when Options.Model was set for the last build.
+	// modelUsed is true when a model or the cache wrote summaries.
 	modelUsed bool
 	last      Stats
 	// src is the tree of the last build, read again by Search only to
@@ -193,7 +193,13 @@ func (ix *Index) refresh(ctx context.Context, src Source) (Stats, error) {
 
 	ix.mu.Lock()
 	ix.files, ix.paths, ix.graph, ix.post, ix.src = next, sorted, g, post, src
-	ix.modelUsed = ix.opts.Model != nil
+	ix.modelUsed = false
+	for _, f := range next {
+		if f.FromModel {
+			ix.modelUsed = true
+			break
+		}
+	}
 	ix.last = st
 	ix.mu.Unlock()
 	return st, nil

@@ -43,7 +43,8 @@ func (ix *Index) summarize(ctx context.Context, files map[string]*FileInfo, todo
 			continue // same blob as before, summary carried over
 		}
 		f.Summary, f.FromModel = outlineSummary(f), false
-		if ix.opts.Model != nil && f.Outline != nil && IsCode(p) && !vendored(p) {
+		// Without a model the cache still serves summaries written before.
+		if (ix.opts.Model != nil || ix.opts.Cache != nil) && f.Outline != nil && IsCode(p) && !vendored(p) {
 			work = append(work, f)
 		}
 	}
@@ -65,9 +66,10 @@ func (ix *Index) summarize(ctx context.Context, files map[string]*FileInfo, todo
 				if err != nil && firstErr == nil {
 					firstErr = err
 				}
-				if hit {
+				switch {
+				case hit:
 					cnt.CacheHits++
-				} else if err == nil {
+				case err == nil && f.FromModel:
 					cnt.Summarised++
 				}
 				cnt.Tokens = cnt.Tokens.Add(use)
@@ -112,6 +114,9 @@ func (ix *Index) summarizeOne(ctx context.Context, f *FileInfo) (hit bool, use l
 			f.Summary, f.FromModel = s, true
 			return true, use, nil
 		}
+	}
+	if ix.opts.Model == nil {
+		return false, use, nil
 	}
 	resp, err := ix.opts.Model.Chat(ctx, llm.Request{
 		Role:      llm.RoleSummarizer,

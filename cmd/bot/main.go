@@ -40,6 +40,7 @@ func newRootCmd() *cobra.Command {
 		newApplyCmd(),
 		newMigrateCmd(),
 		newSearchCmd(),
+		newSummarizeCmd(),
 		newServeCmd(),
 		newSolveCmd(),
 	)

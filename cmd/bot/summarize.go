@@ -1,0 +1,181 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/caarlos0/env/v11"
+	"github.com/spf13/cobra"
+
+	"github.com/issuesmith/issuesmith/config"
+	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/repo"
+	"github.com/issuesmith/issuesmith/store"
+	"github.com/issuesmith/issuesmith/summaries"
+)
+
+// summarizeFlags are the command line of `bot summarize`.
+type summarizeFlags struct {
+	dir, db, every string
+	noModel        bool
+}
+
+func newSummarizeCmd() *cobra.Command { return newSummarizeCmdWith(os.Environ) }
+
+// newSummarizeCmdWith builds the command reading settings from environ
+// (tests pass their own).
+func newSummarizeCmdWith(environ func() []string) *cobra.Command {
+	var f summarizeFlags
+	cmd := &cobra.Command{
+		Use:   "summarize --repo DIR",
+		Short: "Build outlines, imports and one-line summaries of every file of a checkout",
+		Long: "summarize parses every file (outline and imports) and writes a one-line summary of each source " +
+			"file with the configured model (ISSUESMITH_MODEL_* variables), cached by git blob hash in the " +
+			"database (--database)  so unchanged files are never " +
+			"summarised twice. Without a model it builds outline-only summaries and says so. With --every it " +
+			"stays running and refreshes on that cron schedule, re-reading only changed files.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if f.dir == "" {
+				return usageErr("summarize needs --repo DIR")
+			}
+			return runSummarize(cmd.Context(), f, environ(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	cmd.Flags().StringVar(&f.dir, "repo", "", "checkout to summarise")
+	cmd.Flags().StringVar(&f.db, "database", "", "summary cache database: a SQLite file path or a postgres:// URL "+
+		"(default: $ISSUESMITH_DATABASE_URL, else "+store.DefaultDSN+")")
+	cmd.Flags().StringVar(&f.every, "every", "", `keep running and refresh on this cron schedule ("@every 10m", "0 * * * *")`)
+	cmd.Flags().BoolVar(&f.noModel, "no-model", false, "outline-only summaries even when a model is configured")
+	return cmd
+}
+
+// summarizeEnv is what `bot summarize` reads from the environment: the
+// database of `bot serve` and whether a model is configured.
+type summarizeEnv struct {
+	DatabaseURL string `env:"DATABASE_URL"`
+	ModelName   string `env:"MODEL_NAME"`
+	ModelRoles  string `env:"MODEL_ROLES"`
+}
+
+func runSummarize(ctx context.Context, f summarizeFlags, environ []string, stdout, stderr io.Writer) error {
+	var se summarizeEnv
+	if err := env.ParseWithOptions(&se, env.Options{Prefix: config.EnvPrefix, Environment: env.ToMap(environ)}); err != nil {
+		return fmt.Errorf("summarize config: %w", err)
+	}
+	var sched *summaries.Schedule
+	if f.every != "" {
+		s, err := summaries.ParseSchedule(f.every)
+		if err != nil {
+			return usageErr("--every: %v", err)
+		}
+		sched = s
+	}
+	dsn := f.db
+	if dsn == "" {
+		dsn = se.DatabaseURL
+	}
+	if dsn == "" {
+		dsn = store.DefaultDSN
+	}
+	opts := summaries.Options{}
+	var model *llm.Client
+	if !f.noModel && (se.ModelName != "" || se.ModelRoles != "") {
+		lc, err := solveModelConfig(environ)
+		if err != nil {
+			return err
+		}
+		if model, err = llm.NewClient(lc); err != nil {
+			return err
+		}
+		opts.Model = model
+	}
+	st, err := store.Open(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if _, err := st.Migrate(ctx); err != nil {
+		return err
+	}
+	opts.Cache = st
+	ws, err := repo.OpenWorkspace(f.dir)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	bar := newProgressBar(stderr)
+	opts.Progress = bar.update
+	idx, err := summaries.Build(ctx, ws, opts)
+	bar.done()
+	if err != nil {
+		return fmt.Errorf("summarize %s: %w", f.dir, err)
+	}
+	printSummaryStats(stdout, idx.LastStats(), opts.Model != nil, idx.ModelSummaries())
+	if sched == nil {
+		return nil
+	}
+	fmt.Fprintf(stdout, "refreshing on schedule %q; stop with Ctrl-C\n", sched)
+	err = idx.RefreshOn(ctx, sched, ws, func(s summaries.Stats, err error) {
+		if err != nil {
+			fmt.Fprintf(stderr, "refresh failed: %v\n", err)
+			return
+		}
+		printSummaryStats(stdout, s, opts.Model != nil, idx.ModelSummaries())
+	})
+	if ctx.Err() != nil {
+		return nil // stopped by the user
+	}
+	return err
+}
+
+// printSummaryStats prints the final counts of a build or refresh.
+func printSummaryStats(w io.Writer, s summaries.Stats, withModel, modelSummaries bool) {
+	mode := "model summaries"
+	switch {
+	case !withModel && modelSummaries:
+		mode = "no model configured: outline-only summaries, plus cached model summaries"
+	case !withModel:
+		mode = "no model configured: outline-only summaries"
+	}
+	fmt.Fprintf(w, "%d files (%d parsed, %d removed); %d summarised by the model, %d cache hits; "+
+		"tokens %d (prompt %d, completion %d); %s; %s\n",
+		s.Files, s.Parsed, s.Removed, s.Summarised, s.CacheHits, s.Tokens.Total(), s.Tokens.PromptTokens,
+		s.Tokens.CompletionTokens, mode, s.Elapsed.Round(time.Millisecond))
+}
+
+// progressBar draws one line on stderr, at most ten times a second.
+type progressBar struct {
+	mu    sync.Mutex
+	w     io.Writer
+	last  time.Time
+	drawn bool
+}
+
+func newProgressBar(w io.Writer) *progressBar { return &progressBar{w: w} }
+
+func (p *progressBar) update(stage string, done, total int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if done < total && time.Since(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last = time.Now()
+	const width = 30
+	n := width * done / max(total, 1)
+	fmt.Fprintf(p.w, "\r%-9s [%s%s] %d/%d", stage, strings.Repeat("#", n), strings.Repeat(".", width-n), done, total)
+	p.drawn = true
+}
+
+func (p *progressBar) done() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.drawn {
+		fmt.Fprintln(p.w)
+	}
+}
