@@ -91,8 +91,8 @@ func rejectsStreamOptions(err error) bool {
 }
 
 // assembler rebuilds one reply from stream chunks. Tool-call deltas are
-// joined by index; a delta without an index belongs to the call it names by
-// ID, or to the last call when it carries no ID (servers differ here).
+// joined by index. Without an index (servers differ here) a delta belongs to
+// the call it names by ID; without an ID either, see continues.
 type assembler struct {
 	content, reasoning strings.Builder
 	calls              []*ToolCall
@@ -114,7 +114,16 @@ func (a *assembler) add(chunk openai.ChatCompletionStreamResponse) {
 		if ch.FinishReason != "" {
 			a.finish = string(ch.FinishReason)
 		}
-		for _, d := range ch.Delta.ToolCalls {
+		deltas := ch.Delta.ToolCalls
+		if len(deltas) > 1 && deltas[0].Index == nil {
+			// Several calls in one delta without indexes are distinct
+			// calls by position, whole (Gemini).
+			for _, d := range deltas {
+				a.calls = append(a.calls, &ToolCall{ID: d.ID, Name: d.Function.Name, Arguments: d.Function.Arguments})
+			}
+			continue
+		}
+		for _, d := range deltas {
 			a.addCall(d)
 		}
 	}
@@ -143,7 +152,7 @@ func (a *assembler) addCall(d openai.ToolCall) {
 			tc = &ToolCall{}
 			a.calls = append(a.calls, tc)
 		}
-	case len(a.calls) > 0:
+	case len(a.calls) > 0 && continues(a.calls[len(a.calls)-1], d):
 		tc = a.calls[len(a.calls)-1]
 	default:
 		tc = &ToolCall{}
@@ -157,6 +166,19 @@ func (a *assembler) addCall(d openai.ToolCall) {
 		tc.Name += d.Function.Name
 	}
 	tc.Arguments += d.Function.Arguments
+}
+
+// continues says whether a delta without index or ID continues last: it
+// names no tool, or repeats last's name while last's arguments are still
+// incomplete JSON (servers that repeat the name in every delta).
+func continues(last *ToolCall, d openai.ToolCall) bool {
+	switch d.Function.Name {
+	case "":
+		return true
+	case last.Name:
+		return !json.Valid([]byte(last.Arguments))
+	}
+	return last.Name == ""
 }
 
 func (a *assembler) response() *Response {

@@ -131,3 +131,47 @@ func TestLocalServerWithoutKeyOrStreamUsage(t *testing.T) {
 	assert.True(t, resp.UsageEstimated)
 	assert.Empty(t, srv.Requests()[0].Header.Get("Authorization"))
 }
+
+// The hardest shape: no index and no id, split arguments (one call after
+// another) or whole calls together in one delta.
+func TestToolCallsWithoutIndexOrID(t *testing.T) {
+	t.Parallel()
+	for _, whole := range []bool{false, true} {
+		t.Run(map[bool]string{false: "split", true: "whole"}[whole], func(t *testing.T) {
+			t.Parallel()
+			ex := llmtest.Calls(
+				llmtest.CallSpec{Name: "read_file", Args: `{"path":"a.go"}`},
+				llmtest.CallSpec{Name: "read_file", Args: `{"path":"b.go"}`},
+			).NoIndex().Split(4)
+			ex.Reply.NoIDs = true
+			ex.Reply.WholeCalls = whole
+			srv := llmtest.NewServer(t, llmtest.Script{ex})
+			c, _ := newClient(t, srv)
+			resp, err := c.Chat(t.Context(), llm.Request{Messages: userMsg("hi")})
+			require.NoError(t, err)
+			assert.Equal(t, []llm.ToolCall{
+				{ID: "call_0", Name: "read_file", Arguments: `{"path":"a.go"}`},
+				{ID: "call_1", Name: "read_file", Arguments: `{"path":"b.go"}`},
+			}, resp.Message.ToolCalls)
+		})
+	}
+}
+
+// Servers that repeat the tool name in every delta, without index or id.
+func TestToolCallDeltasRepeatingTheName(t *testing.T) {
+	t.Parallel()
+	ex := llmtest.Calls(
+		llmtest.CallSpec{Name: "grep", Args: `{"pattern":"func main"}`},
+		llmtest.CallSpec{Name: "grep", Args: `{"pattern":"init"}`},
+	).NoIndex().Split(5)
+	ex.Reply.NoIDs = true
+	ex.Reply.RepeatName = true
+	srv := llmtest.NewServer(t, llmtest.Script{ex})
+	c, _ := newClient(t, srv)
+	resp, err := c.Chat(t.Context(), llm.Request{Messages: userMsg("hi")})
+	require.NoError(t, err)
+	assert.Equal(t, []llm.ToolCall{
+		{ID: "call_0", Name: "grep", Arguments: `{"pattern":"func main"}`},
+		{ID: "call_1", Name: "grep", Arguments: `{"pattern":"init"}`},
+	}, resp.Message.ToolCalls)
+}

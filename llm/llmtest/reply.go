@@ -167,6 +167,9 @@ func streamChunks(a Answer) []map[string]any {
 		if !a.NoIndex {
 			head["index"] = i
 		}
+		if a.NoIDs {
+			delete(head, "id")
+		}
 		if a.WholeCalls {
 			head["function"] = map[string]any{"name": c.Name, "arguments": c.arguments()}
 			whole = append(whole, head)
@@ -174,7 +177,11 @@ func streamChunks(a Answer) []map[string]any {
 		}
 		out = append(out, delta(map[string]any{"tool_calls": []any{head}}, ""))
 		for _, p := range pieces(c.arguments(), a.Chunk) {
-			d := map[string]any{"function": map[string]any{"arguments": p}}
+			fn := map[string]any{"arguments": p}
+			if a.RepeatName {
+				fn["name"] = c.Name
+			}
+			d := map[string]any{"function": fn}
 			if !a.NoIndex {
 				d["index"] = i
 			}

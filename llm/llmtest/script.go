@@ -87,6 +87,10 @@ type Answer struct {
 	Chunk int `yaml:"chunk,omitempty"`
 	// NoIndex leaves the index out of tool-call deltas, as some servers do.
 	NoIndex bool `yaml:"no_index,omitempty"`
+	// RepeatName repeats the tool name in every argument delta.
+	RepeatName bool `yaml:"repeat_name,omitempty"`
+	// NoIDs leaves the id out of tool calls, as some servers do.
+	NoIDs bool `yaml:"no_ids,omitempty"`
 	// WholeCalls sends every tool call complete in a single delta (Chunk
 	// does not split them), as Gemini's compatibility layer does.
 	WholeCalls bool `yaml:"whole_calls,omitempty"`
