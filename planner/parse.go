@@ -18,6 +18,7 @@ type ParseError struct {
 	Msg  string
 }
 
+// Error says which line is wrong, quoting it, and why.
 func (e *ParseError) Error() string {
 	if e.Line == 0 {
 		return e.Msg
