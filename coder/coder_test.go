@@ -402,3 +402,16 @@ func TestImplementGoBuildErrorFedBack(t *testing.T) {
 	require.True(t, res.OK(), "last checks: %+v", res.Checks)
 	require.Contains(t, readFile(t, ws, "calc.go"), "return Add(x, x)")
 }
+
+func TestReviseWithoutCodeChange(t *testing.T) {
+	t.Parallel()
+	ws := fixture(t, map[string]string{"calc.go": calcGo})
+	c, srv := scripted(t, "revise_decline", Options{SkipGoChecks: true})
+	res, err := c.Revise(t.Context(), ws, ReviewRequest{Path: "calc.go", Lines: LineRange{Start: 4}, Comment: "Why not use math.Abs here?"})
+	require.NoError(t, err)
+	require.Zero(t, srv.Remaining(), "one model call, no retry for an explanation")
+	require.Equal(t, ItemSkipped, res.Items[0].Status)
+	require.Equal(t, "no code change: Add works on ints; math.Abs takes float64, so no change is needed.", res.Items[0].Reason)
+	require.True(t, res.Changes.Empty())
+	require.Equal(t, calcGo, readFile(t, ws, "calc.go"))
+}

@@ -44,8 +44,9 @@ type ReviewRequest struct {
 
 // Revise changes the workspace as the review comment asks: one session on
 // req.Path (the only file it may write, blocked globs still apply), then the
-// same checks and fix rounds as Implement. A comment needing no change
-// leaves an item with status failed and the model's explanation as Reason.
+// same checks and fix rounds as Implement. When the model answers with
+// prose and no edit (the comment needs no code change), the item is skipped
+// with the model's explanation as Reason, for the reply to the reviewer.
 func (c *Coder) Revise(ctx context.Context, ws *repo.Workspace, req ReviewRequest) (*Result, error) {
 	if ws == nil {
 		return nil, errors.New("revise: workspace is required")
@@ -84,6 +85,7 @@ func (c *Coder) Revise(ctx context.Context, ws *repo.Workspace, req ReviewReques
 	}
 	r.event(p, 0, "prompt", "review comment on %s", req.Lines)
 	s := r.newSession(p, []string{p})
+	s.mayDecline = true
 	if err := s.converse(ctx, prompt); err != nil {
 		return nil, fmt.Errorf("revise %s: %w", p, err)
 	}

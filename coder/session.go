@@ -27,6 +27,10 @@ type session struct {
 	lastFB   string
 	notes    []string
 	usage    llm.Usage
+	// mayDecline lets an answer without blocks end the session (a review
+	// comment that needs no code change); declined holds its explanation.
+	mayDecline bool
+	declined   string
 }
 
 func (r *run) newSession(key string, paths []string) *session {
@@ -40,6 +44,10 @@ func (r *run) newSession(key string, paths []string) *session {
 // fill copies the session's outcome into an item result.
 func (s *session) fill(ir *ItemResult) {
 	ir.Attempts, ir.Notes, ir.Usage = s.attempts, s.notes, s.usage
+	if s.declined != "" {
+		ir.Status, ir.Reason = ItemSkipped, "no code change: "+s.declined
+		return
+	}
 	if s.done {
 		ir.Status = ItemDone
 		s.r.event(s.key, s.attempts, "done", "%d block(s) applied", s.applied)
@@ -58,7 +66,7 @@ func (s *session) converse(ctx context.Context, prompt string) error {
 	defer s.account()
 	o := s.r.c.opts
 	msgs := []llm.Message{{Role: llm.System, Content: s.r.c.prompts.system}, {Role: llm.User, Content: prompt}}
-	for !s.done && s.fail == "" {
+	for !s.done && s.fail == "" && s.declined == "" {
 		if s.attempts >= o.Attempts {
 			s.fail = fmt.Sprintf("no clean edit after %d attempts; last report:\n%s", s.attempts, s.lastFB)
 			break
@@ -85,7 +93,7 @@ func (s *session) converse(ctx context.Context, prompt string) error {
 		if err != nil {
 			return fmt.Errorf("coder %s: %w", s.key, err)
 		}
-		if s.done || s.attempts >= o.Attempts {
+		if s.done || s.declined != "" || s.attempts >= o.Attempts {
 			continue
 		}
 		if out.Reason != llm.StopFinished {
@@ -100,7 +108,7 @@ func (s *session) converse(ctx context.Context, prompt string) error {
 		if err != nil {
 			return err
 		}
-		if !s.done {
+		if !s.done && s.declined == "" {
 			msgs = append(msgs, llm.Message{Role: llm.User, Content: fb})
 		}
 	}
@@ -134,6 +142,11 @@ func (s *session) apply(text, defPath string) (string, error) {
 	if rep.Problem != "" || len(rep.Blocks) == 0 {
 		if s.applied > 0 {
 			s.done = true // "done" after an earlier partial success
+			return "", nil
+		}
+		if s.mayDecline && strings.TrimSpace(text) != "" {
+			s.declined = chatText(text)
+			r.event(s.key, s.attempts, "declined", "%s", firstLine(s.declined))
 			return "", nil
 		}
 		s.lastFB = rep.Feedback()
@@ -214,4 +227,15 @@ func (s *session) noteBlocks(rep *edit.Report) string {
 	sort.Strings(ok)
 	return fmt.Sprintf("Do not resend blocks for blocked paths: they are never written. The files you may write are: %s. "+
 		"If nothing else is needed, answer <chat>done</chat>.\n", strings.Join(ok, ", "))
+}
+
+// chatText returns the prose of an answer: the <chat> part when there is
+// one, else the whole text, trimmed.
+func chatText(text string) string {
+	if _, rest, ok := strings.Cut(text, "<chat>"); ok {
+		if body, _, ok := strings.Cut(rest, "</chat>"); ok {
+			return strings.TrimSpace(body)
+		}
+	}
+	return strings.TrimSpace(text)
 }
