@@ -214,6 +214,7 @@ func fromCompletion(out openai.ChatCompletionResponse) (*Response, error) {
 	}
 	ch := out.Choices[0]
 	msg := Message{Role: Assistant, Content: ch.Message.Content, Reasoning: ch.Message.ReasoningContent}
+	msg.Content, msg.Reasoning = splitThink(msg.Content, msg.Reasoning)
 	for i, tc := range ch.Message.ToolCalls {
 		id := tc.ID
 		if id == "" {

@@ -55,6 +55,7 @@ func (c *Client) stream(ctx context.Context, oreq openai.ChatCompletionRequest) 
 		}
 		chunks++
 		asm.add(chunk)
+		asm.reasoning.WriteString(reasoningField(raw))
 		if chunk.Usage != nil {
 			asm.usage.CachedTokens = max(asm.usage.CachedTokens, deepSeekCacheHits(raw))
 		}
@@ -82,6 +83,49 @@ func deepSeekCacheHits(raw []byte) int {
 	}
 	_ = json.Unmarshal(raw, &v) // the chunk already decoded once
 	return v.Usage.Hits
+}
+
+// reasoningField reads delta.reasoning, the name OpenRouter and Ollama use
+// for what DeepSeek calls reasoning_content (which go-openai decodes).
+func reasoningField(raw []byte) string {
+	if !bytes.Contains(raw, []byte(`"reasoning"`)) {
+		return ""
+	}
+	var v struct {
+		Choices []struct {
+			Index int `json:"index"`
+			Delta struct {
+				Reasoning string `json:"reasoning"`
+			} `json:"delta"`
+		} `json:"choices"`
+	}
+	if json.Unmarshal(raw, &v) != nil {
+		return ""
+	}
+	for _, ch := range v.Choices {
+		if ch.Index == 0 {
+			return ch.Delta.Reasoning
+		}
+	}
+	return ""
+}
+
+// splitThink moves a leading <think>...</think> block (DeepSeek-R1 and Qwen3
+// served by Ollama, vLLM without a reasoning parser) from the answer into
+// the reasoning.
+func splitThink(content, reasoning string) (string, string) {
+	rest, ok := strings.CutPrefix(strings.TrimLeft(content, " \t\r\n"), "<think>")
+	if !ok {
+		return content, reasoning
+	}
+	think, answer, closed := strings.Cut(rest, "</think>")
+	if !closed {
+		return content, reasoning // cut short: leave it visible
+	}
+	if reasoning != "" {
+		reasoning += "\n"
+	}
+	return strings.TrimLeft(answer, " \t\r\n"), reasoning + strings.TrimSpace(think)
 }
 
 // rejectsStreamOptions recognises a 400/422 naming stream_options.
@@ -183,6 +227,7 @@ func continues(last *ToolCall, d openai.ToolCall) bool {
 
 func (a *assembler) response() *Response {
 	msg := Message{Role: Assistant, Content: a.content.String(), Reasoning: a.reasoning.String()}
+	msg.Content, msg.Reasoning = splitThink(msg.Content, msg.Reasoning)
 	for i, tc := range a.calls {
 		call := *tc
 		if call.ID == "" {

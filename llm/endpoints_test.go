@@ -175,3 +175,29 @@ func TestToolCallDeltasRepeatingTheName(t *testing.T) {
 		{ID: "call_1", Name: "grep", Arguments: `{"pattern":"init"}`},
 	}, resp.Message.ToolCalls)
 }
+
+// OpenRouter and Ollama name the field "reasoning"; models served without a
+// reasoning parser put <think> blocks in the content.
+func TestReasoningVariants(t *testing.T) {
+	t.Parallel()
+	named := llmtest.Reply("42").WithReasoning("six times seven").Split(4)
+	named.Reply.ReasoningField = "reasoning"
+	think := llmtest.Reply("<think>\nsix times seven\n</think>\n\n42").Split(3)
+	plainThink := llmtest.Reply("<think>six times seven</think>42")
+	plainThink.Reply.Plain = true
+	unclosed := llmtest.Reply("<think>six times")
+	// A plain body to a streaming request makes the client ask again
+	// without streaming: two requests, so the plain exchange is played twice.
+	srv := llmtest.NewServer(t, llmtest.Script{named, think, plainThink, plainThink, unclosed})
+	c, _ := newClient(t, srv)
+	for i, want := range []llm.Message{
+		{Role: llm.Assistant, Content: "42", Reasoning: "six times seven"},
+		{Role: llm.Assistant, Content: "42", Reasoning: "six times seven"},
+		{Role: llm.Assistant, Content: "42", Reasoning: "six times seven"},
+		{Role: llm.Assistant, Content: "<think>six times"},
+	} {
+		resp, err := c.Chat(t.Context(), llm.Request{Messages: userMsg("?")})
+		require.NoError(t, err)
+		assert.Equal(t, want, resp.Message, "reply %d", i+1)
+	}
+}

@@ -155,8 +155,12 @@ func delta(d map[string]any, finish string) map[string]any {
 // call deltas (id and name first, then argument pieces), finish.
 func streamChunks(a Answer) []map[string]any {
 	out := []map[string]any{delta(map[string]any{"role": "assistant"}, "")}
+	field := a.ReasoningField
+	if field == "" {
+		field = "reasoning_content"
+	}
 	for _, p := range pieces(a.Reasoning, a.Chunk) {
-		out = append(out, delta(map[string]any{"reasoning_content": p}, ""))
+		out = append(out, delta(map[string]any{field: p}, ""))
 	}
 	for _, p := range pieces(a.Content, a.Chunk) {
 		out = append(out, delta(map[string]any{"content": p}, ""))

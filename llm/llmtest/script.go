@@ -74,9 +74,12 @@ type Fault struct {
 
 // Answer is a scripted model reply.
 type Answer struct {
-	Content   string     `yaml:"content,omitempty"`
-	Reasoning string     `yaml:"reasoning,omitempty"`
-	ToolCalls []CallSpec `yaml:"tool_calls,omitempty"`
+	Content   string `yaml:"content,omitempty"`
+	Reasoning string `yaml:"reasoning,omitempty"`
+	// ReasoningField names the wire field for Reasoning (default
+	// reasoning_content, as DeepSeek; "reasoning" as OpenRouter, Ollama).
+	ReasoningField string     `yaml:"reasoning_field,omitempty"`
+	ToolCalls      []CallSpec `yaml:"tool_calls,omitempty"`
 	// Usage is reported in the final chunk (when the client asked with
 	// stream_options.include_usage) or in the plain body.
 	Usage *Usage `yaml:"usage,omitempty"`
