@@ -114,7 +114,8 @@ func (c *Client) Chat(ctx context.Context, req Request) (*Response, error) {
 	}
 	if resp.Usage == (Usage{}) {
 		// Servers without usage reporting: estimate, so budgets still work.
-		resp.Usage = Usage{PromptTokens: CountTokens(req.Messages), CompletionTokens: CountTokens([]Message{resp.Message})}
+		resp.Usage = Usage{PromptTokens: CountTokens(req.Messages) + countSpecs(req.Tools),
+			CompletionTokens: CountTokens([]Message{resp.Message})}
 		resp.UsageEstimated = true
 	}
 	resp.Model = r.model
@@ -125,11 +126,20 @@ func (c *Client) Chat(ctx context.Context, req Request) (*Response, error) {
 	return resp, nil
 }
 
-// Check makes one minimal call (a one-token reply) with role's model, to
+// countSpecs estimates the prompt tokens the tool list takes.
+func countSpecs(specs []ToolSpec) int {
+	n := 0
+	for _, s := range specs {
+		n += CountText(s.Name) + CountText(s.Description) + CountText(string(s.Parameters))
+	}
+	return n
+}
+
+// Check makes one minimal call (a reply of a few tokens) with role's model, to
 // report a wrong base URL, key or model name at start-up rather than at the
 // first issue.
 func (c *Client) Check(ctx context.Context, role Role) error {
-	_, err := c.Chat(ctx, Request{Role: role, MaxTokens: 1, Messages: []Message{{Role: User, Content: "Reply with OK."}}})
+	_, err := c.Chat(ctx, Request{Role: role, MaxTokens: 8, Messages: []Message{{Role: User, Content: "Reply with OK."}}})
 	return err
 }
 

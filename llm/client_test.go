@@ -212,7 +212,7 @@ func TestCheckMakesOneTinyCall(t *testing.T) {
 		cfg.Roles = map[llm.Role]llm.RoleConfig{llm.RoleCoder: {Model: "coder-model"}}
 	})
 	require.NoError(t, c.Check(t.Context(), llm.RoleCoder))
-	assert.Equal(t, 1, srv.Requests()[0].MaxTokens)
+	assert.Equal(t, 8, srv.Requests()[0].MaxTokens)
 	err := c.Check(t.Context(), llm.RolePlanner)
 	require.ErrorIs(t, err, llm.ErrModelNotFound)
 	assert.Contains(t, err.Error(), `model "test-model"`)
