@@ -142,18 +142,8 @@ func runSolve(ctx context.Context, f solveFlags, lc llm.Config, is preagent.Issu
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(stderr, "solve: indexing", ws.Dir())
-	idx, err := summaries.Build(ctx, ws, summaries.Options{})
-	if err != nil {
-		return fmt.Errorf("index %s: %w", f.dir, err)
-	}
-	opts := preagent.Options{Budget: rcfg.Role(llm.RoleExplorer).Budget(), NoObserver: !rcfg.Observer || f.noObserver,
-		Guidance: guidance, NoGuidance: guidance == "", Progress: progressPrinter(stderr)}
-	if f.maxSteps > 0 {
-		opts.Budget.MaxSteps = f.maxSteps
-	}
 	rec := &solveRecord{Issue: is.Clean()}
-	res, err := preagent.New(model, ws, idx, opts).Explore(ctx, is)
+	res, err := exploreStage(ctx, model, ws, exploreOptions(rcfg, f, guidance, stderr), is, stderr)
 	if err != nil {
 		return err
 	}
@@ -194,6 +184,28 @@ func runSolve(ctx context.Context, f solveFlags, lc llm.Config, is preagent.Issu
 	}
 	rec.Code = code
 	return finishSolve(f, rec, &ledger, stdout, stderr)
+}
+
+// exploreStage indexes the checkout (outlines only: no model calls) and runs
+// the explorer.
+func exploreStage(ctx context.Context, model llm.Model, ws *repo.Workspace, opts preagent.Options, is preagent.Issue, stderr io.Writer) (*preagent.Result, error) {
+	fmt.Fprintln(stderr, "solve: indexing", ws.Dir())
+	idx, err := summaries.Build(ctx, ws, summaries.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("index %s: %w", ws.Dir(), err)
+	}
+	return preagent.New(model, ws, idx, opts).Explore(ctx, is)
+}
+
+// exploreOptions are the explorer's settings from the repository's
+// configuration and the command line.
+func exploreOptions(rcfg *config.Repo, f solveFlags, guidance string, stderr io.Writer) preagent.Options {
+	opts := preagent.Options{Budget: rcfg.Role(llm.RoleExplorer).Budget(), NoObserver: !rcfg.Observer || f.noObserver,
+		Guidance: guidance, NoGuidance: guidance == "", Progress: progressPrinter(stderr)}
+	if f.maxSteps > 0 {
+		opts.Budget.MaxSteps = f.maxSteps
+	}
+	return opts
 }
 
 // finishSolve prints the JSON record when asked and the usage summary.
