@@ -30,6 +30,9 @@ type Client struct {
 	noStream atomic.Bool
 	// noStreamUsage flips to true once the server rejected stream_options.
 	noStreamUsage atomic.Bool
+	// noJSONMode flips to true once the server rejected response_format;
+	// JSON is then asked for in the prompt only (ChatJSON validates).
+	noJSONMode atomic.Bool
 }
 
 // NewClient validates cfg and returns a Client. It does not contact the
@@ -143,8 +146,23 @@ func (c *Client) Check(ctx context.Context, role Role) error {
 	return err
 }
 
-// attempt runs one HTTP exchange, streaming unless the server does not.
+// attempt runs one HTTP exchange, dropping response_format when the server
+// rejects it.
 func (c *Client) attempt(ctx context.Context, oreq openai.ChatCompletionRequest) (*Response, error) {
+	if c.noJSONMode.Load() {
+		oreq.ResponseFormat = nil
+	}
+	resp, err := c.exchange(ctx, oreq)
+	if err != nil && oreq.ResponseFormat != nil && rejects(err, "response_format") {
+		c.noJSONMode.Store(true)
+		oreq.ResponseFormat = nil
+		resp, err = c.exchange(ctx, oreq)
+	}
+	return resp, err
+}
+
+// exchange runs one HTTP exchange, streaming unless the server does not.
+func (c *Client) exchange(ctx context.Context, oreq openai.ChatCompletionRequest) (*Response, error) {
 	if !c.noStream.Load() {
 		resp, err := c.stream(ctx, oreq)
 		if !errors.Is(err, errNotStreamed) {

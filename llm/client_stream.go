@@ -24,7 +24,7 @@ func (c *Client) stream(ctx context.Context, oreq openai.ChatCompletionRequest) 
 		oreq.StreamOptions = &openai.StreamOptions{IncludeUsage: true}
 	}
 	st, err := c.api.CreateChatCompletionStream(ctx, oreq)
-	if err != nil && oreq.StreamOptions != nil && rejectsStreamOptions(err) {
+	if err != nil && oreq.StreamOptions != nil && rejects(err, "stream_options") {
 		c.noStreamUsage.Store(true)
 		oreq.StreamOptions = nil
 		st, err = c.api.CreateChatCompletionStream(ctx, oreq)
@@ -128,10 +128,11 @@ func splitThink(content, reasoning string) (string, string) {
 	return strings.TrimLeft(answer, " \t\r\n"), reasoning + strings.TrimSpace(think)
 }
 
-// rejectsStreamOptions recognises a 400/422 naming stream_options.
-func rejectsStreamOptions(err error) bool {
+// rejects recognises a 400/422 naming a request field the server does not
+// support.
+func rejects(err error, field string) bool {
 	code, _ := statusOf(err)
-	return (code == 400 || code == 422) && strings.Contains(strings.ToLower(err.Error()), "stream_options")
+	return (code == 400 || code == 422) && strings.Contains(strings.ToLower(err.Error()), field)
 }
 
 // assembler rebuilds one reply from stream chunks. Tool-call deltas are

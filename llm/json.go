@@ -19,6 +19,11 @@ func ChatJSON(ctx context.Context, m Model, req Request, v any, attempts int) (*
 	}
 	req.JSON = true
 	msgs := append([]Message(nil), req.Messages...)
+	if !mentionsJSON(msgs) {
+		// OpenAI refuses json_object mode unless a message says "JSON";
+		// servers without the mode need the instruction anyway.
+		msgs = append(msgs, Message{Role: User, Content: "Reply with one JSON object only."})
+	}
 	var total Usage
 	var cost float64
 	for i := 0; ; i++ {
@@ -54,4 +59,13 @@ func stripFence(s string) string {
 		s = s[nl+1:]
 	}
 	return strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "```"))
+}
+
+func mentionsJSON(msgs []Message) bool {
+	for _, m := range msgs {
+		if strings.Contains(strings.ToLower(m.Content), "json") {
+			return true
+		}
+	}
+	return false
 }

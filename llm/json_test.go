@@ -41,3 +41,26 @@ func TestChatJSONGivesUpWithClearError(t *testing.T) {
 	require.ErrorIs(t, err, llm.ErrInvalidJSON)
 	assert.Contains(t, err.Error(), `"still prose"`)
 }
+
+func TestChatJSONWithoutServerJSONMode(t *testing.T) {
+	t.Parallel()
+	reject := llmtest.Fault{Status: 400, Message: "response_format is not supported by this model"}
+	no := false
+	srv := llmtest.NewServer(t, llmtest.Script{
+		llmtest.Reply(`{"ok": true}`).After(reject).When(llmtest.Expect{Last: "Reply with one JSON object only."}),
+		llmtest.Reply(`{"ok": true}`).When(llmtest.Expect{JSON: &no}),
+	})
+	c, sl := newClient(t, srv)
+	var v struct{ OK bool }
+	for range 2 {
+		_, err := llm.ChatJSON(t.Context(), c, llm.Request{Messages: userMsg("are you ok?")}, &v, 1)
+		require.NoError(t, err)
+		assert.True(t, v.OK)
+	}
+	reqs := srv.Requests()
+	require.Len(t, reqs, 3)
+	assert.True(t, reqs[0].JSON)
+	assert.False(t, reqs[1].JSON, "dropped after the refusal")
+	assert.False(t, reqs[2].JSON, "and remembered")
+	assert.Empty(t, sl.waits())
+}
