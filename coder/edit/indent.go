@@ -33,15 +33,50 @@ func widthT(ws string, tab int) int {
 // indentRel maps the model's indentation to the file's:
 // file width = model width * num / den + off, rendered with tabs when the
 // file indents with tabs.
+//
+// When the model's leading whitespace differs from the file's by one exact
+// string (it added or dropped the same prefix on every line), strip or add
+// is set and that string edit is used instead, which keeps mixed tabs and
+// spaces exactly.
 type indentRel struct {
 	num, den, off int
-	tabs          bool // render with tabs
-	tabCols       int  // columns of a tab in the model's text (0: tabWidth)
+	tabs          bool   // render with tabs
+	tabCols       int    // columns of a tab in the model's text (0: tabWidth)
+	strip, add    string // exact prefix the model added / dropped
 }
 
 // identity reports whether the relation keeps widths unchanged.
 func (r indentRel) identity() bool {
-	return r.num == r.den && r.off == 0
+	return r.num == r.den && r.off == 0 && r.strip == "" && r.add == ""
+}
+
+// prefixRel finds one exact whitespace prefix that the model added to (or
+// dropped from) the leading whitespace of every non-blank line.
+func prefixRel(search, win []string) (strip, add string, ok bool) {
+	first := true
+	for i := range search {
+		if isBlank(search[i]) || isBlank(win[i]) {
+			continue
+		}
+		ls, lf := leadWS(search[i]), leadWS(win[i])
+		var s, a string
+		switch {
+		case strings.HasSuffix(ls, lf):
+			s = ls[:len(ls)-len(lf)]
+		case strings.HasSuffix(lf, ls):
+			a = lf[:len(lf)-len(ls)]
+		default:
+			return "", "", false
+		}
+		if first {
+			strip, add, first = s, a, false
+			continue
+		}
+		if s != strip || a != add {
+			return "", "", false
+		}
+	}
+	return strip, add, !first && (strip != "" || add != "")
 }
 
 // indentMap finds the one relation that maps every non-blank line of search
@@ -62,6 +97,7 @@ func indentMap(search, win []string) (indentRel, bool) {
 	if len(pairs) == 0 {
 		return indentRel{num: 1, den: 1, tabs: tabs}, true
 	}
+	strip, add, exact := prefixRel(search, win)
 	for _, sc := range [][2]int{{1, 1}, {2, 1}, {1, 2}} {
 		num, den := sc[0], sc[1]
 		if pairs[0].s*num%den != 0 {
@@ -76,8 +112,11 @@ func indentMap(search, win []string) (indentRel, bool) {
 			}
 		}
 		if ok {
-			return indentRel{num: num, den: den, off: off, tabs: tabs}, true
+			return indentRel{num: num, den: den, off: off, tabs: tabs, strip: strip, add: add}, true
 		}
+	}
+	if exact {
+		return indentRel{num: 1, den: 1, tabs: tabs, strip: strip, add: add}, true
 	}
 	return indentRel{}, false
 }
@@ -89,6 +128,12 @@ func reindent(l string, rel indentRel) string {
 		return l
 	}
 	lead := leadWS(l)
+	switch {
+	case rel.add != "":
+		return rel.add + l
+	case rel.strip != "" && strings.HasPrefix(l, rel.strip):
+		return l[len(rel.strip):]
+	}
 	hasTab := strings.Contains(lead, "\t")
 	hasSpace := strings.Contains(lead, " ")
 	if rel.identity() && (lead == "" || (rel.tabs && !hasSpace) || (!rel.tabs && !hasTab)) {
@@ -175,6 +220,7 @@ type style struct {
 // indentPlan says how replacement lines that are not copies of SEARCH
 // lines get their indentation.
 type indentPlan struct {
+	evidence bool      // SEARCH and the window had indented lines to compare
 	verbatim bool      // keep the model's indentation as written
 	global   bool      // apply rel to every line
 	rel      indentRel // the relation for global (and the style fallback)
@@ -197,7 +243,7 @@ func planIndent(search, win []string, st style) indentPlan {
 	}
 	switch {
 	case evidence && same:
-		return indentPlan{verbatim: true}
+		return indentPlan{evidence: true, verbatim: true}
 	case !evidence && st.tabsOnly:
 		return indentPlan{global: true, rel: indentRel{num: 1, den: 1, tabs: true}}
 	case !evidence && st.spacesOnly:
@@ -209,7 +255,7 @@ func planIndent(search, win []string, st style) indentPlan {
 	if ok && !hasIndentedLine(win) {
 		rel.tabs = st.tabsOnly
 	}
-	return indentPlan{global: ok, rel: rel}
+	return indentPlan{evidence: true, global: ok, rel: rel}
 }
 
 // buildReplacement turns the model's REPLACE lines into the lines written to

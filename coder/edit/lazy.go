@@ -95,18 +95,19 @@ func (w *workspace) lazy(fs *fileState, e Edit, res BlockResult) BlockResult {
 		res.Reason, res.Message = ReasonMalformed, "the lazy edit holds only markers"
 		return res
 	}
-	var pl []placement
+	var spots []segSpot
 	pos := 0
 	for i, s := range segs {
-		p, msg := fs.placeSegment(s, pos)
+		sp, msg := fs.placeSegment(s, pos)
 		if msg != "" {
 			res.Reason = ReasonNotFound
 			res.Message = fmt.Sprintf("lazy segment %d of %d: %s", i+1, len(segs), msg)
 			return res
 		}
-		pl = append(pl, p)
-		pos = p.end
+		spots = append(spots, sp)
+		pos = sp.end
 	}
+	pl := fs.lazyPlacements(spots)
 	same := true
 	for _, p := range pl {
 		same = same && equalLines(fs.window(p.start, p.end-p.start), p.repl)
@@ -143,18 +144,26 @@ func (fs *fileState) uniqueFrom(lines []string, from int) (start int, found, uni
 	return 0, false, false
 }
 
+// segSpot is where a lazy segment goes: file lines [start, end) are
+// replaced; its first h and last t lines are anchors found in the file.
+type segSpot struct {
+	seg        []string
+	start, end int
+	h, t       int
+}
+
 // placeSegment locates one segment at or after line from.
-func (fs *fileState) placeSegment(s lazySegment, from int) (placement, string) {
+func (fs *fileState) placeSegment(s lazySegment, from int) (segSpot, string) {
 	n, seg := len(fs.doc.lines), s.lines
 	headStart, h := 0, 0
 	if !s.openStart {
 		for h = 1; ; h++ {
 			if h > len(seg) {
-				return placement{}, "its first lines occur more than once; include more unchanged lines after the marker"
+				return segSpot{}, "its first lines occur more than once; include more unchanged lines after the marker"
 			}
 			st, found, unique := fs.uniqueFrom(seg[:h], from)
 			if !found {
-				return placement{}, fmt.Sprintf("the unchanged line after the marker (%q) is not in the file", firstNonBlank(seg[:h]))
+				return segSpot{}, fmt.Sprintf("the unchanged line after the marker (%q) is not in the file", firstNonBlank(seg[:h]))
 			}
 			if unique {
 				headStart = st
@@ -162,13 +171,13 @@ func (fs *fileState) placeSegment(s lazySegment, from int) (placement, string) {
 			}
 		}
 	} else if from > 0 {
-		return placement{}, "only the first segment may start without a marker"
+		return segSpot{}, "only the first segment may start without a marker"
 	}
 	tailEnd, t := n, 0
 	if !s.openEnd {
 		for t = 1; ; t++ {
 			if t > len(seg) {
-				return placement{}, "its last lines occur more than once; include more unchanged lines before the marker"
+				return segSpot{}, "its last lines occur more than once; include more unchanged lines before the marker"
 			}
 			off := len(seg) - t
 			region := headStart + h
@@ -177,47 +186,86 @@ func (fs *fileState) placeSegment(s lazySegment, from int) (placement, string) {
 			}
 			st, found, unique := fs.uniqueFrom(seg[off:], region)
 			if !found {
-				return placement{}, fmt.Sprintf("the unchanged line before the marker (%q) is not in the file after the segment's start", firstNonBlank(seg[off:]))
+				return segSpot{}, fmt.Sprintf("the unchanged line before the marker (%q) is not in the file after the segment's start", firstNonBlank(seg[off:]))
 			}
 			if !unique {
 				continue
 			}
 			if off < h && st != headStart+off {
-				return placement{}, "its first and last lines do not line up with the file"
+				return segSpot{}, "its first and last lines do not line up with the file"
 			}
 			tailEnd = st + t
 			break
 		}
 	}
 	if tailEnd < headStart {
-		return placement{}, "its last lines come before its first lines in the file"
+		return segSpot{}, "its last lines come before its first lines in the file"
 	}
-	return placement{start: headStart, end: tailEnd, repl: fs.lazyReplacement(seg, headStart, h, tailEnd, t)}, ""
+	return segSpot{seg: seg, start: headStart, end: tailEnd, h: h, t: t}, ""
 }
 
-// lazyReplacement renders a segment for the file: its anchor lines take the
-// file's text, the other lines its indentation unit and depth.
-func (fs *fileState) lazyReplacement(seg []string, headStart, h, tailEnd, t int) []string {
-	model := append(append([]string(nil), seg[:h]...), seg[len(seg)-t:]...)
-	file := append(fs.window(headStart, h), fs.window(tailEnd-t, t)...)
-	plan := planIndent(model, file, fs.style(headStart, tailEnd))
-	if !plan.verbatim && !plan.global {
-		plan.rel = localRel(model, file, []int{-1}, 0, fs.style(headStart, tailEnd).tabsOnly)
+// lazyPlacements renders the placed segments for the file. Anchor lines
+// take the file's text. The snippet's indentation is judged once, from all
+// anchors together (a model shifts a whole snippet, not one segment); when
+// the anchors show no indentation, new lines are compared with the file
+// lines they replace.
+func (fs *fileState) lazyPlacements(spots []segSpot) []placement {
+	var model, file []string
+	for _, sp := range spots {
+		model = append(append(model, sp.seg[:sp.h]...), sp.seg[len(sp.seg)-sp.t:]...)
+		file = append(append(file, fs.window(sp.start, sp.h)...), fs.window(sp.end-sp.t, sp.t)...)
 	}
-	out := make([]string, len(seg))
-	for i, l := range seg {
-		switch {
-		case i < h:
-			out[i] = file[i]
-		case i >= len(seg)-t:
-			out[i] = file[h+i-(len(seg)-t)]
-		case plan.verbatim || isBlank(l):
-			out[i] = l
-		default:
-			out[i] = reindent(l, plan.rel)
+	st := fs.style(spots[0].start, spots[len(spots)-1].end)
+	plan := planIndent(model, file, st)
+	if !plan.evidence {
+		for _, sp := range spots {
+			m, f := similarPairs(sp.seg[sp.h:len(sp.seg)-sp.t], fs.window(sp.start+sp.h, sp.end-sp.t-sp.start-sp.h))
+			model, file = append(model, m...), append(file, f...)
+		}
+		plan = planIndent(model, file, st)
+	}
+	if !plan.verbatim && !plan.global {
+		plan.rel = localRel(model, file, []int{-1}, 0, st.tabsOnly)
+	}
+	pl := make([]placement, len(spots))
+	for k, sp := range spots {
+		seg, h, t := sp.seg, sp.h, sp.t
+		out := make([]string, len(seg))
+		for i, l := range seg {
+			switch {
+			case i < h:
+				out[i] = fs.doc.lines[sp.start+i].text
+			case i >= len(seg)-t:
+				out[i] = fs.doc.lines[sp.end-(len(seg)-i)].text
+			case plan.verbatim || isBlank(l):
+				out[i] = l
+			default:
+				out[i] = reindent(l, plan.rel)
+			}
+		}
+		pl[k] = placement{start: sp.start, end: sp.end, repl: out}
+	}
+	return pl
+}
+
+// similarPairs pairs new lines with the replaced file lines they most
+// resemble (same order, similarity at least 0.7), as indentation evidence
+// when no anchor shows any.
+func similarPairs(model, file []string) (m, f []string) {
+	j := 0
+	for _, l := range model {
+		if isBlank(l) {
+			continue
+		}
+		for k := j; k < len(file); k++ {
+			if !isBlank(file[k]) && ratio(collapse(l), collapse(file[k])) >= 0.7 {
+				m, f = append(m, l), append(f, file[k])
+				j = k + 1
+				break
+			}
 		}
 	}
-	return out
+	return m, f
 }
 
 func firstNonBlank(lines []string) string {
