@@ -86,17 +86,18 @@ func mentionsAny(s string, paths []string) bool {
 // (whole or as outline and regions) in the prompt.
 func (r *run) fixRound(ctx context.Context, round, rounds int, failing []CheckResult, changed []string) error {
 	fp := fixPrompt{Round: round, Rounds: rounds, Checks: failing, Topic: r.spec.Topic, Files: changed}
-	var terms []string
+	var outputs []string
 	for _, c := range failing {
-		terms = append(terms, focusTerms(c.Output)...)
+		outputs = append(outputs, c.Output)
 	}
+	f := focus{terms: focusTerms(outputs...)}
 	for _, p := range changed {
 		data, exists, err := r.tree.read(p)
 		if err != nil {
 			return err
 		}
 		if exists {
-			fp.Views = append(fp.Views, buildView(p, data, true, terms, r.c.opts.MaxFileLines))
+			fp.Views = append(fp.Views, buildView(p, data, true, f, r.c.opts.MaxFileLines))
 		}
 	}
 	for p := range r.allowed {

@@ -74,7 +74,7 @@ func (c *Coder) Revise(ctx context.Context, ws *repo.Workspace, req ReviewReques
 	if err != nil {
 		return nil, err
 	}
-	view := buildView(p, data, exists, focusTerms(req.Comment), c.opts.MaxFileLines)
+	view := buildView(p, data, exists, focusOf(req.Comment), c.opts.MaxFileLines)
 	if !view.Whole && exists && req.Lines.Start > 0 {
 		view = regionView(p, data, req.Lines, c.opts.MaxFileLines)
 	}
@@ -100,7 +100,7 @@ func (c *Coder) Revise(ctx context.Context, ws *repo.Workspace, req ReviewReques
 // regionView shows a large file as its outline plus the commented lines with
 // 30 lines of context on each side.
 func regionView(p string, data []byte, lines LineRange, maxLines int) fileView {
-	v := buildView(p, data, true, nil, maxLines)
+	v := buildView(p, data, true, focus{}, maxLines)
 	end := max(lines.End, lines.Start)
 	v.Regions = capRegions(mergeRegions([]region{{lines.Start - 30, end + 30}}, v.Lines), maxLines)
 	v.Content = renderRegions(splitKeep(string(data)), v.Regions)

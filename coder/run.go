@@ -123,11 +123,11 @@ func (r *run) itemPrompt(i int) (string, error) {
 	for _, s := range it.Steps {
 		steps = append(steps, s.Text)
 	}
-	terms := focusTerms(append(steps, it.Reason)...)
+	f := focusOf(append(steps, it.Reason)...)
 	ip := itemPrompt{
 		Topic: r.spec.Topic, Current: r.spec.Current, Desired: r.spec.Desired,
 		Path: p, Action: string(it.Action), Reason: it.Reason, Steps: steps,
-		View: buildView(p, data, exists, terms, r.c.opts.MaxFileLines),
+		View: buildView(p, data, exists, f, r.c.opts.MaxFileLines),
 	}
 	for j, o := range r.plan.Items {
 		pl := planLine{Path: o.Path, Action: string(o.Action), Current: j == i}

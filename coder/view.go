@@ -31,6 +31,30 @@ var (
 	identRe    = regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\b`)
 )
 
+// focus is what a plan item's text points at in a file: strong terms
+// (backticked or identifier-shaped names) locate lines and symbols; plain
+// words only pick symbols of exactly that name ("Add deepseek to platforms"
+// selects a symbol named platforms, never every line saying "to").
+type focus struct {
+	terms []string
+	words []string
+}
+
+// focusOf extracts the focus of some plan text.
+func focusOf(texts ...string) focus {
+	f := focus{terms: focusTerms(texts...)}
+	seen := map[string]bool{}
+	for _, t := range texts {
+		for _, w := range identRe.FindAllString(t, -1) {
+			if len(w) >= 4 && !seen[w] {
+				seen[w] = true
+				f.words = append(f.words, w)
+			}
+		}
+	}
+	return f
+}
+
 // focusTerms extracts the names a plan item's text mentions.
 func focusTerms(texts ...string) []string {
 	seen := map[string]bool{}
@@ -69,7 +93,7 @@ func hasInnerUpper(w string) bool {
 
 // buildView decides how to show src. maxLines bounds both "small enough to
 // show whole" and the total lines of regions shown for a large file.
-func buildView(path string, src []byte, exists bool, terms []string, maxLines int) fileView {
+func buildView(path string, src []byte, exists bool, f focus, maxLines int) fileView {
 	v := fileView{Path: path, Exists: exists}
 	if !exists {
 		return v
@@ -86,9 +110,9 @@ func buildView(path string, src []byte, exists bool, terms []string, maxLines in
 		v.Outline = o.Render()
 		syms = o.Symbols
 	}
-	regs := symbolRegions(syms, terms)
+	regs := symbolRegions(syms, append(f.terms, f.words...))
 	if len(regs) == 0 {
-		regs = lineRegions(lines, terms, 15)
+		regs = lineRegions(lines, f.terms, 15)
 	}
 	if len(regs) == 0 {
 		regs = []region{{1, min(len(lines), maxLines/2)}}
@@ -99,20 +123,20 @@ func buildView(path string, src []byte, exists bool, terms []string, maxLines in
 }
 
 // symbolRegions returns the line ranges (with 3 lines of context) of symbols
-// whose name, or Parent.Name, is among the terms.
+// whose name, or Parent.Name, is among the terms, ignoring case.
 func symbolRegions(syms []summaries.Symbol, terms []string) []region {
-	want := map[string]bool{}
+	want := map[string]bool{} // lower-cased: "the registry" finds Registry
 	for _, t := range terms {
-		want[t] = true
+		want[strings.ToLower(t)] = true
 		if i := strings.LastIndexByte(t, '.'); i >= 0 {
-			want[t[i+1:]] = true
+			want[strings.ToLower(t[i+1:])] = true
 		}
 	}
 	var out []region
 	var walk func([]summaries.Symbol)
 	walk = func(ss []summaries.Symbol) {
 		for _, s := range ss {
-			if want[s.Name] {
+			if want[strings.ToLower(s.Name)] {
 				out = append(out, region{s.StartLine - 3, s.EndLine + 3})
 			}
 			walk(s.Children)

@@ -9,7 +9,7 @@ import (
 func TestBuildViewSmallFileIsWhole(t *testing.T) {
 	t.Parallel()
 	src := "package a\n\nfunc A() {}\n"
-	v := buildView("a.go", []byte(src), true, nil, 400)
+	v := buildView("a.go", []byte(src), true, focus{}, 400)
 	if !v.Whole || v.Content != src {
 		t.Fatalf("small file not shown whole: %+v", v)
 	}
@@ -24,7 +24,7 @@ func TestBuildViewLargeFileShowsRegionsAndNamesGaps(t *testing.T) {
 	}
 	b.WriteString("func ParseConfig(s string) error {\n\treturn nil\n}\n")
 	src := b.String()
-	v := buildView("big.go", []byte(src), true, focusTerms("Make `ParseConfig` reject empty input"), 100)
+	v := buildView("big.go", []byte(src), true, focusOf("Make `ParseConfig` reject empty input"), 100)
 	if v.Whole {
 		t.Fatal("large file shown whole")
 	}
@@ -50,7 +50,7 @@ func TestBuildViewLargeFileShowsRegionsAndNamesGaps(t *testing.T) {
 func TestBuildViewFallsBackToHeadWhenNothingMatches(t *testing.T) {
 	t.Parallel()
 	src := strings.Repeat("plain text line\n", 500)
-	v := buildView("notes.txt", []byte(src), true, []string{"NoSuchName"}, 100)
+	v := buildView("notes.txt", []byte(src), true, focusOf("NoSuchName"), 100)
 	if v.Whole || len(v.Regions) != 1 || v.Regions[0].start != 1 {
 		t.Fatalf("fallback regions = %+v", v.Regions)
 	}
@@ -79,5 +79,19 @@ func TestFence(t *testing.T) {
 	got := fence("a ```` b")
 	if !strings.HasPrefix(got, "`````\n") || !strings.HasSuffix(got, "\n`````") {
 		t.Fatalf("fence not longer than content's backticks: %q", got)
+	}
+}
+
+func TestBuildViewPlainWordPicksSymbolOnly(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("package big\n\n")
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(&b, "// add to list %d\nfunc F%d() {}\n\n", i, i)
+	}
+	b.WriteString("func Platforms() []string {\n\treturn []string{\"openai\"}\n}\n")
+	v := buildView("big.go", []byte(b.String()), true, focusOf("Add deepseek to the platforms list"), 100)
+	if len(v.Regions) != 1 || !strings.Contains(v.Content, "func Platforms() []string {") {
+		t.Fatalf("regions %+v:\n%s", v.Regions, v.Content)
 	}
 }
