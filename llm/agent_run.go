@@ -211,9 +211,6 @@ func (r *run) exec(ctx context.Context, tc ToolCall) (ToolResult, error) {
 		return ErrorResult("unknown tool %q; available tools: %s", tc.Name, strings.Join(r.toolNames(), ", ")), nil
 	}
 	args := strings.TrimSpace(tc.Arguments)
-	if r.protocol == ProtocolText {
-		args = mapTextArg(t.Spec(), args)
-	}
 	if args == "" {
 		args = "{}"
 	}

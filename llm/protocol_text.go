@@ -20,7 +20,7 @@ var actionLine = regexp.MustCompile(`(?m)^[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*=>
 // The argument is the rest of the action line; when that is empty, it is
 // every following line (multi-line content such as a spec); when it starts
 // with '{', it is the JSON object there, which may span lines. A plain
-// argument fills the tool's first required string parameter (mapTextArg).
+// argument fills the tool's first required string parameter (textArgs).
 func parseTextAction(content string, step int, known map[string]Tool) []ToolCall {
 	var loc []int
 	for _, l := range actionLine.FindAllStringSubmatchIndex(content, -1) {
@@ -34,54 +34,45 @@ func parseTextAction(content string, step int, known map[string]Tool) []ToolCall
 		return nil
 	}
 	name := content[loc[2]:loc[3]]
-	return []ToolCall{{ID: fmt.Sprintf("text_%d", step), Name: name, Arguments: textArg(content[loc[1]:])}}
+	args := textArgs(content[loc[1]:], known[name])
+	return []ToolCall{{ID: fmt.Sprintf("text_%d", step), Name: name, Arguments: args}}
 }
 
-// textArg encodes the argument text after `=>` as JSON: a JSON object
-// passes through, anything else becomes {textArgKey: "..."}.
-func textArg(rest string) string {
+// textArgs turns the text after `=>` into the tool's JSON arguments: a JSON
+// object passes through; plain text fills t's first required string
+// parameter ("argument" when t is unknown, which only ends up in logs).
+func textArgs(rest string, t Tool) string {
+	plain, obj := splitTextArg(rest)
+	if obj != "" {
+		return obj
+	}
+	key := "argument"
+	if t != nil {
+		if key = primaryParam(t.Spec()); key == "" {
+			return "{}"
+		}
+	}
+	b, _ := json.Marshal(map[string]string{key: plain})
+	return string(b)
+}
+
+// splitTextArg reads the argument: the rest of the line, else the
+// following lines, or a JSON object (returned as obj) which may span lines.
+func splitTextArg(rest string) (plain, obj string) {
 	line, after, _ := strings.Cut(rest, "\n")
 	line = strings.TrimSpace(line)
-	var arg string
 	switch {
 	case strings.HasPrefix(line, "{"):
-		var obj json.RawMessage
-		if err := json.NewDecoder(strings.NewReader(strings.TrimSpace(rest))).Decode(&obj); err == nil {
-			return string(obj)
+		var raw json.RawMessage
+		if err := json.NewDecoder(strings.NewReader(strings.TrimSpace(rest))).Decode(&raw); err == nil {
+			return "", string(raw)
 		}
-		arg = line // not JSON after all: the tool reports the mistake
+		return line, "" // not JSON after all: the tool reports the mistake
 	case line == "":
-		arg = strings.TrimSpace(after)
 		// A block fenced in ``` keeps the closing fence out.
-		arg = strings.TrimSpace(strings.TrimSuffix(arg, "```"))
-	default:
-		arg = line
+		return strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(after), "```")), ""
 	}
-	b, _ := json.Marshal(map[string]string{textArgKey: arg})
-	return string(b)
-}
-
-// textArgKey marks the positional argument of a text action until the
-// loop knows which tool parameter it fills.
-const textArgKey = "\x00arg"
-
-// mapTextArg rewrites a positional text argument into the tool's first
-// required string parameter (or its only parameter).
-func mapTextArg(spec ToolSpec, args string) string {
-	var m map[string]string
-	if json.Unmarshal([]byte(args), &m) != nil || len(m) != 1 {
-		return args
-	}
-	v, ok := m[textArgKey]
-	if !ok {
-		return args
-	}
-	key := primaryParam(spec)
-	if key == "" {
-		return "{}"
-	}
-	b, _ := json.Marshal(map[string]string{key: v})
-	return string(b)
+	return line, ""
 }
 
 type schemaDoc struct {

@@ -56,7 +56,8 @@ func TestTextProtocolThroughTheSameLoop(t *testing.T) {
 		assert.Empty(t, r.Tools, "no tool list is sent in text mode")
 	}
 	assert.Len(t, out.Steps, 3)
-	assert.Equal(t, "open", out.Steps[0].Calls[0].Name)
+	assert.Equal(t, llm.ToolCall{ID: "text_1", Name: "open", Arguments: `{"path":"config/load.go"}`}, out.Steps[0].Calls[0],
+		"steps record the arguments the tool received")
 }
 
 func TestTextProtocolUnknownActionAndFinalAnswer(t *testing.T) {
