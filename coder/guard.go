@@ -16,11 +16,7 @@ import (
 // syntaxErrors counts tree-sitter ERROR and MISSING nodes in src; supported is
 // false when no grammar covers the file's language.
 func syntaxErrors(p string, src []byte) (n int, supported bool) {
-	o, err := summaries.OutlineOf(p, src)
-	if err != nil || o.Source != summaries.SourceTreeSitter {
-		return 0, false
-	}
-	return o.SyntaxErrors, true
+	return summaries.SyntaxErrors(p, src)
 }
 
 // guard validates every file an attempt changed: an edit that adds syntax
