@@ -17,7 +17,8 @@ const prefixLen = 2
 // history into the compact record.
 func (s *session) beforeCall(ctx context.Context, st *llm.State) error {
 	s.step = s.stepBase + st.Step
-	if s.opts.CompressAt < 0 || s.memo.count(st.Messages) <= s.opts.CompressAt {
+	// The tool definitions travel with every request: they count too.
+	if s.opts.CompressAt < 0 || s.memo.count(st.Messages)+s.schemaTokens <= s.opts.CompressAt {
 		return nil
 	}
 	return s.compress(ctx, st)
@@ -56,7 +57,7 @@ func (s *session) compress(ctx context.Context, st *llm.State) error {
 		msgs = append(out, msgs[last:]...)
 		s.res.Compressions++
 	}
-	msgs = fitTail(msgs, newest, s.opts.CompressAt)
+	msgs = fitTail(msgs, newest, s.opts.CompressAt-s.schemaTokens)
 	st.Messages = msgs
 	after := s.memo.count(msgs)
 	s.emit(Event{Kind: EventCompress, Step: s.step, PromptTokens: after,

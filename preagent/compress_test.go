@@ -183,3 +183,22 @@ func TestBudgetStopsGivePartialSpec(t *testing.T) {
 		})
 	}
 }
+
+func TestObserverBudget(t *testing.T) {
+	t.Parallel()
+	ws := openWS(t, copyTree(t, "testdata/platforms"))
+	srv, client := scripted(t, llmtest.Script{
+		llmtest.Call("list_dir", `{"path":"src"}`),
+		llmtest.Reply(`{"analysis":"fine","next":"continue","suggestion":""}`).When(llmtest.Expect{Role: "observer"}),
+		llmtest.Call("list_dir", `{"path":"src/app"}`).When(llmtest.Expect{Role: "explorer"}),
+		llmtest.Call("list_dir", `{"path":"src/lib"}`).When(llmtest.Expect{Role: "explorer"}),
+		llmtest.Call("submit_spec", submitPlatform).When(llmtest.Expect{Role: "explorer"}),
+	})
+	opts := Options{ObserveEvery: 1, ObserverBudget: llm.Budget{MaxSteps: 1}}
+	if _, err := New(client, ws, nil, opts).Explore(t.Context(), Issue{Title: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(roleRequests(srv, llm.RoleObserver)); n != 1 {
+		t.Errorf("observer called %d times, budget 1", n)
+	}
+}

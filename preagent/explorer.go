@@ -41,6 +41,10 @@ type session struct {
 	// of this session (a nudge after a text-only reply runs the loop again).
 	step, stepBase int
 	memo           tokenMemo
+	// schemaTokens is what the tool definitions add to every request.
+	schemaTokens int
+	observed     int       // observer calls made
+	observerUse  llm.Usage // their usage
 }
 
 // Explore reads the repository for the issue and returns the spec. A budget,
@@ -54,8 +58,13 @@ func (e *Explorer) Explore(ctx context.Context, is Issue) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	tools := s.tools()
+	for _, t := range tools {
+		spec := t.Spec()
+		s.schemaTokens += llm.CountText(spec.Name+spec.Description) + llm.CountText(string(spec.Parameters))
+	}
 	agent := &llm.Agent{
-		Role: llm.RoleExplorer, Model: e.model, Tools: s.tools(), Budget: s.opts.Budget, Protocol: s.opts.Protocol,
+		Role: llm.RoleExplorer, Model: e.model, Tools: tools, Budget: s.opts.Budget, Protocol: s.opts.Protocol,
 		Hooks: llm.Hooks{BeforeCall: s.beforeCall, AfterStep: s.afterStep},
 	}
 	out, err := agent.Run(ctx, msgs)
@@ -150,10 +159,16 @@ func (s *session) afterStep(ctx context.Context, st *llm.State) error {
 	}
 	s.emit(Event{Kind: EventStep, Step: s.step, Action: strings.Join(acts, "; "), Usage: rec.Usage,
 		PromptTokens: s.memo.count(st.Messages)})
-	if s.opts.NoObserver || s.spec != nil || s.step%s.opts.ObserveEvery != 0 {
+	if s.opts.NoObserver || s.spec != nil || s.step%s.opts.ObserveEvery != 0 || s.observerSpent() {
 		return nil
 	}
 	return s.observeTrajectory(ctx, st)
+}
+
+// observerSpent reports whether the observer's budget is used up.
+func (s *session) observerSpent() bool {
+	b := s.opts.ObserverBudget
+	return (b.MaxSteps > 0 && s.observed >= b.MaxSteps) || (b.MaxTokens > 0 && s.observerUse.Total() >= b.MaxTokens)
 }
 
 // emit records an event and passes it to the progress callback.

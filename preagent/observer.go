@@ -48,6 +48,7 @@ func (s *session) observeTrajectory(ctx context.Context, st *llm.State) error {
 	b.WriteString(renderLog(st.Messages[min(prefixLen, len(st.Messages)):], max(room, 200)))
 	req := llm.Request{Role: llm.RoleObserver, JSON: true, Messages: []llm.Message{
 		{Role: llm.System, Content: prompt("observer.md")}, {Role: llm.User, Content: b.String()}}}
+	s.observed++
 	resp, err := s.e.model.Chat(ctx, req)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -56,6 +57,7 @@ func (s *session) observeTrajectory(ctx context.Context, st *llm.State) error {
 		s.emit(Event{Kind: EventObserver, Step: s.step, Detail: "observer failed: " + oneLine(err.Error(), 200)})
 		return nil
 	}
+	s.observerUse = s.observerUse.Add(resp.Usage)
 	var r observerReply
 	if err := decodeJSON(resp.Message.Content, &r); err != nil {
 		s.emit(Event{Kind: EventObserver, Step: s.step, Usage: resp.Usage, Detail: "observer reply unreadable: " + oneLine(err.Error(), 200)})

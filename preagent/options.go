@@ -48,6 +48,10 @@ type Options struct {
 	NoObserver bool
 	// ObserveEvery is how many explorer steps pass between observer calls.
 	ObserveEvery int
+	// ObserverBudget bounds the observer over the run: MaxSteps is the
+	// number of calls, MaxTokens their prompt plus completion tokens.
+	// Past either, the explorer goes on unobserved. Zero fields: no limit.
+	ObserverBudget llm.Budget
 	// Guidance is the repository guidance (see LoadGuidance). When empty
 	// the explorer loads it from the workspace itself; set NoGuidance to
 	// give none.

@@ -201,7 +201,8 @@ func exploreStage(ctx context.Context, model llm.Model, ws *repo.Workspace, opts
 // configuration and the command line.
 func exploreOptions(rcfg *config.Repo, f solveFlags, guidance string, stderr io.Writer) preagent.Options {
 	opts := preagent.Options{Budget: rcfg.Role(llm.RoleExplorer).Budget(), NoObserver: !rcfg.Observer || f.noObserver,
-		Guidance: guidance, NoGuidance: guidance == "", Progress: progressPrinter(stderr)}
+		ObserverBudget: rcfg.Role(llm.RoleObserver).Budget(),
+		Guidance:       guidance, NoGuidance: guidance == "", Progress: progressPrinter(stderr)}
 	if f.maxSteps > 0 {
 		opts.Budget.MaxSteps = f.maxSteps
 	}
