@@ -101,8 +101,9 @@ func primaryParam(spec ToolSpec) string {
 	return ""
 }
 
-// withTextProtocol prepends the instructions that teach the text protocol
-// and list the actions, generated from the tools' specs.
+// withTextProtocol adds the instructions that teach the text protocol and
+// list the actions (generated from the tools' specs) to the system message,
+// or as one when there is none.
 func withTextProtocol(msgs []Message, specs []ToolSpec) []Message {
 	var b strings.Builder
 	b.WriteString("You act by writing exactly one action per reply, on its own line, in the form\n" +
@@ -115,6 +116,12 @@ func withTextProtocol(msgs []Message, specs []ToolSpec) []Message {
 		fmt.Fprintf(&b, "- %s=>%s: %s\n", s.Name, argHint(s), s.Description)
 	}
 	out := make([]Message, 0, len(msgs)+1)
+	if len(msgs) > 0 && msgs[0].Role == System {
+		// One system message: some servers accept no second one.
+		first := msgs[0]
+		first.Content += "\n\n" + b.String()
+		return append(append(out, first), msgs[1:]...)
+	}
 	out = append(out, Message{Role: System, Content: b.String()})
 	return append(out, msgs...)
 }

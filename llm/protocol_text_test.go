@@ -2,6 +2,7 @@ package llm_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -74,11 +75,15 @@ func TestTextProtocolUnknownActionAndFinalAnswer(t *testing.T) {
 			return llm.ToolResult{}, nil
 		}),
 	}}
-	out, err := a.Run(t.Context(), userMsg("go"))
+	out, err := a.Run(t.Context(), []llm.Message{{Role: llm.System, Content: "You are careful."}, {Role: llm.User, Content: "go"}})
 	require.NoError(t, err)
 	assert.Equal(t, llm.StopFinished, out.Reason)
 	assert.Equal(t, "Nothing more to do.", out.Final.Content)
-	assert.Contains(t, srv.Requests()[0].Messages[0].Content, "- open=><path>: Open.")
+	first := srv.Requests()[0].Messages
+	require.Len(t, first, 2, "the protocol joins the existing system message")
+	assert.True(t, strings.HasPrefix(first[0].Content, "You are careful.\n\nYou act by writing"))
+	assert.Contains(t, first[0].Content, "- open=><path>: Open.")
+	assert.Equal(t, "You are careful.", out.Messages[0].Content, "the run's own history is unchanged")
 }
 
 func TestTextProtocolArrowFunctionsInAnswerAreText(t *testing.T) {
