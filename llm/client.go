@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/url"
 	"strings"
@@ -41,6 +42,10 @@ func NewClient(cfg Config) (*Client, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	// Own copies: the caller may reuse or change its maps later.
+	cfg.Roles = maps.Clone(cfg.Roles)
+	cfg.Prices = maps.Clone(cfg.Prices)
+	cfg.Protocols = maps.Clone(cfg.Protocols)
 	if cfg.Timeout == 0 {
 		cfg.Timeout = 5 * time.Minute
 	}
