@@ -109,7 +109,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	event := r.Header.Get("X-GitHub-Event")
 	delivery := r.Header.Get("X-GitHub-Delivery")
 	log := h.opts.Logger.With("delivery", delivery, "event", event)
-	code, result, msg := h.handle(r, event, delivery, start, log)
+	code, result, msg := h.handle(w, r, event, delivery, start, log)
 	if h.opts.Observe != nil {
 		h.opts.Observe(event, result, time.Since(start))
 	}
@@ -123,11 +123,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintf(w, "%s: %s\n", result, msg)
 }
 
-func (h *Handler) handle(r *http.Request, event, delivery string, received time.Time, log *slog.Logger) (int, string, string) {
+func (h *Handler) handle(w http.ResponseWriter, r *http.Request, event, delivery string, received time.Time, log *slog.Logger) (int, string, string) {
 	if r.Method != http.MethodPost {
 		return http.StatusMethodNotAllowed, ResultBadRequest, "POST only"
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, h.opts.MaxBody))
+	// MaxBytesReader also tells the server to close an oversized connection.
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBody))
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):

@@ -1,0 +1,64 @@
+package webhook
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzParseCommand: a command is only ever a known word at the start of a
+// trimmed line, outside code fences. Run with
+//
+//	go test ./webhook -run '^$' -fuzz FuzzParseCommand -fuzztime 30s
+func FuzzParseCommand(f *testing.F) {
+	for _, s := range []string{"/plan", "x\n/implement now", "```\n/stop\n```", "> /retry", "/SPEC", "/"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		cmd, args, ok := ParseCommand(body)
+		if !ok {
+			if cmd != "" || args != "" {
+				t.Fatalf("no command but %q %q", cmd, args)
+			}
+			return
+		}
+		if _, known := commands[string(cmd)]; !known {
+			t.Fatalf("unknown command %q", cmd)
+		}
+		found := false
+		for _, line := range strings.Split(body, "\n") {
+			line = strings.TrimSpace(line)
+			if strings.HasPrefix(strings.ToLower(line), "/"+string(cmd)) && strings.HasSuffix(line, args) {
+				found = true
+			}
+		}
+		if !found {
+			t.Fatalf("command %q %q not on a line of %q", cmd, args, body)
+		}
+	})
+}
+
+// FuzzSignature: a signature verifies its own body and secret only.
+func FuzzSignature(f *testing.F) {
+	f.Add([]byte("secret"), []byte(`{"action":"labeled"}`), byte(1))
+	f.Fuzz(func(t *testing.T, secret, body []byte, flip byte) {
+		if len(secret) == 0 {
+			return
+		}
+		sig := Sign(secret, body)
+		if !ValidSignature(secret, body, sig) {
+			t.Fatal("own signature refused")
+		}
+		other := append([]byte(nil), body...)
+		other = append(other, flip)
+		if ValidSignature(secret, other, sig) {
+			t.Fatal("signature accepted for another body")
+		}
+		// Change a byte of the secret (appending zero bytes would not:
+		// HMAC pads short keys with zeros).
+		changed := append([]byte(nil), secret...)
+		changed[0] ^= flip | 1
+		if ValidSignature(changed, body, sig) {
+			t.Fatal("signature accepted under another secret")
+		}
+	})
+}
