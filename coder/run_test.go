@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/llm/llmtest"
 	"github.com/issuesmith/issuesmith/planner"
 	"github.com/issuesmith/issuesmith/preagent"
 )
@@ -97,4 +99,22 @@ func TestImplementGoBuildErrorFedBack(t *testing.T) {
 	require.Contains(t, res.Checks[0].Output, "calc.go")
 	require.True(t, res.OK(), "last checks: %+v", res.Checks)
 	require.Contains(t, readFile(t, ws, "calc.go"), "return Add(x, x)")
+}
+
+func TestImplementTextProtocol(t *testing.T) {
+	t.Parallel()
+	ws := fixture(t, map[string]string{"calc.go": calcGo})
+	srv := llmtest.NewServer(t, llmtest.LoadScript(t, filepath.Join("testdata", "text_protocol.yaml")))
+	client, err := llm.NewClient(llm.Config{BaseURL: srv.URL(), Model: "no-tools", Protocol: llm.ProtocolText})
+	require.NoError(t, err)
+	c, err := New(client, Options{SkipGoChecks: true})
+	require.NoError(t, err)
+	res, err := c.Implement(t.Context(), ws, nil, &planner.Plan{Items: []planner.Item{item("calc.go", preagent.ActionModify, "Swap the operands.")}})
+	require.NoError(t, err)
+	require.Zero(t, srv.Remaining())
+	require.Equal(t, ItemDone, res.Items[0].Status)
+	require.Equal(t, 1, res.Items[0].Attempts)
+	require.Contains(t, readFile(t, ws, "calc.go"), "\treturn b + a\n")
+	require.Contains(t, kinds(res), "calc.go:read")
+	require.Empty(t, srv.Requests()[0].Tools, "no tool list for a text-protocol model")
 }
