@@ -69,30 +69,26 @@ func (r *Report) Feedback() string {
 
 // summary is the first line of the feedback.
 func (r *Report) summary() string {
-	applied, done, refused := 0, 0, 0
+	n := map[Status]int{}
 	for _, b := range r.Blocks {
-		switch b.Status {
-		case StatusApplied:
-			applied++
-		case StatusAlreadyApplied:
-			done++
-		default:
-			refused++
+		n[b.Status]++
+	}
+	verb := "applied"
+	if !r.Written && n[StatusApplied] > 0 {
+		verb = "would apply"
+	}
+	s := fmt.Sprintf("%d of %d blocks %s", n[StatusApplied], len(r.Blocks), verb)
+	for _, st := range []Status{StatusAlreadyApplied, StatusRefused, StatusIncomplete} {
+		if n[st] > 0 {
+			s += fmt.Sprintf(", %d %s", n[st], strings.ReplaceAll(string(st), "_", " "))
 		}
-	}
-	s := fmt.Sprintf("%d of %d blocks applied", applied, len(r.Blocks))
-	if done > 0 {
-		s += fmt.Sprintf(", %d already applied", done)
-	}
-	if refused > 0 {
-		s += fmt.Sprintf(", %d refused", refused)
 	}
 	switch {
 	case r.Written:
 		s += "; changed: " + strings.Join(r.Changed, ", ")
-	case refused > 0 && applied > 0:
+	case n[StatusApplied] > 0:
 		s += "; nothing written (the edit is all-or-nothing)"
-	case applied == 0:
+	default:
 		s += "; nothing changed"
 	}
 	return s + ".\n"
@@ -112,6 +108,9 @@ func (b BlockResult) feedback(written bool) string {
 			verb = "would apply"
 		}
 		fmt.Fprintf(&s, "%s: %s%s.\n", name, verb, b.where())
+		if b.Message != "" {
+			fmt.Fprintf(&s, "  %s.\n", b.Message)
+		}
 		return s.String()
 	case StatusAlreadyApplied:
 		fmt.Fprintf(&s, "%s: already applied (%s); do not resend it.\n", name, b.Message)
@@ -135,7 +134,13 @@ func (b BlockResult) where() string {
 		return ""
 	}
 	s := fmt.Sprintf(" at lines %d–%d", b.Start, b.End)
-	if b.Level != "" && b.Level != "exact" {
+	switch b.Level {
+	case "", "exact":
+	case "create":
+		s += " (new file)"
+	case "whole":
+		s += " (whole file)"
+	default:
 		s += " (matched " + b.Level + ")"
 	}
 	return s

@@ -106,7 +106,7 @@ func (fs *fileState) chooseByLine(cands []int, hint int) (int, bool) {
 		}
 	}
 	d1, d2 := abs(best-h), abs(second-h)
-	if d1 <= 10 && d2 >= 2*d1+10 {
+	if d1 == 0 && d2 > 0 || d1 <= 10 && d2 >= 2*d1+10 {
 		return best, true
 	}
 	return 0, false

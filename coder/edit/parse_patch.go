@@ -29,9 +29,7 @@ func (p *parser) patch() {
 			p.edits = append(p.edits, Edit{Path: path, Format: FormatPatch, Op: OpDelete})
 			p.i++
 		case strings.HasPrefix(t, patchUpdate):
-			if !p.patchUpdate(strings.TrimSpace(strings.TrimPrefix(t, patchUpdate))) {
-				return
-			}
+			p.patchUpdate(strings.TrimSpace(strings.TrimPrefix(t, patchUpdate)))
 		default:
 			p.i++
 		}
@@ -73,8 +71,8 @@ func (p *parser) patchAdd(path string) {
 }
 
 // patchUpdate parses "*** Update File: PATH", an optional "*** Move to:" and
-// its hunks. It reports false when the message ended inside the section.
-func (p *parser) patchUpdate(path string) bool {
+// its hunks.
+func (p *parser) patchUpdate(path string) {
 	p.i++
 	moveTo := ""
 	if p.i < len(p.lines) {
@@ -137,7 +135,6 @@ func (p *parser) patchUpdate(path string) bool {
 	if moveTo != "" {
 		p.edits = append(p.edits, Edit{Path: path, Format: FormatPatch, Op: OpMove, MoveTo: moveTo})
 	}
-	return p.i < len(p.lines)
 }
 
 // addHunkLine adds one " "/"-"/"+" line of a patch or diff hunk. A line with
