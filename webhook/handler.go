@@ -111,7 +111,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	log := h.opts.Logger.With("delivery", delivery, "event", event)
 	code, result, msg := h.handle(w, r, event, delivery, start, log)
 	if h.opts.Observe != nil {
-		h.opts.Observe(event, result, time.Since(start))
+		h.opts.Observe(h.metricEvent(event), result, time.Since(start))
 	}
 	level := slog.LevelInfo
 	if code >= 500 {
@@ -204,6 +204,15 @@ func (h *Handler) forget(ctx context.Context, id string, log *slog.Logger) {
 	if err := f.ForgetDelivery(ctx, id); err != nil {
 		log.Error("forget delivery", "err", err)
 	}
+}
+
+// metricEvent bounds the event label: the header is read before the
+// signature is checked, so anyone could invent names.
+func (h *Handler) metricEvent(event string) string {
+	if _, ok := h.routes[event]; ok || event == "ping" {
+		return event
+	}
+	return "other"
 }
 
 // Sign returns the X-Hub-Signature-256 value GitHub sends for body.

@@ -3,6 +3,7 @@ package webhook
 import (
 	"bytes"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"testing"
 	"time"
@@ -161,4 +162,18 @@ func TestMemoryDeliveriesForgetsOldest(t *testing.T) {
 	assert.False(t, fresh)
 	fresh, _ = m.RecordDelivery(ctx, "a", "issues")
 	assert.True(t, fresh, "evicted")
+}
+
+func TestObservedEventNamesAreBounded(t *testing.T) {
+	t.Parallel()
+	var got []string
+	h, err := New(Options{Secret: secret, Dispatcher: &recorder{}, Deliveries: &MemoryDeliveries{}, Authorizer: denyAll{},
+		BotLogin: "x[bot]", Observe: func(event, result string, _ time.Duration) { got = append(got, event+":"+result) }})
+	require.NoError(t, err)
+	for _, ev := range []string{"issues", "made-up-" + strconv.Itoa(12345), "ping"} {
+		req := httptest.NewRequest(http.MethodPost, "/webhook", bytes.NewReader([]byte("{}")))
+		req.Header.Set("X-GitHub-Event", ev)
+		h.ServeHTTP(httptest.NewRecorder(), req)
+	}
+	assert.Equal(t, []string{"issues:bad_signature", "other:bad_signature", "ping:bad_signature"}, got)
 }
