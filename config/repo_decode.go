@@ -22,6 +22,7 @@ type RepoError struct {
 	Msg  string
 }
 
+// Error renders "path:line: key: message".
 func (e *RepoError) Error() string {
 	where := RepoPath
 	if e.Line > 0 {
