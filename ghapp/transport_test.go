@@ -1,8 +1,10 @@
 package ghapp
 
 import (
+	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -220,4 +222,50 @@ func TestBotLoginFromGitHub(t *testing.T) {
 	_, _ = app.BotLogin(t.Context())
 	assert.Equal(t, 1, srv.Calls("GET /app"), "asked once")
 	assert.False(t, errors.Is(err, ErrNotFound))
+}
+
+// TestConcurrentWritesShareOneSchedule: writes of one installation from
+// several goroutines get distinct slots a second apart; another
+// installation has its own schedule.
+func TestConcurrentWritesShareOneSchedule(t *testing.T) {
+	t.Parallel()
+	srv := ghtest.New(t, ghtest.Options{})
+	srv.AddRepo(ghtest.Repo{Owner: owner, Name: repo})
+	srv.AddRepo(ghtest.Repo{Owner: owner, Name: "other", Installation: 43})
+	app, err := NewApp(AppConfig{AppID: srv.AppID(), PrivateKey: srv.PrivateKey(), BaseURL: srv.URL()})
+	require.NoError(t, err)
+	// A frozen clock: every reservation is made at the same instant, so
+	// the waits show the slots directly.
+	start := time.Now()
+	var mu sync.Mutex
+	var waits []time.Duration
+	app.now = func() time.Time { return start }
+	app.sleep = func(_ context.Context, d time.Duration) error {
+		mu.Lock()
+		waits = append(waits, d)
+		mu.Unlock()
+		return nil
+	}
+	n := srv.AddIssue(owner, repo, ghtest.Issue{Title: "t", User: "alice"})
+	c, err := app.Client(t.Context(), srv.Installation())
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			_, err := c.CreateComment(t.Context(), owner, repo, n, "x")
+			assert.NoError(t, err)
+		})
+	}
+	wg.Wait()
+	slices.Sort(waits)
+	assert.Equal(t, []time.Duration{0, time.Second, 2 * time.Second, 3 * time.Second}, waits)
+
+	waits = nil
+	m := srv.AddIssue(owner, "other", ghtest.Issue{Title: "t", User: "alice"})
+	c2, err := app.Client(t.Context(), 43)
+	require.NoError(t, err)
+	_, err = c2.CreateComment(t.Context(), owner, "other", m, "y")
+	require.NoError(t, err)
+	assert.Equal(t, []time.Duration{0}, waits, "installation 43 does not wait for 42's writes")
+	assert.Len(t, srv.Comments(owner, repo, n), 4)
 }
