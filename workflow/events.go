@@ -56,7 +56,7 @@ func (e *Engine) Handle(ctx context.Context, ev Event) error {
 		if !strings.EqualFold(ev.Label, e.o.Label) {
 			return ErrIgnored
 		}
-		return e.startRun(ctx, ev, StageExplore)
+		return e.startRun(ctx, ev, StageExplore, false)
 	case Unlabeled:
 		if !strings.EqualFold(ev.Label, e.o.Label) {
 			return ErrIgnored
@@ -108,17 +108,17 @@ func (e *Engine) command(ctx context.Context, ev Event) error {
 	case CmdStop:
 		return e.cancel(ctx, ev.key(), "@"+ev.Sender+" asked to stop (/stop)")
 	case CmdSpec:
-		return e.startRun(ctx, ev, StageExplore)
+		return e.startRun(ctx, ev, StageExplore, true)
 	case CmdPlan:
-		return e.startRun(ctx, ev, StagePlan)
+		return e.startRun(ctx, ev, StagePlan, true)
 	case CmdImplement:
-		return e.startRun(ctx, ev, StageCode)
+		return e.startRun(ctx, ev, StageCode, true)
 	default: // CmdRetry: carry on from where the last run stopped
 		stage := StageExplore
 		if last, err := e.d.Store.LatestRun(ctx, ev.key()); err == nil {
 			stage = resumeStage(last)
 		}
-		return e.startRun(ctx, ev, stage)
+		return e.startRun(ctx, ev, stage, true)
 	}
 }
 
@@ -151,7 +151,7 @@ func (e *Engine) commentEdited(ctx context.Context, ev Event) error {
 		// an unticked box asks nothing.
 		return ErrIgnored
 	}
-	return e.startRun(ctx, ev, StageCode)
+	return e.startRun(ctx, ev, StageCode, true)
 }
 
 func (e *Engine) reviewComment(ctx context.Context, ev Event) error {
@@ -195,11 +195,15 @@ func isLoginChar(c byte) bool {
 }
 
 // startRun opens the run (reusing the open one, or carrying the
-// comment ids of the last one) and enqueues stage.
-func (e *Engine) startRun(ctx context.Context, ev Event, stage string) error {
+// comment ids of the last one), moves it to stage and enqueues that stage.
+// Without steer (a label), an open run is left alone: it is already going.
+func (e *Engine) startRun(ctx context.Context, ev Event, stage string, steer bool) error {
 	run, created, err := e.d.Store.OpenRun(ctx, ev.key(), ev.InstallationID, ev.Sender)
 	if err != nil {
 		return err
+	}
+	if !created && !steer {
+		return ErrIgnored
 	}
 	if created {
 		if err := e.inherit(ctx, run); err != nil {
@@ -211,6 +215,12 @@ func (e *Engine) startRun(ctx context.Context, ev Event, stage string) error {
 		if err := e.d.Store.ForgetSteps(ctx, run.ID, ""); err != nil {
 			return err
 		}
+	}
+	// Jobs of earlier stages still queued (or resumed after a crash) see
+	// the run past them and do nothing.
+	run.Stage, run.State = stage, store.StateActive
+	if err := e.d.Store.SaveOpenRun(ctx, run); err != nil {
+		return err
 	}
 	return e.enqueue(ctx, run, stage, 0)
 }

@@ -137,6 +137,7 @@ func (h *harness) botComments() map[string][]ghtest.Comment {
 // exactly which plan reached it.
 type agents struct {
 	mu           sync.Mutex
+	explores     int
 	exploreErr   error
 	implementHit chan struct{} // closed when Implement starts, if set
 	block        bool          // Implement waits for ctx to end
@@ -145,6 +146,9 @@ type agents struct {
 }
 
 func (a *agents) Explore(_ context.Context, dir string, is preagent.Issue, _ *config.Repo) (*preagent.Spec, llm.Usage, error) {
+	a.mu.Lock()
+	a.explores++
+	a.mu.Unlock()
 	if a.exploreErr != nil {
 		return nil, llm.Usage{PromptTokens: 10}, a.exploreErr
 	}
@@ -321,4 +325,13 @@ func (h *harness) branchCommits(branch string) int {
 	var n int
 	fmt.Sscan(out, &n)
 	return n
+}
+
+// waitProgress waits until the progress comment contains want.
+func (h *harness) waitProgress(want string) {
+	h.t.Helper()
+	require.Eventually(h.t, func() bool {
+		c := h.botComments()["progress"]
+		return len(c) > 0 && strings.Contains(c[len(c)-1].Body, want)
+	}, 15*time.Second, 20*time.Millisecond, "progress comment never said %q", want)
 }

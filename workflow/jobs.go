@@ -103,13 +103,27 @@ func (w *worker) Work(ctx context.Context, job *river.Job[StageArgs]) (err error
 		e.observe(a.Stage, "snoozed")
 		return river.JobSnooze(e.o.LeaseWait)
 	}
-	defer func() {
+	released := false
+	release := func() {
+		if released {
+			return
+		}
+		released = true
 		// The lease is ours: give it back even when ctx is done.
 		if rerr := e.d.Store.ReleaseLease(context.WithoutCancel(ctx), run.IssueKey, holder); rerr != nil {
 			log.Warn("release lease", "err", rerr)
 		}
-	}()
-	err = e.runStage(ctx, log, run, a, job.ID)
+	}
+	defer release()
+	next, err := e.runStage(ctx, log, run, a, job.ID)
+	release()
+	// The next stage is queued after the lease is free, so it starts at
+	// once instead of finding the issue busy.
+	if err == nil && next != "" {
+		if err := e.enqueue(ctx, run, next, 0); err != nil {
+			return err
+		}
+	}
 	return e.settle(ctx, log, run, job, err)
 }
 
@@ -144,34 +158,42 @@ func (e *Engine) settle(ctx context.Context, log *slog.Logger, run *store.Run, j
 	return nil
 }
 
-func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run, a StageArgs, jobID int64) error {
+// runStage runs stage a of run and returns the stage to queue next, if any.
+func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run, a StageArgs, jobID int64) (next string, err error) {
 	if a.Stage == StageCancel {
-		return e.reportCancel(ctx, run)
+		return "", e.reportCancel(ctx, run)
 	}
 	if a.Stage == StageRevise {
 		if run.State == store.StateCancelled {
-			return nil
+			return "", nil
 		}
 	} else if !run.Open() {
 		log.Info("run already ended; nothing to do")
-		return nil
+		return "", nil
+	} else if stageIndex(run.Stage) > stageIndex(a.Stage) {
+		// A duplicate of an earlier stage (River records completions
+		// asynchronously, so a crash can resume a finished job).
+		log.Info("run is past this stage; nothing to do", "run_stage", run.Stage)
+		return "", nil
 	}
 	s, err := e.newSession(ctx, log, run, fmt.Sprintf("run%d-%s-job%d", run.ID, a.Stage, jobID))
 	if err != nil {
-		return err
+		return "", err
 	}
 	if err := s.loadConfig(ctx); err != nil {
-		return err
+		return "", err
 	}
 	switch a.Stage {
 	case StageExplore:
-		return s.explore(ctx)
+		err = s.explore(ctx)
 	case StagePlan:
-		return s.plan(ctx)
+		err = s.plan(ctx)
 	case StageCode:
-		return s.code(ctx)
+		err = s.code(ctx)
 	case StageRevise:
-		return s.revise(ctx, a.CommentID)
+		err = s.revise(ctx, a.CommentID)
+	default:
+		err = permanent(fmt.Errorf("unknown stage %q", a.Stage))
 	}
-	return permanent(fmt.Errorf("unknown stage %q", a.Stage))
+	return s.next, err
 }

@@ -25,7 +25,13 @@ type session struct {
 	gh  GitHub
 	ref RepoRef
 	cfg *config.Repo // the repository's settings; loaded by loadConfig
+	// next is the stage to queue when this one succeeds (after the
+	// issue's lease is released).
+	next string
 }
+
+// then asks for stage to run after this one.
+func (s *session) then(stage string) { s.next = stage }
 
 // RepoConfigPath is where a repository keeps its issuesmith settings.
 const RepoConfigPath = ".github/issuesmith.yml"

@@ -27,7 +27,8 @@ func (s *session) explore(ctx context.Context) error {
 	if _, done, err := st.StepResult(ctx, s.run.ID, stepSpec); err != nil {
 		return err
 	} else if done { // resumed after the spec was written
-		return s.e.enqueue(ctx, s.run, StagePlan, 0)
+		s.then(StagePlan)
+		return nil
 	}
 	s.run.State = store.StateActive
 	if err := s.step(ctx, StageExplore, "reading the repository"); err != nil {
@@ -69,7 +70,8 @@ func (s *session) explore(ctx context.Context) error {
 	if err := s.step(ctx, StagePlan, "spec written; planning"); err != nil {
 		return err
 	}
-	return s.e.enqueue(ctx, s.run, StagePlan, 0)
+	s.then(StagePlan)
+	return nil
 }
 
 // plan reads the spec comment as people left it, plans, and writes the plan
@@ -104,7 +106,8 @@ func (s *session) plan(ctx context.Context) error {
 		if err := s.step(ctx, StageCode, "auto_implement is on: coding the plan"); err != nil {
 			return err
 		}
-		return s.e.enqueue(ctx, s.run, StageCode, 0)
+		s.then(StageCode)
+		return nil
 	}
 	s.run.State = store.StateWaiting
 	return s.step(ctx, StageApproval, "waiting for approval: edit the plan if you like, then tick **Approve and implement** or comment `/implement`")

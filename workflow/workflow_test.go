@@ -33,6 +33,7 @@ func TestHappyPathEditedPlanToPRAndReview(t *testing.T) {
 	h := newHarness(t, &agents{})
 	require.NoError(t, h.event(workflow.Labeled))
 	run := h.waitRun("approval", waitingForApproval)
+	h.waitProgress("waiting for you")
 
 	c := h.botComments()
 	require.Len(t, c["progress"], 1)
@@ -52,6 +53,7 @@ func TestHappyPathEditedPlanToPRAndReview(t *testing.T) {
 	h.gh.EditComment(run.PlanCommentID, edited)
 	require.NoError(t, h.event(workflow.CommentEdited, func(ev *workflow.Event) { ev.CommentID, ev.Body = run.PlanCommentID, edited }))
 	run = h.waitRun("done", func(r *store.Run) bool { return r.State == store.StateDone })
+	h.waitProgress("issuesmith: done")
 
 	prs := h.gh.PullRequests(owner, name)
 	require.Len(t, prs, 1)
@@ -123,6 +125,7 @@ func TestModelKeepsFailingEndsWithCommentAndNoPR(t *testing.T) {
 	h := newHarness(t, &agents{exploreErr: errors.New("model endpoint answered 500 five times")})
 	require.NoError(t, h.event(workflow.Labeled))
 	run := h.waitRun("failed", func(r *store.Run) bool { return r.State == store.StateFailed })
+	h.waitProgress("issuesmith: stopped")
 	require.Contains(t, run.Reason, "the explorer could not finish: model endpoint answered 500 five times")
 	require.Empty(t, h.gh.PullRequests(owner, name), "no half-made PR")
 	c := h.botComments()
@@ -210,4 +213,33 @@ func TestRepoConfigAutoImplementReadyPRAndBlockedPath(t *testing.T) {
 	require.Empty(t, h.gh.PullRequests(owner, name))
 	require.Equal(t, "// step one for greet.go\n// step two for greet.go\n// step three for greet.go", h.branchFile("issuesmith/issue-1", "greet.go"))
 	require.Contains(t, h.botComments()["progress"][0].Body, "holds what was done")
+}
+
+func TestResumedEarlierStageJobDoesNothing(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, &agents{})
+	require.NoError(t, h.event(workflow.Labeled))
+	run := h.waitRun("approval", waitingForApproval)
+	h.waitProgress("waiting for you")
+	plan := h.botComments()["plan"][0]
+
+	// As after a crash: River runs finished explore and plan jobs again.
+	for _, stage := range []string{workflow.StageExplore, workflow.StagePlan} {
+		id, _, err := h.eng.Queue().Insert(t.Context(), workflow.StageArgs{RunID: run.ID, Stage: stage}, nil)
+		require.NoError(t, err)
+		require.Eventually(t, func() bool {
+			j, err := h.eng.Queue().Job(t.Context(), id)
+			return err == nil && j.State == "completed"
+		}, 10*time.Second, 20*time.Millisecond)
+	}
+	h.agents.mu.Lock()
+	require.Equal(t, 1, h.agents.explores)
+	h.agents.mu.Unlock()
+	again, ok := h.gh.Comment(plan.ID)
+	require.True(t, ok)
+	require.Equal(t, plan.Body, again.Body, "the plan (maybe edited by people) is not rewritten")
+	require.Equal(t, 1, len(h.botComments()["plan"]))
+
+	// A label added again while the run is open starts nothing new.
+	require.ErrorIs(t, h.event(workflow.Labeled), workflow.ErrIgnored)
 }

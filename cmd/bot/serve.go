@@ -46,7 +46,7 @@ func newServeCmd() *cobra.Command {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: cfg.SlogLevel()}))
-			srv, err := newServer(ctx, cfg, log)
+			srv, err := newServer(ctx, cfg, log, serverTuning{})
 			if err != nil {
 				return err
 			}
@@ -67,10 +67,17 @@ type server struct {
 	closers []io.Closer
 }
 
+// serverTuning holds the few knobs tests turn that operators do not: the
+// zero value is production.
+type serverTuning struct {
+	githubWriteInterval time.Duration // 0: ghapp's default spacing of writes
+	pollInterval        time.Duration // 0: the workflow's default job polling
+}
+
 // newServer constructs and checks every part: database (migrated), GitHub
 // App, model, git cache, agents, workflow engine, webhook handler, metrics.
 // Nothing runs until run.
-func newServer(ctx context.Context, cfg *config.Server, log *slog.Logger) (*server, error) {
+func newServer(ctx context.Context, cfg *config.Server, log *slog.Logger, tune serverTuning) (*server, error) {
 	log.Info("starting", "config", cfg)
 	m := newMetrics()
 	st, err := store.Open(ctx, cfg.DatabaseURL)
@@ -82,7 +89,7 @@ func newServer(ctx context.Context, cfg *config.Server, log *slog.Logger) (*serv
 		s.close()
 		return nil, err
 	}
-	app, botLogin, err := newGitHubApp(ctx, cfg, m)
+	app, botLogin, err := newGitHubApp(ctx, cfg, m, tune.githubWriteInterval)
 	if err != nil {
 		s.close()
 		return nil, err
@@ -107,7 +114,7 @@ func newServer(ctx context.Context, cfg *config.Server, log *slog.Logger) (*serv
 		Planner:  newPlannerAgent(model),
 		Coder:    &coderAgent{model: model, opts: coder.Options{}},
 	}, workflow.Options{
-		BotLogin: botLogin, MaxWorkers: cfg.Workers, Logger: log,
+		BotLogin: botLogin, MaxWorkers: cfg.Workers, Logger: log, PollInterval: tune.pollInterval,
 		Cost: cost, Observe: m.job, Usage: m.usage,
 	})
 	if err != nil {
@@ -132,13 +139,13 @@ func newServer(ctx context.Context, cfg *config.Server, log *slog.Logger) (*serv
 	return s, nil
 }
 
-func newGitHubApp(ctx context.Context, cfg *config.Server, m *metrics) (*ghapp.App, string, error) {
+func newGitHubApp(ctx context.Context, cfg *config.Server, m *metrics, writeInterval time.Duration) (*ghapp.App, string, error) {
 	key, err := cfg.Key()
 	if err != nil {
 		return nil, "", err
 	}
 	app, err := ghapp.NewApp(ghapp.AppConfig{AppID: cfg.AppID, PrivateKey: key, BaseURL: cfg.GitHubURL,
-		BotLogin: cfg.BotLogin, Observe: m.githubCall})
+		BotLogin: cfg.BotLogin, Observe: m.githubCall, WriteInterval: writeInterval})
 	if err != nil {
 		return nil, "", err
 	}

@@ -1,0 +1,183 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/issuesmith/issuesmith/ghapp/ghtest"
+	"github.com/issuesmith/issuesmith/llm/llmtest"
+)
+
+// editPlan is the person's edit of the plan comment: the third greet.go
+// step removed, the second reworded, the approve box ticked.
+func editPlan(t *testing.T, body string) string {
+	t.Helper()
+	for _, s := range []string{"- [ ] Log every greeting to stderr\n", "Return hello followed by the name", "- [ ] **Approve and implement**"} {
+		require.Contains(t, body, s)
+	}
+	body = strings.Replace(body, "- [ ] Log every greeting to stderr\n", "", 1)
+	body = strings.Replace(body, "Return hello followed by the name", `Return "hello, " + name`, 1)
+	return strings.Replace(body, "- [ ] **Approve and implement**", "- [x] **Approve and implement**", 1)
+}
+
+func TestEndToEndLabelToPRWithRestartAndReview(t *testing.T) {
+	model := llmtest.NewServer(t, llmtest.LoadScript(t, "testdata/e2e/script.yaml"))
+	e := newE2E(t, model.URL())
+	e.start()
+
+	// Label → spec, plan and progress comments; the run waits for approval.
+	require.Equal(t, http.StatusAccepted, e.labelIssue())
+	e.waitProgress("waiting for you")
+	c := e.botComments()
+	require.Len(t, c["spec"], 1)
+	require.Len(t, c["plan"], 1)
+	require.Contains(t, c["spec"][0].Body, "Greet people by name")
+	plan := c["plan"][0]
+
+	// The person edits the plan and ticks the box.
+	edited := editPlan(t, plan.Body)
+	e.gh.EditComment(plan.ID, edited)
+	require.Equal(t, http.StatusAccepted, e.deliver("issue_comment", "issue_comment.edited.json", func(p map[string]any) {
+		obj(p, "issue")["number"] = e.issue
+		cm := obj(p, "comment")
+		cm["id"], cm["body"] = plan.ID, edited
+		obj(cm, "user")["login"], obj(cm, "user")["type"] = e.gh.BotLogin(), "Bot"
+		p["changes"] = map[string]any{"body": map[string]any{"from": plan.Body}}
+	}))
+
+	// The coder's first model request hangs; the process is killed there
+	// (SIGKILL, no shutdown) and started again on the same database.
+	require.Eventually(t, func() bool {
+		reqs := model.Requests()
+		return len(reqs) >= 3 && reqs[len(reqs)-1].Role == "coder"
+	}, 60*time.Second, 20*time.Millisecond, "the coder never asked the model")
+	e.kill()
+	e.start()
+	e.waitProgress("issuesmith: done")
+
+	// Exactly one PR, as the workflow promises.
+	prs := e.gh.PullRequests(e2eOwner, e2eRepo)
+	require.Len(t, prs, 1)
+	pr := prs[0]
+	require.Equal(t, "issuesmith/issue-1", pr.Head)
+	require.Equal(t, "main", pr.Base)
+	require.True(t, pr.Draft)
+	require.Equal(t, "Greet people by name", pr.Title)
+	require.Contains(t, pr.Body, "Fixes #1")
+	require.Contains(t, pr.Body, `- [x] Return "hello, " + name`)
+	require.NotContains(t, pr.Body, "Log every greeting")
+	require.Equal(t, []string{e2eUser}, pr.Reviewers)
+
+	// The branch in the real git server holds exactly what the scripted
+	// coder wrote from the edited plan, in one commit on top of main.
+	name := e2eOwner + "/" + e2eRepo
+	files := e.git.Files(t, name, pr.Head)
+	require.Equal(t, "package greet\n\n// Hello returns a greeting.\nfunc Hello(name string) string {\n\treturn \"hello, \" + name\n}\n", files["greet.go"])
+	require.Contains(t, files["greet_test.go"], `if got := Hello("Ada"); got != "hello, Ada" {`)
+	log := e.git.Log(t, name, pr.Head)
+	require.Len(t, log, 2, "seed + one commit, even though coding started twice")
+	require.Contains(t, log[0].Author, e.gh.BotLogin())
+
+	// The coder saw the edited plan, not the original.
+	var coderPrompts []string
+	for _, r := range model.Requests() {
+		if r.Role == "coder" {
+			coderPrompts = append(coderPrompts, r.Last().Content)
+		}
+	}
+	require.Len(t, coderPrompts, 3, "greet.go twice (hung, then after the restart), greet_test.go once")
+	for _, p := range coderPrompts {
+		require.NotContains(t, p, "Log every greeting")
+	}
+
+	// No duplicate comments after the restart; the trigger label is reset.
+	c = e.botComments()
+	require.Len(t, c["progress"], 1)
+	require.Len(t, c["spec"], 1)
+	require.Len(t, c["plan"], 1)
+	require.Contains(t, c["progress"][0].Body, "#2")
+	is, _ := e.gh.Issue(e2eOwner, e2eRepo, e.issue)
+	require.NotContains(t, is.Labels, "issuesmith")
+
+	// A review comment mentioning the bot → a follow-up commit and a reply.
+	rc := e.gh.AddReviewComment(e2eOwner, e2eRepo, pr.Number, ghtest.ReviewComment{User: e2eUser, Path: "greet.go", Line: 5,
+		Body: "@issuesmith use a capital H in the greeting"})
+	require.Equal(t, http.StatusAccepted, e.deliver("pull_request_review_comment", "pull_request_review_comment.created.json", func(p map[string]any) {
+		pr := obj(p, "pull_request")
+		pr["number"] = prs[0].Number
+		obj(pr, "user")["login"], obj(pr, "user")["type"] = e.gh.BotLogin(), "Bot"
+		obj(pr, "head")["ref"] = prs[0].Head
+		cm := obj(p, "comment")
+		cm["id"], cm["body"], cm["path"], cm["line"] = rc, "@issuesmith use a capital H in the greeting", "greet.go", 5
+		delete(cm, "in_reply_to_id")
+	}))
+	var reply ghtest.ReviewComment
+	require.Eventually(t, func() bool {
+		for _, c := range e.gh.ReviewComments(e2eOwner, e2eRepo, pr.Number) {
+			if c.InReplyTo == rc && c.User == e.gh.BotLogin() {
+				reply = c
+				return true
+			}
+		}
+		return false
+	}, 60*time.Second, 25*time.Millisecond, "no reply in the review thread")
+	log = e.git.Log(t, name, pr.Head)
+	require.Len(t, log, 3)
+	require.Contains(t, reply.Body, "Done in "+log[0].Hash)
+	require.Contains(t, e.git.Files(t, name, pr.Head)["greet.go"], `return "Hello, " + name`)
+
+	// Metrics saw it all.
+	body := e.get("/metrics")
+	for _, want := range []string{
+		`issuesmith_webhook_deliveries_total{event="pull_request_review_comment",result="dispatched"} 1`,
+		`issuesmith_jobs_total{outcome="ok",stage="revise"} 1`,
+		`issuesmith_model_tokens_total{kind="prompt",role="coder"} 2200`,
+		`issuesmith_github_api_calls_total{method="POST",status="201"}`,
+		"issuesmith_github_rate_limit_remaining",
+	} {
+		require.Contains(t, body, want)
+	}
+}
+
+func (e *e2e) get(path string) string {
+	e.t.Helper()
+	resp, err := http.Get("http://" + e.addr + path)
+	require.NoError(e.t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(e.t, err)
+	return string(b)
+}
+
+func TestEndToEndModelKeepsFailing(t *testing.T) {
+	var calls atomic.Int64
+	failing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		calls.Add(1)
+		http.Error(w, `{"error":{"message":"the model is overloaded","type":"server_error"}}`, http.StatusInternalServerError)
+	}))
+	t.Cleanup(failing.Close)
+	e := newE2E(t, failing.URL+"/v1")
+	e.start()
+
+	require.Equal(t, http.StatusAccepted, e.labelIssue())
+	e.waitProgress("issuesmith: stopped")
+	progress := e.progress()
+	require.Contains(t, progress, "the explorer could not finish")
+	require.NotContains(t, progress, "waiting for you")
+	require.Empty(t, e.gh.PullRequests(e2eOwner, e2eRepo), "no half-made PR")
+	require.Empty(t, e.botComments()["spec"])
+	out, err := exec.Command("git", "-C", e.git.Dir(e2eOwner+"/"+e2eRepo), "branch", "--list", "issuesmith/*").CombinedOutput()
+	require.NoError(t, err, string(out))
+	require.Empty(t, strings.TrimSpace(string(out)), "no branch pushed")
+	is, _ := e.gh.Issue(e2eOwner, e2eRepo, e.issue)
+	require.NotContains(t, is.Labels, "issuesmith", "the label is reset so it can be added again")
+	require.Positive(t, calls.Load())
+}

@@ -1,0 +1,257 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/issuesmith/issuesmith/config"
+	"github.com/issuesmith/issuesmith/ghapp"
+	"github.com/issuesmith/issuesmith/ghapp/ghtest"
+	"github.com/issuesmith/issuesmith/llm/llmtest"
+	"github.com/issuesmith/issuesmith/repo/gittest"
+	"github.com/issuesmith/issuesmith/webhook"
+)
+
+// childEnv makes the test binary run `bot serve` (TestServeChild) instead
+// of the tests: the end-to-end tests start the real server as a separate
+// process, so they can kill it.
+const childEnv = "ISSUESMITH_E2E_CHILD"
+
+// TestServeChild is the server process of the end-to-end tests; without
+// childEnv it does nothing. It is newServer and serve exactly as `bot
+// serve` runs them, with GitHub write spacing off and fast job polling.
+func TestServeChild(t *testing.T) {
+	if os.Getenv(childEnv) != "1" {
+		t.Skip("only runs as the end-to-end tests' server process")
+	}
+	cfg, err := config.LoadServer()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	srv, err := newServer(ctx, cfg, log, serverTuning{githubWriteInterval: -1, pollInterval: 50 * time.Millisecond})
+	if err == nil {
+		err = srv.run(ctx)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "serve:", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+const (
+	e2eOwner  = "Codertocat"
+	e2eRepo   = "Hello-World"
+	e2eSecret = "e2e-webhook-secret"
+	e2eUser   = "Codertocat" // the sender of the octokit example payloads
+)
+
+// e2e is one end-to-end setup: fake GitHub, real git server, a model
+// endpoint, and the server process.
+type e2e struct {
+	t     *testing.T
+	gh    *ghtest.Server
+	git   *gittest.Server
+	env   []string
+	addr  string
+	issue int
+
+	mu    sync.Mutex
+	child *exec.Cmd
+	logs  *bytes.Buffer
+	seq   int
+}
+
+func newE2E(t *testing.T, modelURL string) *e2e {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("end-to-end test: starts the server process")
+	}
+	e := &e2e{t: t, gh: ghtest.New(t, ghtest.Options{}), git: gittest.NewServer(t)}
+	name := e2eOwner + "/" + e2eRepo
+	url := e.git.Seed(t, name, map[string]string{
+		"README.md": "# Hello\n\nA greeting library.\n",
+		"greet.go":  "package greet\n\n// Hello returns a greeting.\nfunc Hello() string {\n\treturn \"hello\"\n}\n",
+	})
+	e.gh.AddRepo(ghtest.Repo{Owner: e2eOwner, Name: e2eRepo, CloneURL: url})
+	e.gh.SetPermission(e2eOwner, e2eRepo, e2eUser, "write")
+	e.issue = e.gh.AddIssue(e2eOwner, e2eRepo, ghtest.Issue{Title: "Greet people by name",
+		Body: "Hello() should take the name of the person to greet.", User: e2eUser, Labels: []string{"issuesmith"}})
+	key := filepath.Join(t.TempDir(), "app.pem")
+	require.NoError(t, os.WriteFile(key, e.gh.PrivateKey(), 0o600))
+	e.addr = freeAddr(t)
+	dir := t.TempDir()
+	e.env = append(os.Environ(), childEnv+"=1",
+		"ISSUESMITH_APP_ID="+fmt.Sprint(e.gh.AppID()),
+		"ISSUESMITH_PRIVATE_KEY_FILE="+key,
+		"ISSUESMITH_WEBHOOK_SECRET="+e2eSecret,
+		"ISSUESMITH_GITHUB_URL="+e.gh.URL(),
+		"ISSUESMITH_BOT_LOGIN="+e.gh.BotLogin(),
+		"ISSUESMITH_DATABASE_URL="+filepath.Join(dir, "issuesmith.db"),
+		"ISSUESMITH_DATA_DIR="+filepath.Join(dir, "data"),
+		"ISSUESMITH_LISTEN_ADDR="+e.addr,
+		"ISSUESMITH_SHUTDOWN_TIMEOUT=5s",
+		"ISSUESMITH_MODEL_BASE_URL="+modelURL,
+		"ISSUESMITH_MODEL_NAME=test-model",
+		"ISSUESMITH_MODEL_MAX_RETRIES=0",
+		"ISSUESMITH_MODEL_INPUT_PRICE=1",
+		"ISSUESMITH_MODEL_OUTPUT_PRICE=4",
+	)
+	t.Cleanup(func() {
+		e.stop()
+		if t.Failed() || os.Getenv("ISSUESMITH_E2E_LOGS") == "1" {
+			t.Logf("server logs:\n%s", e.logs)
+		}
+	})
+	return e
+}
+
+func freeAddr(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// start runs the server process and waits until /readyz answers 200.
+func (e *e2e) start() {
+	e.t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestServeChild$")
+	cmd.Env = e.env
+	e.mu.Lock()
+	if e.logs == nil {
+		e.logs = &bytes.Buffer{}
+	}
+	fmt.Fprintf(e.logs, "=== process start %s\n", time.Now().Format(time.TimeOnly))
+	cmd.Stdout, cmd.Stderr = &lockedWriter{mu: &e.mu, w: e.logs}, &lockedWriter{mu: &e.mu, w: e.logs}
+	e.child = cmd
+	e.mu.Unlock()
+	require.NoError(e.t, cmd.Start())
+	require.Eventually(e.t, func() bool {
+		resp, err := http.Get("http://" + e.addr + "/readyz")
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	}, 30*time.Second, 20*time.Millisecond, "server did not become ready")
+}
+
+// kill ends the server process the hard way (SIGKILL): no shutdown at all.
+func (e *e2e) kill() {
+	e.t.Helper()
+	require.NoError(e.t, e.child.Process.Kill())
+	_ = e.child.Wait()
+	e.child = nil
+}
+
+// stop ends the server process gracefully (SIGTERM) if it runs.
+func (e *e2e) stop() {
+	if e.child == nil {
+		return
+	}
+	_ = e.child.Process.Signal(syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { _ = e.child.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second):
+		_ = e.child.Process.Kill()
+		<-done
+	}
+	e.child = nil
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  *bytes.Buffer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// deliver sends a webhook delivery built from an octokit example payload
+// (webhook/testdata), patched by set, signed with the App's secret.
+func (e *e2e) deliver(event, example string, set func(p map[string]any)) int {
+	e.t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "webhook", "testdata", example))
+	require.NoError(e.t, err)
+	var p map[string]any
+	require.NoError(e.t, json.Unmarshal(raw, &p))
+	p["installation"] = map[string]any{"id": e.gh.Installation(), "node_id": "MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uMQ=="}
+	set(p)
+	body, err := json.Marshal(p)
+	require.NoError(e.t, err)
+	e.seq++
+	req, err := http.NewRequest(http.MethodPost, "http://"+e.addr+"/webhook", bytes.NewReader(body))
+	require.NoError(e.t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-GitHub-Event", event)
+	req.Header.Set("X-GitHub-Delivery", fmt.Sprintf("e2e-%s-%d-%d", event, e.seq, time.Now().UnixNano()))
+	req.Header.Set("X-Hub-Signature-256", webhook.Sign([]byte(e2eSecret), body))
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(e.t, err)
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+func obj(p map[string]any, key string) map[string]any { return p[key].(map[string]any) }
+
+func (e *e2e) labelIssue() int {
+	return e.deliver("issues", "issues.labeled.json", func(p map[string]any) {
+		obj(p, "issue")["number"] = e.issue
+		obj(p, "label")["name"] = "issuesmith"
+	})
+}
+
+// botComments returns the bot's issue comments by marker kind.
+func (e *e2e) botComments() map[string][]ghtest.Comment {
+	out := map[string][]ghtest.Comment{}
+	for _, c := range e.gh.Comments(e2eOwner, e2eRepo, e.issue) {
+		if m, ok := ghapp.ParseMarker(c.Body); ok && c.User == e.gh.BotLogin() {
+			out[m.Kind] = append(out[m.Kind], c)
+		}
+	}
+	return out
+}
+
+func (e *e2e) progress() string {
+	if c := e.botComments()["progress"]; len(c) > 0 {
+		return c[len(c)-1].Body
+	}
+	return ""
+}
+
+func (e *e2e) waitProgress(want string) {
+	e.t.Helper()
+	require.Eventually(e.t, func() bool { return strings.Contains(e.progress(), want) }, 60*time.Second, 25*time.Millisecond,
+		"progress comment never said %q; last:\n%s", want, e.progress())
+}
+
+// modelURL serves the script (or the given handler) as the model endpoint.
+func scriptedModel(t *testing.T, path string) *llmtest.Server {
+	return llmtest.NewServer(t, llmtest.LoadScript(t, path))
+}
