@@ -165,6 +165,9 @@ func (s *Server) Validate() error {
 	if u, err := url.Parse(s.GitHubURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 		bad("GITHUB_URL", "must be an absolute http(s) URL")
 	}
+	if s.BotLogin != "" && !strings.HasSuffix(s.BotLogin, "[bot]") {
+		bad("BOT_LOGIN", `must be the App's bot user, "<slug>[bot]"`)
+	}
 	if _, _, err := net.SplitHostPort(s.ListenAddr); err != nil {
 		bad("LISTEN_ADDR", "must be host:port or :port")
 	}
