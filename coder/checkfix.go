@@ -101,7 +101,7 @@ func (r *run) fixRound(ctx context.Context, round, rounds int, failing []CheckRe
 		}
 	}
 	for p := range r.allowed {
-		if !r.c.isBlocked(p) {
+		if r.blockedWhy(p) == "" {
 			fp.Allowed = append(fp.Allowed, p)
 		}
 	}

@@ -63,8 +63,8 @@ func (c *Coder) Revise(ctx context.Context, ws *repo.Workspace, req ReviewReques
 	}
 	defer r.tree.close()
 	ir := ItemResult{Path: p, Action: preagent.ActionModify}
-	if c.isBlocked(p) {
-		ir.Status, ir.Reason = ItemBlocked, "path matches a blocked pattern; the bot never writes it"
+	if why := r.blockedWhy(p); why != "" {
+		ir.Status, ir.Reason = ItemBlocked, why
 		r.res.Blocked = appendUnique(r.res.Blocked, p)
 		r.event(p, 0, "blocked", "%s", ir.Reason)
 		r.res.Items = append(r.res.Items, ir)

@@ -52,11 +52,23 @@ func (r *run) event(item string, attempt int, kind, format string, args ...any) 
 	r.res.Transcript = append(r.res.Transcript, Event{Item: item, Attempt: attempt, Kind: kind, Detail: fmt.Sprintf(format, args...)})
 }
 
-// isBlocked is the edit engine's Blocked hook: blocked globs, and any path
-// outside the plan (the approved plan is the scope of the change).
+// isBlocked is the edit engine's Blocked hook: blocked globs, any path
+// outside the plan (the approved plan is the scope of the change), and any
+// path through a symbolic link.
 func (r *run) isBlocked(p string) bool {
 	p = cleanRel(p)
-	return r.c.isBlocked(p) || !r.allowed[p]
+	return r.c.isBlocked(p) || !r.allowed[p] || r.tree.viaSymlink(p)
+}
+
+// blockedWhy says why the item path p may not be written, or "".
+func (r *run) blockedWhy(p string) string {
+	switch {
+	case r.c.isBlocked(p):
+		return "path matches a blocked pattern; the bot never writes it"
+	case r.tree.viaSymlink(p):
+		return "path is or lies under a symbolic link; the bot never writes through links"
+	}
+	return ""
 }
 
 // doItem carries out plan item i.
@@ -65,8 +77,8 @@ func (r *run) doItem(ctx context.Context, i int) error {
 	p := cleanRel(it.Path)
 	ir := ItemResult{Path: p, Action: it.Action}
 	defer func() { r.res.Items = append(r.res.Items, ir) }()
-	if r.c.isBlocked(p) {
-		ir.Status, ir.Reason = ItemBlocked, "path matches a blocked pattern; the bot never writes it"
+	if why := r.blockedWhy(p); why != "" {
+		ir.Status, ir.Reason = ItemBlocked, why
 		r.res.Blocked = appendUnique(r.res.Blocked, p)
 		r.event(p, 0, "blocked", "%s", ir.Reason)
 		return nil

@@ -118,3 +118,24 @@ func TestImplementTextProtocol(t *testing.T) {
 	require.Contains(t, kinds(res), "calc.go:read")
 	require.Empty(t, srv.Requests()[0].Tools, "no tool list for a text-protocol model")
 }
+
+func TestImplementNeverWritesThroughSymlinks(t *testing.T) {
+	t.Parallel()
+	wf := "on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n"
+	ws := fixture(t, map[string]string{".github/workflows/ci.yml": wf, "notes.md": "old note\n"})
+	require.NoError(t, os.MkdirAll(filepath.Join(ws.Dir(), "docs"), 0o755))
+	require.NoError(t, os.Symlink("../.github/workflows/ci.yml", filepath.Join(ws.Dir(), "docs", "ci.yml")))
+	c, srv := scripted(t, "symlink", Options{SkipGoChecks: true})
+	res, err := c.Implement(t.Context(), ws, nil, &planner.Plan{Items: []planner.Item{
+		item("notes.md", preagent.ActionModify, "Update the note."),
+		item("docs/ci.yml", preagent.ActionModify, "Run on self-hosted."),
+	}})
+	require.NoError(t, err)
+	require.Zero(t, srv.Remaining())
+	require.Equal(t, wf, readFile(t, ws, ".github/workflows/ci.yml"))
+	require.Equal(t, "new note\n", readFile(t, ws, "notes.md"))
+	link := res.Items[1]
+	require.Equal(t, ItemBlocked, link.Status)
+	require.Contains(t, link.Reason, "symbolic link")
+	require.Equal(t, []string{"docs/ci.yml"}, res.Blocked)
+}

@@ -190,7 +190,8 @@ func (s *session) apply(text, defPath string) (string, error) {
 // returns extra feedback naming the files that may be written.
 func (s *session) noteBlocks(rep *edit.Report) string {
 	r := s.r
-	applied, refused, blocked := 0, 0, 0
+	applied, refused := 0, 0
+	var blocked []string // "path: why"
 	for _, b := range rep.Blocks {
 		switch b.Status {
 		case edit.StatusApplied, edit.StatusAlreadyApplied:
@@ -201,13 +202,13 @@ func (s *session) noteBlocks(rep *edit.Report) string {
 		if b.Reason == edit.ReasonBlocked {
 			p := cleanRel(b.Path)
 			why := "outside the approved plan"
-			if r.c.isBlocked(p) {
-				why = "matches a blocked pattern"
+			if w := r.blockedWhy(p); w != "" {
+				why = w
 				r.res.Blocked = appendUnique(r.res.Blocked, p)
 			}
 			s.notes = append(s.notes, fmt.Sprintf("attempt %d: write to %s refused: %s", s.attempts, p, why))
 			r.event(s.key, s.attempts, "blocked", "%s: %s", p, why)
-			blocked++
+			blocked = append(blocked, p+": "+why)
 			continue
 		}
 		s.notes = append(s.notes, fmt.Sprintf("attempt %d: block %d refused (%s): %s", s.attempts, b.Index, b.Reason, b.Message))
@@ -215,18 +216,19 @@ func (s *session) noteBlocks(rep *edit.Report) string {
 	if refused > 0 {
 		r.event(s.key, s.attempts, "refused", "%d applied, %d refused", applied, refused)
 	}
-	if blocked == 0 {
+	if len(blocked) == 0 {
 		return ""
 	}
 	var ok []string
 	for p := range r.allowed {
-		if !r.c.isBlocked(p) {
+		if r.blockedWhy(p) == "" {
 			ok = append(ok, p)
 		}
 	}
 	sort.Strings(ok)
-	return fmt.Sprintf("Do not resend blocks for blocked paths: they are never written. The files you may write are: %s. "+
-		"If nothing else is needed, answer <chat>done</chat>.\n", strings.Join(ok, ", "))
+	return fmt.Sprintf("Not written: %s.\nDo not resend blocks for these paths: they are never written. "+
+		"The files you may write are: %s. If nothing else is needed, answer <chat>done</chat>.\n",
+		strings.Join(blocked, "; "), strings.Join(ok, ", "))
 }
 
 // chatText returns the prose of an answer: the <chat> part when there is

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"strings"
 )
 
 // tree is the coder's confined write access to one checkout. Every path is
@@ -94,4 +95,23 @@ type snapshot struct {
 func (t *tree) snap(p string) (snapshot, error) {
 	b, ok, err := t.read(p)
 	return snapshot{data: b, exists: ok}, err
+}
+
+// viaSymlink reports whether p is a symbolic link or lies under one. The
+// coder never writes through links: a link inside the repository may point
+// at a blocked path (docs/ci.yml → .github/workflows/ci.yml), and os.Root
+// follows links that stay inside the root.
+func (t *tree) viaSymlink(p string) bool {
+	cur := ""
+	for _, part := range strings.Split(cleanRel(p), "/") {
+		cur = path.Join(cur, part)
+		fi, err := t.root.Lstat(cur)
+		if err != nil {
+			return false // missing: nothing below it exists yet
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return true
+		}
+	}
+	return false
 }
