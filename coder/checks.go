@@ -165,8 +165,9 @@ func goPackages(t *tree, touched []string) []string {
 }
 
 // goChecks builds and vets the touched packages when a Go toolchain is on
-// PATH. Modules are not downloaded (GOPROXY=off) and the toolchain line of
-// go.mod is ignored (GOTOOLCHAIN=local): a check must not fetch anything.
+// PATH. Modules are not downloaded (GOPROXY=off), the toolchain line of
+// go.mod is ignored (GOTOOLCHAIN=local) and go.mod/go.sum stay as they are
+// (the default -mod=readonly, or vendor): a check fetches and writes nothing.
 func (r runner) goChecks(ctx context.Context, pkgs []string) []CheckResult {
 	if len(pkgs) == 0 {
 		return nil
@@ -175,7 +176,7 @@ func (r runner) goChecks(ctx context.Context, pkgs []string) []CheckResult {
 	if err != nil {
 		return nil
 	}
-	env := []string{"GOTOOLCHAIN=local", "GOPROXY=off", "GOFLAGS=-mod=mod"}
+	env := []string{"GOTOOLCHAIN=local", "GOPROXY=off"}
 	// -o /dev/null: a main package must not leave a binary in the worktree.
 	build := r.run(ctx, "go build", append([]string{gobin, "build", "-o", os.DevNull}, pkgs...), env)
 	build.Command = "go build " + strings.Join(pkgs, " ")
