@@ -10,8 +10,10 @@
 // blocked-path policy and the change set (files, unified diff, per-item
 // status, token use, PR summary).
 //
-// It must never write outside the workspace, never write a blocked path
-// (whatever the model asks), never run repository commands unless
-// Options.RunCommands is set, and never commit, push or talk to GitHub: the
-// caller does that with the change set it returns.
+// It must never write outside the workspace, outside the approved plan's
+// files, through a symbolic link or to a blocked path (whatever the model
+// asks), never run repository commands unless Options.RunCommands is set,
+// never pass the bot's environment (keys, tokens) to a command, and never
+// commit, push or talk to GitHub: the caller does that with the change set
+// it returns.
 package coder

@@ -102,7 +102,10 @@ func (s *session) converse(ctx context.Context, prompt string) error {
 		}
 		last := msgs[len(msgs)-1]
 		if last.Role != llm.Assistant {
-			continue // a tool result ended the turn (read budget, stop)
+			// Only edit_file's Stop ends a turn on a tool result, and it
+			// stops when done or out of attempts, both handled above.
+			s.fail = fmt.Sprintf("the turn ended on a tool result after %d attempts", s.attempts)
+			break
 		}
 		fb, err := s.apply(last.Content, "")
 		if err != nil {
