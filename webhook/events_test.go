@@ -182,3 +182,15 @@ func TestNotPost(t *testing.T) {
 	resp.Body.Close()
 	assert.Equal(t, http.StatusMethodNotAllowed, resp.StatusCode)
 }
+
+func TestMentions(t *testing.T) {
+	t.Parallel()
+	h, err := New(Options{Secret: secret, Dispatcher: &recorder{}, Deliveries: &MemoryDeliveries{}, Authorizer: denyAll{}, BotLogin: "issuesmith[bot]"})
+	require.NoError(t, err)
+	for body, want := range map[string]bool{
+		"@issuesmith fix it": true, "thanks @IssueSmith.": true, "(@issuesmith)": true, "@issuesmith[bot] again": true,
+		"@issuesmith-dev": false, "mail@issuesmith.io": false, "issuesmith": false, "@issuesmithy": false, "": false,
+	} {
+		assert.Equal(t, want, h.mentions(body), body)
+	}
+}

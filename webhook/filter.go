@@ -34,7 +34,7 @@ func (h *Handler) mentions(body string) bool {
 		end := i + j + len(m)
 		before := i + j
 		okBefore := before == 0 || !isWordRune(rune(lower[before-1]))
-		okAfter := end == len(lower) || !isWordRune(rune(lower[end])) && lower[end] != '['
+		okAfter := end == len(lower) || !isWordRune(rune(lower[end]))
 		if okBefore && okAfter {
 			return true
 		}
