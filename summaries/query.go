@@ -43,7 +43,7 @@ var (
 	dottedRe      = regexp.MustCompile(`\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\b`)
 	callRe        = regexp.MustCompile(`\b([A-Za-z_]\w*)\(`)
 	flagRe        = regexp.MustCompile(`(?:^|[\s"'(=` + "`" + `])(--?[A-Za-z][\w-]{2,})`)
-	errMsgRe      = regexp.MustCompile(`(?m)^[\sE>]*[\w.]*(?:Error|Exception|Warning|Exit|Failed)\w*: (.+)$`)
+	errMsgRe      = regexp.MustCompile(`\b\w*(?:Error|Exception|Warning)\w*: ([^\n]+)`)
 )
 
 func parseQuery(text string) *query {

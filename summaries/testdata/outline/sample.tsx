@@ -1,0 +1,4 @@
+import React from 'react';
+export function Button({ label }: { label: string }) {
+  return <button>{label}</button>;
+}
