@@ -95,3 +95,21 @@ func TestBuildViewPlainWordPicksSymbolOnly(t *testing.T) {
 		t.Fatalf("regions %+v:\n%s", v.Regions, v.Content)
 	}
 }
+
+func TestItemPromptForMissingFile(t *testing.T) {
+	t.Parallel()
+	p, err := loadPrompts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, action := range []string{"add", "modify"} {
+		out, err := render(p.item, itemPrompt{Topic: "t", Path: "new.go", Action: action, Steps: []string{"x"},
+			View: buildView("new.go", nil, false, focus{}, 100)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out, "does not exist yet") || strings.Contains(out, "is large") {
+			t.Errorf("%s of a missing file:\n%s", action, out)
+		}
+	}
+}
