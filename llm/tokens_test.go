@@ -3,6 +3,7 @@ package llm_test
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 
@@ -29,4 +30,31 @@ func TestCountTokensIncludesFraming(t *testing.T) {
 	want := 3 + (3 + 2) + (3 + 3 + llm.CountText("read_file") + llm.CountText(`{"path":"a.go"}`))
 	assert.Equal(t, want, llm.CountTokens(msgs))
 	assert.Equal(t, 0, llm.CountTokens(nil))
+}
+
+func TestCountTextMemoIsExact(t *testing.T) {
+	t.Parallel()
+	a := strings.Repeat("func main() { fmt.Println(\"hello\") }\n", 40)
+	b := a[:len(a)-1] + "?"
+	first := llm.CountText(a)
+	assert.Equal(t, first, llm.CountText(a), "a repeated count gives the same answer")
+	assert.Equal(t, llm.CountText(a[:len(a)-1])+1, llm.CountText(b), "a different string is counted afresh")
+}
+
+func TestTruncateText(t *testing.T) {
+	t.Parallel()
+	s := strings.Repeat("The quick brown fox jumps over the lazy dog. ", 50) + "日本語のテキスト"
+	for _, n := range []int{1, 7, 100, 499} {
+		got := llm.TruncateText(s, n)
+		assert.True(t, strings.HasPrefix(s, got))
+		assert.True(t, utf8.ValidString(got))
+		assert.LessOrEqual(t, llm.CountText(got), n)
+		assert.GreaterOrEqual(t, llm.CountText(got), n-2, "as long as fits")
+	}
+	assert.Equal(t, s, llm.TruncateText(s, 10_000))
+	assert.Empty(t, llm.TruncateText(s, 0))
+	jp := "日本語のテキストです。" + strings.Repeat("漢字", 20)
+	for n := 1; n < 12; n++ {
+		assert.True(t, utf8.ValidString(llm.TruncateText(jp, n)), "n=%d", n)
+	}
 }
