@@ -46,6 +46,12 @@ type harness struct {
 
 func newHarness(t *testing.T, ag *agents) *harness {
 	t.Helper()
+	return newHarnessOn(t, ag, storetest.SQLite(t))
+}
+
+// newHarnessOn is newHarness on the given store.
+func newHarnessOn(t *testing.T, ag *agents, st *store.Store) *harness {
+	t.Helper()
 	gh := ghtest.New(t, ghtest.Options{})
 	bare := seedRepo(t, map[string]string{"greet.go": "package greet\n\nfunc Hello() string { return \"hello\" }\n"})
 	gh.AddRepo(ghtest.Repo{Owner: owner, Name: name, CloneURL: bare})
@@ -54,7 +60,7 @@ func newHarness(t *testing.T, ag *agents) *harness {
 	app, err := ghapp.NewApp(ghapp.AppConfig{AppID: gh.AppID(), PrivateKey: gh.PrivateKey(), BaseURL: gh.URL(),
 		BotLogin: gh.BotLogin(), WriteInterval: -1, Backoff: time.Millisecond})
 	require.NoError(t, err)
-	h := &harness{t: t, gh: gh, app: app, st: storetest.SQLite(t), bare: bare, issue: n, agents: ag}
+	h := &harness{t: t, gh: gh, app: app, st: st, bare: bare, issue: n, agents: ag}
 	h.start()
 	return h
 }

@@ -118,6 +118,10 @@ func (s *session) openPR(ctx context.Context, spec *preagent.Spec, plan *planner
 	}
 	o := s.run
 	pr, err := s.gh.FindPR(ctx, o.Owner, o.Repo, o.Branch)
+	if err == nil && pr.GetState() != "open" {
+		// An earlier run's PR was closed or merged: this run opens its own.
+		pr, err = nil, ghapp.ErrNotFound
+	}
 	if errors.Is(err, ghapp.ErrNotFound) {
 		pr, err = s.gh.CreatePR(ctx, o.Owner, o.Repo, ghapp.NewPR{
 			Title: prTitle(spec, o.Issue), Head: o.Branch, Base: s.ref.Base,

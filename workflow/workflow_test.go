@@ -10,6 +10,7 @@ import (
 
 	"github.com/issuesmith/issuesmith/ghapp/ghtest"
 	"github.com/issuesmith/issuesmith/store"
+	"github.com/issuesmith/issuesmith/store/storetest"
 	"github.com/issuesmith/issuesmith/workflow"
 )
 
@@ -242,4 +243,56 @@ func TestResumedEarlierStageJobDoesNothing(t *testing.T) {
 
 	// A label added again while the run is open starts nothing new.
 	require.ErrorIs(t, h.event(workflow.Labeled), workflow.ErrIgnored)
+}
+
+func TestRetryAfterFailureCarriesOn(t *testing.T) {
+	t.Parallel()
+	ag := &agents{exploreErr: errors.New("model endpoint answered 500")}
+	h := newHarness(t, ag)
+	require.NoError(t, h.event(workflow.Labeled))
+	failed := h.waitRun("failed", func(r *store.Run) bool { return r.State == store.StateFailed })
+	h.waitProgress("issuesmith: stopped")
+
+	ag.mu.Lock()
+	ag.exploreErr = nil
+	ag.mu.Unlock()
+	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) { ev.Body = "/retry" }))
+	run := h.waitRun("approval", waitingForApproval)
+	require.NotEqual(t, failed.ID, run.ID, "a new run")
+	h.waitProgress("waiting for you")
+	c := h.botComments()
+	require.Len(t, c["progress"], 1, "the new run edits the same progress comment")
+	require.Len(t, c["spec"], 1)
+	require.Len(t, c["plan"], 1)
+
+	// /stop cancels the waiting run; /implement afterwards starts a new
+	// run straight at coding, from the plan comment as it stands.
+	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) { ev.Body = "/stop" }))
+	h.waitProgress("issuesmith: cancelled")
+	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) { ev.Body = "/implement" }))
+	h.waitRun("done", func(r *store.Run) bool { return r.State == store.StateDone })
+	h.waitProgress("issuesmith: done")
+	require.Len(t, h.gh.PullRequests(owner, name), 1)
+	require.Equal(t, 1, h.agents.implementCount())
+}
+
+// The same journey with River and the store on PostgreSQL.
+func TestLabelToPROnPostgres(t *testing.T) {
+	t.Parallel()
+	srv := storetest.StartPostgres(t)
+	h := newHarnessOn(t, &agents{}, srv.Open(t))
+	require.Equal(t, store.Postgres, h.st.Dialect())
+	require.NoError(t, h.event(workflow.Labeled))
+	h.waitRun("approval", waitingForApproval)
+	h.waitProgress("waiting for you")
+	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) { ev.Body = "/implement" }))
+	h.waitRun("done", func(r *store.Run) bool { return r.State == store.StateDone })
+	h.waitProgress("issuesmith: done")
+	prs := h.gh.PullRequests(owner, name)
+	require.Len(t, prs, 1)
+	require.Equal(t, "// step one for greet.go\n// step two for greet.go\n// step three for greet.go", h.branchFile(prs[0].Head, "greet.go"))
+	c := h.botComments()
+	require.Len(t, c["progress"], 1)
+	require.Len(t, c["spec"], 1)
+	require.Len(t, c["plan"], 1)
 }
