@@ -29,6 +29,7 @@ func loadPrompts() (*prompts, error) {
 		"add":   func(a, b int) int { return a + b },
 		"fence": fence,
 		"quote": quote,
+		"join":  strings.Join,
 	}
 	p := &prompts{system: string(sys)}
 	for name, dst := range map[string]**template.Template{"item": &p.item, "fix": &p.fix, "revise": &p.revise} {
