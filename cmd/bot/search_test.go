@@ -1,0 +1,130 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/issuesmith/issuesmith/llm/llmtest"
+)
+
+// searchTree writes a small real checkout for search and summarize.
+func searchTree(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"README.md":            "# shop\n",
+		"shop/cart.py":         "\"\"\"Shopping carts.\"\"\"\n\n\nclass Cart:\n    def total(self):\n        return 0\n",
+		"shop/coupons.py":      "from .cart import Cart\n\n\ndef apply_coupon(cart, code):\n    raise ValueError(\"coupon expired\")\n",
+		"tests/test_coupon.py": "from shop.coupons import apply_coupon\n\n\ndef test_apply_coupon():\n    apply_coupon(None, 1)\n",
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
+	}
+	return dir
+}
+
+func runCmd(t *testing.T, args []string, stdin string, environ []string) (string, string, error) {
+	t.Helper()
+	root := &cobra.Command{Use: "bot", SilenceUsage: true, SilenceErrors: true}
+	root.AddCommand(newSearchCmd(), newSummarizeCmdWith(func() []string { return environ }))
+	var out, errb bytes.Buffer
+	root.SetArgs(args)
+	root.SetIn(strings.NewReader(stdin))
+	root.SetOut(&out)
+	root.SetErr(&errb)
+	err := root.ExecuteContext(t.Context())
+	return out.String(), errb.String(), err
+}
+
+func TestSearchCommandJSON(t *testing.T) {
+	dir := searchTree(t)
+	out, _, err := runCmd(t, []string{"search", "--repo", dir, "--issue", "-", "--k", "2", "--json"},
+		"`apply_coupon` says the coupon expired\n", nil)
+	require.NoError(t, err)
+	var doc searchOutput
+	require.NoError(t, json.Unmarshal([]byte(out), &doc))
+	require.Len(t, doc.Files, 2)
+	assert.Equal(t, "shop/coupons.py", doc.Files[0].Path)
+	assert.Equal(t, "outline-only", doc.Summaries)
+	assert.Equal(t, 4, doc.Indexed)
+	assert.Contains(t, doc.Files[0].Symbols[0], "def apply_coupon(cart, code)")
+}
+
+func TestSearchCommandText(t *testing.T) {
+	dir := searchTree(t)
+	issue := filepath.Join(t.TempDir(), "issue.md")
+	require.NoError(t, os.WriteFile(issue, []byte("Cart total is wrong"), 0o644))
+	out, _, err := runCmd(t, []string{"search", "--repo", dir, "--issue", issue}, "", nil)
+	require.NoError(t, err)
+	assert.Contains(t, out, "# 4 files indexed, summaries: outline-only")
+	assert.Contains(t, out, " 1. shop/cart.py")
+	assert.Contains(t, out, "    Shopping carts.")
+}
+
+func TestSearchCommandUsage(t *testing.T) {
+	tests := []struct {
+		name  string
+		args  []string
+		stdin string
+		want  string
+	}{
+		{"no repo", []string{"search", "--issue", "-"}, "x", "search needs --repo DIR"},
+		{"bad k", []string{"search", "--repo", ".", "--issue", "-", "--k", "0"}, "x", "--k must be positive"},
+		{"empty issue", []string{"search", "--repo", ".", "--issue", "-"}, "  \n", "the issue text is empty"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := runCmd(t, tt.args, tt.stdin, nil)
+			var ee *exitError
+			require.ErrorAs(t, err, &ee)
+			assert.Equal(t, 2, ee.code)
+			assert.ErrorContains(t, err, tt.want)
+		})
+	}
+	_, _, err := runCmd(t, []string{"search", "--repo", filepath.Join(t.TempDir(), "missing"), "--issue", "-"}, "x", nil)
+	assert.ErrorContains(t, err, "open workspace")
+}
+
+func TestSummarizeWithoutModel(t *testing.T) {
+	dir := searchTree(t)
+	db := filepath.Join(t.TempDir(), "s.db")
+	out, stderr, err := runCmd(t, []string{"summarize", "--repo", dir, "--database", db}, "", nil)
+	require.NoError(t, err)
+	assert.Contains(t, out, "4 files (4 parsed, 0 removed); 0 summarised by the model, 0 cache hits; tokens 0")
+	assert.Contains(t, out, "no model configured: outline-only summaries")
+	assert.Contains(t, stderr, "parse     [")
+}
+
+func TestSummarizeWithModelThenCache(t *testing.T) {
+	dir := searchTree(t)
+	db := filepath.Join(t.TempDir(), "s.db")
+	srv := llmtest.NewServer(t, llmtest.Unordered(
+		llmtest.Reply("Cart type and totals.").WithUsage(50, 5, 0).
+			When(llmtest.Expect{Role: "summarizer", Last: "File: shop/cart.py"}),
+		llmtest.Reply("Coupon application.").WithUsage(60, 4, 0).
+			When(llmtest.Expect{Role: "summarizer", Last: "File: shop/coupons.py"}),
+		llmtest.Reply("Coupon tests.").WithUsage(40, 3, 0).
+			When(llmtest.Expect{Role: "summarizer", Last: "File: tests/test_coupon.py"}),
+	))
+	env := []string{"ISSUESMITH_MODEL_BASE_URL=" + srv.URL(), "ISSUESMITH_MODEL_NAME=scripted", "ISSUESMITH_MODEL_MAX_RETRIES=0"}
+	out, _, err := runCmd(t, []string{"summarize", "--repo", dir, "--database", db}, "", env)
+	require.NoError(t, err)
+	assert.Contains(t, out, "4 files (4 parsed, 0 removed); 3 summarised by the model, 0 cache hits; tokens 162 (prompt 150, completion 12); model summaries")
+
+	// Same blobs again: every summary comes from the database, no request.
+	quiet := llmtest.NewServer(t, llmtest.Script{})
+	env2 := []string{"ISSUESMITH_MODEL_BASE_URL=" + quiet.URL(), "ISSUESMITH_MODEL_NAME=scripted"}
+	out, _, err = runCmd(t, []string{"summarize", "--repo", dir, "--database", db}, "", env2)
+	require.NoError(t, err)
+	assert.Contains(t, out, "0 summarised by the model, 3 cache hits; tokens 0")
+}
