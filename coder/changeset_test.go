@@ -2,6 +2,7 @@ package coder
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -85,5 +86,59 @@ func TestTreeConfinement(t *testing.T) {
 	defer tr.close()
 	if err := tr.write("../escape.txt", []byte("x")); err == nil {
 		t.Fatal("write outside the worktree succeeded")
+	}
+}
+
+// TestChangeSetDiffAppliesWithGit checks the change set is a patch git
+// accepts: applied to the original files it gives the edited ones.
+func TestChangeSetDiffAppliesWithGit(t *testing.T) {
+	t.Parallel()
+	orig := map[string]string{"a.txt": "one\ntwo\n", "noeol.txt": "x\ny", "gone.txt": "bye\n"}
+	edited, pristine := t.TempDir(), t.TempDir()
+	for _, dir := range []string{edited, pristine} {
+		for p, s := range orig {
+			if err := os.WriteFile(filepath.Join(dir, p), []byte(s), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	tr, err := openTree(edited)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.close()
+	l := newLedger()
+	for _, p := range []string{"a.txt", "noeol.txt", "gone.txt", "dir/new.txt"} {
+		if err := l.remember(tr, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(tr.write("a.txt", []byte("one\n2\nthree\n")))
+	must(tr.write("noeol.txt", []byte("x\nz")))
+	must(tr.remove("gone.txt"))
+	must(tr.write("dir/new.txt", []byte("new\n")))
+	cs, err := l.changeSet(tr)
+	must(err)
+	cmd := exec.Command("git", "apply", "-p1", "--unsafe-paths", "-")
+	cmd.Dir = pristine
+	cmd.Stdin = strings.NewReader(cs.Diff)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git apply: %v\n%s\n%s", err, out, cs.Diff)
+	}
+	for _, p := range []string{"a.txt", "noeol.txt", "dir/new.txt"} {
+		want, _ := os.ReadFile(filepath.Join(edited, p))
+		got, err := os.ReadFile(filepath.Join(pristine, p))
+		if err != nil || string(got) != string(want) {
+			t.Errorf("%s after git apply = %q (%v), want %q", p, got, err, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(pristine, "gone.txt")); !os.IsNotExist(err) {
+		t.Errorf("gone.txt still there after git apply: %v", err)
 	}
 }
