@@ -107,6 +107,7 @@ type run struct {
 	cost     float64
 	final    Message
 	sigs     []string // step signatures, for loop detection
+	ignored  int      // text protocol: actions after the first in this reply
 	modelErr error
 }
 
@@ -147,7 +148,7 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 
 	var calls []ToolCall
 	if r.protocol == ProtocolText {
-		calls = parseTextAction(msg.Content, r.state.Step, r.tools)
+		calls, r.ignored = parseTextAction(msg.Content, r.state.Step, r.tools)
 	} else {
 		calls = msg.ToolCalls
 	}
@@ -237,6 +238,9 @@ func (r *run) resultMessage(tc ToolCall, res ToolResult) Message {
 		content = "error: " + content
 	}
 	if r.protocol == ProtocolText {
+		if r.ignored > 0 {
+			content += fmt.Sprintf("\n(only the first action of a reply is run; %d more ignored: send them one per reply)", r.ignored)
+		}
 		return Message{Role: User, Content: fmt.Sprintf("[result of %s]\n%s", tc.Name, content)}
 	}
 	return Message{Role: ToolRole, ToolCallID: tc.ID, Name: tc.Name, Content: content}

@@ -21,58 +21,66 @@ var actionLine = regexp.MustCompile(`(?m)^[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*=>
 // every following line (multi-line content such as a spec); when it starts
 // with '{', it is the JSON object there, which may span lines. A plain
 // argument fills the tool's first required string parameter (textArgs).
-func parseTextAction(content string, step int, known map[string]Tool) []ToolCall {
-	var loc []int
-	for _, l := range actionLine.FindAllStringSubmatchIndex(content, -1) {
-		first := strings.TrimSpace(content[:l[0]]) == ""
-		if _, ok := known[content[l[2]:l[3]]]; ok || first {
-			loc = l
-			break
+// ignored counts further actions after the argument: one action per reply.
+func parseTextAction(content string, step int, known map[string]Tool) (calls []ToolCall, ignored int) {
+	all := actionLine.FindAllStringSubmatchIndex(content, -1)
+	for i, l := range all {
+		name := content[l[2]:l[3]]
+		_, ok := known[name]
+		if !ok && strings.TrimSpace(content[:l[0]]) != "" {
+			continue
 		}
+		args, used := textArgs(content[l[1]:], known[name])
+		end := l[1] + used
+		for _, later := range all[i+1:] {
+			if _, ok := known[content[later[2]:later[3]]]; ok && later[0] >= end {
+				ignored++
+			}
+		}
+		return []ToolCall{{ID: fmt.Sprintf("text_%d", step), Name: name, Arguments: args}}, ignored
 	}
-	if loc == nil {
-		return nil
-	}
-	name := content[loc[2]:loc[3]]
-	args := textArgs(content[loc[1]:], known[name])
-	return []ToolCall{{ID: fmt.Sprintf("text_%d", step), Name: name, Arguments: args}}
+	return nil, 0
 }
 
-// textArgs turns the text after `=>` into the tool's JSON arguments: a JSON
-// object passes through; plain text fills t's first required string
-// parameter ("argument" when t is unknown, which only ends up in logs).
-func textArgs(rest string, t Tool) string {
-	plain, obj := splitTextArg(rest)
+// textArgs turns the text after `=>` into the tool's JSON arguments and
+// says how many bytes of rest the argument used. A JSON object passes
+// through; plain text fills t's first required string parameter
+// ("argument" when t is unknown, which only ends up in logs).
+func textArgs(rest string, t Tool) (string, int) {
+	plain, obj, used := splitTextArg(rest)
 	if obj != "" {
-		return obj
+		return obj, used
 	}
 	key := "argument"
 	if t != nil {
 		if key = primaryParam(t.Spec()); key == "" {
-			return "{}"
+			return "{}", used
 		}
 	}
 	b, _ := json.Marshal(map[string]string{key: plain})
-	return string(b)
+	return string(b), used
 }
 
 // splitTextArg reads the argument: the rest of the line, else the
 // following lines, or a JSON object (returned as obj) which may span lines.
-func splitTextArg(rest string) (plain, obj string) {
+func splitTextArg(rest string) (plain, obj string, used int) {
 	line, after, _ := strings.Cut(rest, "\n")
+	lineEnd := len(line)
 	line = strings.TrimSpace(line)
 	switch {
 	case strings.HasPrefix(line, "{"):
+		trimmed := strings.TrimLeft(rest, " \t")
+		dec := json.NewDecoder(strings.NewReader(trimmed))
 		var raw json.RawMessage
-		if err := json.NewDecoder(strings.NewReader(strings.TrimSpace(rest))).Decode(&raw); err == nil {
-			return "", string(raw)
+		if err := dec.Decode(&raw); err == nil {
+			return "", string(raw), len(rest) - len(trimmed) + int(dec.InputOffset())
 		}
-		return line, "" // not JSON after all: the tool reports the mistake
+		return line, "", lineEnd // not JSON after all: the tool reports the mistake
 	case line == "":
 		// A block fenced in ``` keeps the closing fence out.
-		return strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(after), "```")), ""
+		return strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(after), "```")), "", len(rest)
 	}
-	return line, ""
+	return line, "", lineEnd
 }
 
 type schemaDoc struct {

@@ -23,7 +23,8 @@ func FuzzTextAction(f *testing.F) {
 	})
 	known := map[string]Tool{"open": open}
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, c := range parseTextAction(s, 1, known) {
+		calls, _ := parseTextAction(s, 1, known)
+		for _, c := range calls {
 			var obj map[string]any
 			if err := json.Unmarshal([]byte(c.Arguments), &obj); err != nil {
 				t.Fatalf("arguments %q of %q are not a JSON object: %v", c.Arguments, s, err)

@@ -98,3 +98,26 @@ func TestTextProtocolArrowFunctionsInAnswerAreText(t *testing.T) {
 	assert.Equal(t, answer, out.Final.Content)
 	assert.Empty(t, out.Steps[0].Calls)
 }
+
+func TestTextProtocolOneActionPerReply(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.Script{
+		llmtest.Reply("open=>a.go\nopen=>b.go\nopen=>{\"path\": \"c.go\"}"),
+		llmtest.Reply("open=>{\"path\":\n \"d.go\"} open=>e.go").When(llmtest.Expect{Last: "2 more ignored"}),
+		llmtest.Reply("done").When(llmtest.Expect{Last: "[result of open]\nd.go"}),
+	})
+	c, _ := newClient(t, srv)
+	var opened []string
+	a := &llm.Agent{Model: c, Protocol: llm.ProtocolText, Tools: []llm.Tool{
+		llm.NewTool("open", "Open.", func(_ context.Context, p struct {
+			Path string `json:"path"`
+		}) (llm.ToolResult, error) {
+			opened = append(opened, p.Path)
+			return llm.ToolResult{Content: p.Path}, nil
+		}),
+	}}
+	out, err := a.Run(t.Context(), userMsg("go"))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a.go", "d.go"}, opened)
+	assert.Equal(t, "[result of open]\nd.go", out.Messages[len(out.Messages)-2].Content, "nothing ignored on the same line")
+}
