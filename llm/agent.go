@@ -65,5 +65,6 @@ type Outcome struct {
 	Final    Message // the last assistant message
 	Steps    []StepRecord
 	Usage    Usage
-	Err      error // the model error behind StopModelError, if any
+	Cost     float64 // sum of the responses' Cost (configured prices)
+	Err      error   // the model error behind StopModelError, if any
 }

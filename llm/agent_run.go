@@ -296,7 +296,7 @@ func canonicalJSON(s string) string {
 func (r *run) end(reason StopReason, err error) (*Outcome, error) {
 	out := &Outcome{
 		Reason: reason, Messages: r.state.Messages, Final: r.final,
-		Steps: r.state.Steps, Usage: r.state.Usage, Err: r.modelErr,
+		Steps: r.state.Steps, Usage: r.state.Usage, Cost: r.cost, Err: r.modelErr,
 	}
 	return out, err
 }

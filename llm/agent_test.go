@@ -171,6 +171,7 @@ func TestAgentBudgetStops(t *testing.T) {
 			require.NoError(t, err, "a budget stop is not an error")
 			assert.Equal(t, tc.want, out.Reason)
 			assert.Len(t, out.Steps, tc.steps)
+			assert.InDelta(t, float64(out.Usage.Total())/1e6, out.Cost, 1e-12, "priced at 1 per million")
 			assert.EqualValues(t, tc.steps, calls.Load(), "what was gathered is kept")
 			assert.Equal(t, llm.ToolRole, out.Messages[len(out.Messages)-1].Role)
 		})
