@@ -83,12 +83,16 @@ func New(d Deps, o Options) (*Engine, error) {
 	if err := river.AddWorkerSafely(workers, &worker{e: e}); err != nil {
 		return nil, fmt.Errorf("workflow: %w", err)
 	}
+	if err := river.AddWorkerSafely(workers, &pruneWorker{e: e}); err != nil {
+		return nil, fmt.Errorf("workflow: %w", err)
+	}
 	q, err := d.Store.NewQueue(store.QueueOptions{
 		Workers:      workers,
 		MaxWorkers:   o.MaxWorkers,
 		PollInterval: o.PollInterval,
 		JobTimeout:   o.JobTimeout,
 		Logger:       o.Logger,
+		PeriodicJobs: periodicJobs(),
 	})
 	if err != nil {
 		return nil, err

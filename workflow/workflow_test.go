@@ -296,3 +296,23 @@ func TestLabelToPROnPostgres(t *testing.T) {
 	require.Len(t, c["spec"], 1)
 	require.Len(t, c["plan"], 1)
 }
+
+func TestOldDeliveriesArePrunedPeriodically(t *testing.T) {
+	t.Parallel()
+	st := storetest.SQLite(t)
+	_, err := st.DB().ExecContext(t.Context(), `INSERT INTO deliveries (id, event, received_at) VALUES ('old', 'issues', ?)`,
+		time.Now().Add(-workflow.DeliveryRetention-time.Hour).Unix())
+	require.NoError(t, err)
+	fresh, err := st.RecordDelivery(t.Context(), "new", "issues")
+	require.NoError(t, err)
+	require.True(t, fresh)
+	newHarnessOn(t, &agents{}, st) // the engine prunes on start, then every few hours
+	require.Eventually(t, func() bool {
+		var n int
+		err := st.DB().QueryRowContext(t.Context(), `SELECT COUNT(*) FROM deliveries WHERE id = 'old'`).Scan(&n)
+		return err == nil && n == 0
+	}, 10*time.Second, 20*time.Millisecond)
+	fresh, err = st.RecordDelivery(t.Context(), "new", "issues")
+	require.NoError(t, err)
+	require.False(t, fresh, "a recent delivery is kept")
+}

@@ -145,6 +145,14 @@ func TestEndToEndLabelToPRWithRestartAndReview(t *testing.T) {
 	} {
 		require.Contains(t, body, want)
 	}
+
+	// SIGTERM: the process stops taking work and exits cleanly.
+	require.NoError(t, e.stop())
+	e.mu.Lock()
+	logs := e.logs.String()
+	e.mu.Unlock()
+	require.Contains(t, logs, "shutting down: no new deliveries")
+	require.True(t, strings.HasSuffix(strings.TrimSpace(logs), "msg=stopped"), "the last log line says stopped")
 }
 
 func (e *e2e) get(path string) string {

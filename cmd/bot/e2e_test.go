@@ -118,7 +118,7 @@ func newE2E(t *testing.T, modelURL string) *e2e {
 		"ISSUESMITH_MODEL_OUTPUT_PRICE=4",
 	)
 	t.Cleanup(func() {
-		e.stop()
+		_ = e.stop()
 		if t.Failed() || os.Getenv("ISSUESMITH_E2E_LOGS") == "1" {
 			t.Logf("server logs:\n%s", e.logs)
 		}
@@ -165,21 +165,24 @@ func (e *e2e) kill() {
 	e.child = nil
 }
 
-// stop ends the server process gracefully (SIGTERM) if it runs.
-func (e *e2e) stop() {
+// stop ends the server process gracefully (SIGTERM) if it runs and returns
+// how it exited.
+func (e *e2e) stop() error {
 	if e.child == nil {
-		return
+		return nil
 	}
 	_ = e.child.Process.Signal(syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() { _ = e.child.Wait(); close(done) }()
+	done := make(chan error, 1)
+	go func() { done <- e.child.Wait() }()
+	var err error
 	select {
-	case <-done:
+	case err = <-done:
 	case <-time.After(15 * time.Second):
 		_ = e.child.Process.Kill()
-		<-done
+		err = fmt.Errorf("no exit 15s after SIGTERM: %v", <-done)
 	}
 	e.child = nil
+	return err
 }
 
 type lockedWriter struct {

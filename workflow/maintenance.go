@@ -1,0 +1,42 @@
+package workflow
+
+import (
+	"context"
+	"time"
+
+	"github.com/riverqueue/river"
+)
+
+// DeliveryRetention is how long webhook delivery ids are kept for dedupe;
+// GitHub redelivers for at most three days.
+const DeliveryRetention = 7 * 24 * time.Hour
+
+// PruneArgs is the periodic maintenance job: it forgets old webhook
+// deliveries so the dedupe table stays small.
+type PruneArgs struct{}
+
+// Kind names the job kind in River.
+func (PruneArgs) Kind() string { return "issuesmith_prune" }
+
+type pruneWorker struct {
+	river.WorkerDefaults[PruneArgs]
+	e *Engine
+}
+
+func (w *pruneWorker) Work(ctx context.Context, _ *river.Job[PruneArgs]) error {
+	n, err := w.e.d.Store.PruneDeliveries(ctx, DeliveryRetention)
+	if err != nil {
+		return err
+	}
+	w.e.log.Info("pruned old webhook deliveries", "deleted", n)
+	return nil
+}
+
+// periodicJobs are the engine's scheduled jobs.
+func periodicJobs() []*river.PeriodicJob {
+	return []*river.PeriodicJob{
+		river.NewPeriodicJob(river.PeriodicInterval(6*time.Hour),
+			func() (river.JobArgs, *river.InsertOpts) { return PruneArgs{}, nil },
+			&river.PeriodicJobOpts{RunOnStart: true}),
+	}
+}
