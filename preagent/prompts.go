@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
+	"strings"
 	"text/template"
 )
 
@@ -18,6 +19,12 @@ func prompt(name string) string {
 		panic(fmt.Sprintf("preagent: prompt %s: %v", name, err))
 	}
 	return string(b)
+}
+
+// toolDesc is the embedded description of the explorer tool name
+// (prompts/tool_<name>.md).
+func toolDesc(name string) string {
+	return strings.TrimSpace(prompt("tool_" + name + ".md"))
 }
 
 // explorerSystem renders the explorer's system prompt.

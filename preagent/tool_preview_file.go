@@ -10,17 +10,13 @@ import (
 	"github.com/issuesmith/issuesmith/summaries"
 )
 
-const previewFileDesc = `Preview a file's outline (the "preview a file" action): its imports and one line per ` +
-	`definition with line ranges, without the bodies. Cheap: use it to decide whether a file is worth reading and ` +
-	`which lines to open.`
-
 // previewParams are the arguments of preview_file.
 type previewParams struct {
 	Path string `json:"path" desc:"File to preview, relative to the repository root"`
 }
 
 func (s *session) previewFileTool() llm.Tool {
-	return llm.NewTool(toolPreviewFile, previewFileDesc, func(ctx context.Context, p previewParams) (llm.ToolResult, error) {
+	return llm.NewTool(toolPreviewFile, toolDesc("preview_file"), func(ctx context.Context, p previewParams) (llm.ToolResult, error) {
 		path, err := repo.Clean(p.Path)
 		if err != nil {
 			return s.observe(toolPreviewFile, p.Path, "", "", err)

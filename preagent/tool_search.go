@@ -8,10 +8,6 @@ import (
 	"github.com/issuesmith/issuesmith/llm"
 )
 
-const searchDesc = `Search the repository's file summaries by meaning (the "search" action): give a few words ` +
-	`describing what you look for and get the best-matching files with their one-line summaries and matching ` +
-	`definitions. Use it when the layout does not tell you where something lives.`
-
 // searchParams are the arguments of search.
 type searchParams struct {
 	Query string `json:"query" desc:"What you are looking for, in a few words or identifiers"`
@@ -23,7 +19,7 @@ func (s *session) searchTool() llm.Tool {
 	if s.e.idx == nil {
 		return nil
 	}
-	return llm.NewTool(toolSearch, searchDesc, func(ctx context.Context, p searchParams) (llm.ToolResult, error) {
+	return llm.NewTool(toolSearch, toolDesc("search"), func(ctx context.Context, p searchParams) (llm.ToolResult, error) {
 		if strings.TrimSpace(p.Query) == "" {
 			return llm.ErrorResult("query is empty: say in a few words what you are looking for"), nil
 		}

@@ -8,10 +8,6 @@ import (
 	"github.com/issuesmith/issuesmith/llm"
 )
 
-const submitSpecDesc = `Finish the exploration with the spec: topic, current behaviour, desired behaviour, the files ` +
-	`to add, modify or delete (each with its reason) and open questions. Call it once you know which files must ` +
-	`change; for an issue too ambiguous to act on, give no files and the questions that must be answered first.`
-
 // specParams are the arguments of submit_spec.
 type specParams struct {
 	Topic     string       `json:"topic" desc:"One line: what the issue asks for"`
@@ -22,7 +18,7 @@ type specParams struct {
 }
 
 func (s *session) submitSpecTool() llm.Tool {
-	return llm.NewTool(toolSubmitSpec, submitSpecDesc, func(ctx context.Context, p specParams) (llm.ToolResult, error) {
+	return llm.NewTool(toolSubmitSpec, toolDesc("submit_spec"), func(ctx context.Context, p specParams) (llm.ToolResult, error) {
 		spec := &Spec{Topic: p.Topic, Current: p.Current, Desired: p.Desired, Files: p.Files, Questions: p.Questions}
 		spec.Normalize()
 		if err := spec.Validate(); err != nil {
