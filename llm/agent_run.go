@@ -172,6 +172,7 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 		r.state.Messages = append(r.state.Messages, r.resultMessage(tc, res))
 	}
 	r.record(rec)
+	looping := r.looping(calls)
 	if h := r.a.Hooks.AfterStep; h != nil {
 		if err := h(ctx, &r.state); err != nil {
 			return StopError, fmt.Errorf("%s step %d: after step: %w", r.a.Role, r.state.Step, err)
@@ -180,7 +181,7 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 	if stop || r.state.Stop {
 		return StopFinished, nil
 	}
-	if r.looping(calls) {
+	if looping {
 		return StopLoop, nil
 	}
 	return "", nil
@@ -250,7 +251,8 @@ func (r *run) record(rec StepRecord) {
 	r.state.Steps = append(r.state.Steps, rec)
 }
 
-// looping records this step's signature and reports a repeat.
+// looping records this step's signature and reports a loop; one repeat
+// before that, it warns the model.
 func (r *run) looping(calls []ToolCall) bool {
 	p := r.a.Loop
 	if p.Window <= 0 {
@@ -276,6 +278,13 @@ func (r *run) looping(calls []ToolCall) bool {
 		if s == sig {
 			n++
 		}
+	}
+	if n == p.Repeats-1 && n > 1 {
+		// One repeat away from the stop: tell the model in the step's
+		// last result, the freshest thing it reads.
+		last := &r.state.Messages[len(r.state.Messages)-1]
+		last.Content += fmt.Sprintf("\n\nnote: you made this same call %d times recently and got the same result; "+
+			"another repeat ends the run. Try something different.", n)
 	}
 	return n >= p.Repeats
 }

@@ -135,6 +135,23 @@ func TestAgentDetectsLoops(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, llm.StopLoop, out.Reason)
 	assert.Len(t, out.Steps, 4)
+	assert.Contains(t, srv.Requests()[3].Last().Content, "another repeat ends the run", "warned once before the stop")
+	assert.NotContains(t, srv.Requests()[2].Last().Content, "note:")
+}
+
+func TestAgentLoopPolicyIsConfigurable(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.Script{
+		llmtest.Call("read_file", `{"path":"a.go"}`),
+		llmtest.Call("read_file", `{"path":"a.go"}`),
+	})
+	c, _ := newClient(t, srv)
+	var calls atomic.Int32
+	a := &llm.Agent{Model: c, Loop: llm.LoopPolicy{Window: 2, Repeats: 2}, Tools: []llm.Tool{readTool(map[string]string{"a.go": "A"}, &calls)}}
+	out, err := a.Run(t.Context(), userMsg("go"))
+	require.NoError(t, err)
+	assert.Equal(t, llm.StopLoop, out.Reason)
+	assert.EqualValues(t, 2, calls.Load())
 }
 
 // endless answers every request with a fresh tool call.
