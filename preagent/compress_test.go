@@ -84,6 +84,13 @@ func TestCompressionReplacesRawWindowsWithRecord(t *testing.T) {
 			if n := llm.CountTokens(reqs[2].Messages); n > opts.CompressAt {
 				t.Errorf("prompt after compression = %d tokens, over %d", n, opts.CompressAt)
 			}
+			for _, r := range roleRequests(srv, llm.RoleObserver) {
+				log := allText(r)
+				if n := llm.CountTokens(r.Messages); n > DefaultMaxPromptTokens || !strings.Contains(log, "MARKER_A_RAW") ||
+					strings.Contains(log, "MARKER_B_RAW") {
+					t.Errorf("verdict request: %d tokens; it must show the dropped window only", n)
+				}
+			}
 		})
 	}
 }
