@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/repo"
@@ -52,6 +53,7 @@ type session struct {
 // built from what was explored, with Spec.Partial set and Note saying why. A
 // model failure or cancelled ctx returns an error.
 func (e *Explorer) Explore(ctx context.Context, is Issue) (*Result, error) {
+	start := time.Now()
 	s := &session{e: e, opts: e.opts, issue: is.Clean(), res: &Result{}, memo: tokenMemo{}}
 	s.rec.terms = issueTerms(s.issue)
 	msgs, err := s.firstMessages(ctx)
@@ -77,6 +79,10 @@ func (e *Explorer) Explore(ctx context.Context, is Issue) (*Result, error) {
 		// once more, within what is left of the step budget.
 		s.stepBase = s.step
 		agent.Budget.MaxSteps = min(2, s.opts.Budget.MaxSteps-len(out.Steps))
+		if b := s.opts.Budget.MaxTokens; b > 0 {
+			agent.Budget.MaxTokens = max(1, b-out.Usage.Total())
+		}
+		agent.Budget.MaxWall = max(time.Second, s.opts.Budget.MaxWall-time.Since(start))
 		nudge := append(out.Messages, llm.Message{Role: llm.User,
 			Content: "Call submit_spec now with what you have found (files, or questions if the issue is unclear)."})
 		out, err = agent.Run(ctx, nudge)
