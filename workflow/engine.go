@@ -13,14 +13,16 @@ import (
 	"github.com/issuesmith/issuesmith/store"
 )
 
-// Deps are the parts the engine drives. All are required.
+// Deps are the parts the engine drives. All are required but Summarizer
+// (without it pushes refresh nothing).
 type Deps struct {
-	Store    *store.Store
-	GitHub   Installations
-	Git      Git
-	Explorer Explorer
-	Planner  Planner
-	Coder    Coder
+	Store      *store.Store
+	GitHub     Installations
+	Git        Git
+	Explorer   Explorer
+	Planner    Planner
+	Coder      Coder
+	Summarizer Summarizer
 }
 
 // Options tune the engine; zero values take the defaults noted.
@@ -84,6 +86,9 @@ func New(d Deps, o Options) (*Engine, error) {
 		return nil, fmt.Errorf("workflow: %w", err)
 	}
 	if err := river.AddWorkerSafely(workers, &pruneWorker{e: e}); err != nil {
+		return nil, fmt.Errorf("workflow: %w", err)
+	}
+	if err := river.AddWorkerSafely(workers, &refreshWorker{e: e}); err != nil {
 		return nil, fmt.Errorf("workflow: %w", err)
 	}
 	q, err := d.Store.NewQueue(store.QueueOptions{

@@ -70,6 +70,8 @@ func (e *Engine) Handle(ctx context.Context, ev Event) error {
 		return e.commentEdited(ctx, ev)
 	case ReviewComment:
 		return e.reviewComment(ctx, ev)
+	case Pushed:
+		return e.pushed(ctx, ev)
 	}
 	return ErrIgnored
 }

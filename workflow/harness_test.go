@@ -75,7 +75,7 @@ func (h *harness) start() {
 			return h.app.Client(ctx, id)
 		}),
 		Git:      cliGit{bare: h.bare},
-		Explorer: h.agents, Planner: h.agents, Coder: h.agents,
+		Explorer: h.agents, Planner: h.agents, Coder: h.agents, Summarizer: h.agents,
 	}, workflow.Options{
 		BotLogin: h.gh.BotLogin(), PollInterval: 20 * time.Millisecond, LeaseWait: 50 * time.Millisecond,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
@@ -144,6 +144,7 @@ func (h *harness) botComments() map[string][]ghtest.Comment {
 type agents struct {
 	mu           sync.Mutex
 	explores     int
+	refreshed    []string // files seen by Refresh
 	exploreErr   error
 	implementHit chan struct{} // closed when Implement starts, if set
 	block        bool          // Implement waits for ctx to end
@@ -228,6 +229,19 @@ func (a *agents) Revise(_ context.Context, dir string, req workflow.Review, _ *c
 	}
 	return &workflow.CodeResult{OK: true, Changed: []string{req.Path}, Summary: "Applied the review.",
 		Usage: llm.Usage{PromptTokens: 300, CompletionTokens: 30}}, nil
+}
+
+func (a *agents) Refresh(_ context.Context, dir string) (llm.Usage, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return llm.Usage{}, err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, e := range entries {
+		a.refreshed = append(a.refreshed, e.Name())
+	}
+	return llm.Usage{PromptTokens: 50}, nil
 }
 
 func (a *agents) implementCount() int {

@@ -2,6 +2,7 @@ package workflow_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -315,4 +316,15 @@ func TestOldDeliveriesArePrunedPeriodically(t *testing.T) {
 	fresh, err = st.RecordDelivery(t.Context(), "new", "issues")
 	require.NoError(t, err)
 	require.False(t, fresh, "a recent delivery is kept")
+}
+
+func TestPushRefreshesSummariesOfTheDefaultBranch(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, &agents{})
+	require.NoError(t, h.event(workflow.Pushed))
+	require.Eventually(t, func() bool {
+		h.agents.mu.Lock()
+		defer h.agents.mu.Unlock()
+		return slices.Contains(h.agents.refreshed, "greet.go")
+	}, 10*time.Second, 20*time.Millisecond, "the refresh saw a checkout of main")
 }

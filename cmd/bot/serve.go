@@ -109,10 +109,11 @@ func newServer(ctx context.Context, cfg *config.Server, log *slog.Logger, tune s
 		GitHub: workflow.InstallationsFunc(func(ctx context.Context, id int64) (workflow.GitHub, error) {
 			return app.Client(ctx, id)
 		}),
-		Git:      &gitRepos{cache: cache, app: app, author: botSignature(botLogin)},
-		Explorer: &explorerAgent{model: model, cache: st, opts: preagent.Options{}},
-		Planner:  newPlannerAgent(model),
-		Coder:    &coderAgent{model: model, opts: coder.Options{}},
+		Git:        &gitRepos{cache: cache, app: app, author: botSignature(botLogin)},
+		Explorer:   &explorerAgent{model: model, cache: st, opts: preagent.Options{}},
+		Planner:    newPlannerAgent(model),
+		Coder:      &coderAgent{model: model, opts: coder.Options{}},
+		Summarizer: &summaryRefresher{model: model, cache: st},
 	}, workflow.Options{
 		BotLogin: botLogin, MaxWorkers: cfg.Workers, Logger: log, PollInterval: tune.pollInterval,
 		Cost: cost, Observe: m.job, Usage: m.usage,
@@ -279,6 +280,8 @@ func (d dispatcher) Dispatch(ctx context.Context, ev webhook.Event) error {
 		wev.Kind = workflow.CommentEdited
 	case webhook.KindReviewComment:
 		wev.Kind = workflow.ReviewComment
+	case webhook.KindPush:
+		wev.Kind = workflow.Pushed
 	default:
 		d.log.Debug("event not used by the workflow", "kind", ev.Kind, "delivery", ev.Delivery)
 		return nil

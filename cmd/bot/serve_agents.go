@@ -219,3 +219,23 @@ func (a *plannerAgent) Plan(ctx context.Context, spec *preagent.Spec, cfg *confi
 	})
 	return plan, u, err
 }
+
+// summaryRefresher is workflow.Summarizer: it builds the summaries index of
+// a checkout with the model (summarizer role) over the store's cache, so
+// explorations find every unchanged file already summarised.
+type summaryRefresher struct {
+	model llm.Model
+	cache summaries.Cache
+}
+
+func (r *summaryRefresher) Refresh(ctx context.Context, dir string) (llm.Usage, error) {
+	ws, err := repo.OpenWorkspace(dir)
+	if err != nil {
+		return llm.Usage{}, fmt.Errorf("open workspace: %w", err)
+	}
+	idx, err := summaries.Build(ctx, ws, summaries.Options{Model: r.model, Cache: r.cache})
+	if err != nil {
+		return llm.Usage{}, err
+	}
+	return idx.LastStats().Tokens, nil
+}

@@ -1,0 +1,89 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/issuesmith/issuesmith/llm"
+)
+
+// Summarizer refreshes the file-summary cache of a checkout (summaries with
+// the summarizer model over the store's cache, adapted in cmd/bot). The
+// explorer then finds every unchanged file's summary in the cache.
+type Summarizer interface {
+	Refresh(ctx context.Context, dir string) (llm.Usage, error)
+}
+
+// Pushed is the event of a push to a repository's default branch.
+const Pushed EventKind = "pushed"
+
+// RefreshArgs is the job that refreshes a repository's summaries after a
+// push. It is unique per repository while queued, so a burst of pushes
+// refreshes once.
+type RefreshArgs struct {
+	InstallationID int64  `json:"installation_id"`
+	Owner          string `json:"owner" river:"unique"`
+	Repo           string `json:"repo" river:"unique"`
+}
+
+// Kind names the job kind in River.
+func (RefreshArgs) Kind() string { return "issuesmith_refresh" }
+
+// InsertOpts: one waiting refresh per repository; a running one may be
+// followed by one more (the push it has not seen).
+func (RefreshArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{MaxAttempts: 3, UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
+		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable, rivertype.JobStateScheduled,
+		rivertype.JobStateRunning,
+	}}}
+}
+
+func (e *Engine) pushed(ctx context.Context, ev Event) error {
+	if e.d.Summarizer == nil {
+		return ErrIgnored
+	}
+	_, _, err := e.queue.Insert(ctx, RefreshArgs{InstallationID: ev.InstallationID, Owner: ev.Owner, Repo: ev.Repo}, nil)
+	return err
+}
+
+type refreshWorker struct {
+	river.WorkerDefaults[RefreshArgs]
+	e *Engine
+}
+
+// Timeout bounds a refresh: a large repository's first summaries take a
+// while, later ones only summarise changed files.
+func (w *refreshWorker) Timeout(*river.Job[RefreshArgs]) time.Duration { return time.Hour }
+
+func (w *refreshWorker) Work(ctx context.Context, job *river.Job[RefreshArgs]) error {
+	e, a := w.e, job.Args
+	gh, err := e.d.GitHub.Client(ctx, a.InstallationID)
+	if err != nil {
+		return err
+	}
+	r, err := gh.Repository(ctx, a.Owner, a.Repo)
+	if err != nil {
+		return err
+	}
+	ref := RepoRef{InstallationID: a.InstallationID, Owner: a.Owner, Repo: a.Repo, Base: r.GetDefaultBranch(),
+		CloneURL: r.GetCloneURL(), Job: fmt.Sprintf("refresh-job%d", job.ID)}
+	wt, err := e.d.Git.Checkout(ctx, ref, "")
+	if err != nil {
+		return fmt.Errorf("check out %s/%s: %w", a.Owner, a.Repo, err)
+	}
+	defer wt.Close()
+	u, err := e.d.Summarizer.Refresh(ctx, wt.Dir())
+	if e.o.Usage != nil {
+		e.o.Usage(llm.RoleSummarizer, u, e.cost(llm.RoleSummarizer, u))
+	}
+	if err != nil && !errors.Is(err, context.Canceled) {
+		e.log.Warn("summary refresh failed", "repo", a.Owner+"/"+a.Repo, "err", err)
+	}
+	e.observe("refresh", map[bool]string{true: "ok", false: "failed"}[err == nil])
+	return err
+}
