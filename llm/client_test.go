@@ -242,3 +242,15 @@ func TestChatErrorsNeverCarryTheKey(t *testing.T) {
 	_, err = c.Chat(t.Context(), llm.Request{Messages: userMsg("hi")})
 	require.NoError(t, err)
 }
+
+func TestChatTLSMismatchNamesBaseURL(t *testing.T) {
+	t.Parallel()
+	// An https base URL pointed at a plain-HTTP server.
+	srv := llmtest.NewServer(t, nil)
+	url := strings.Replace(srv.URL(), "http://", "https://", 1)
+	c, err := llm.NewClient(llm.Config{BaseURL: url, Model: "m", Sleep: (&sleeps{}).sleep})
+	require.NoError(t, err)
+	_, err = c.Chat(t.Context(), llm.Request{Messages: userMsg("hi")})
+	require.ErrorIs(t, err, llm.ErrUnreachable)
+	assert.Contains(t, err.Error(), "check llm.base_url")
+}

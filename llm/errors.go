@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"strings"
@@ -35,7 +36,7 @@ func (c *Client) explain(r resolved, err error) error {
 func (c *Client) explainRaw(r resolved, err error) error {
 	code, _ := statusOf(err)
 	switch {
-	case errors.Is(err, syscall.ECONNREFUSED) || isDNSError(err):
+	case errors.Is(err, syscall.ECONNREFUSED) || isDNSError(err) || isTLSError(err):
 		return fmt.Errorf("%w: %s (check %s): %w", ErrUnreachable, c.base, c.cfg.setting("base_url"), err)
 	case code == 401 || code == 403:
 		return fmt.Errorf("%w: %s answered %d (check %s): %w", ErrAuth, c.base, code, c.cfg.setting("api_key"), err)
@@ -66,4 +67,12 @@ func redact(err error, secret string) error {
 		return err
 	}
 	return &redactedError{err: err, secret: secret}
+}
+
+func isTLSError(err error) bool {
+	var ce *tls.CertificateVerificationError
+	var re tls.RecordHeaderError
+	// net/http reports an https URL answered in plain HTTP only as text.
+	return errors.As(err, &ce) || errors.As(err, &re) ||
+		strings.Contains(err.Error(), "server gave HTTP response to HTTPS client")
 }
