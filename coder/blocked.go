@@ -56,6 +56,7 @@ type GlobError struct {
 	Err     error
 }
 
+// Error names the pattern and what is wrong with it.
 func (e *GlobError) Error() string { return "blocked path pattern " + e.Pattern + ": " + e.Err.Error() }
 
 // Unwrap returns the path.Match error.
