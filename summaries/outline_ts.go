@@ -55,6 +55,7 @@ func set(ks ...string) map[string]bool {
 }
 
 func loadGrammars() {
+	useCAllocator()
 	jsDefs := []string{"class_declaration", "class", "function_declaration", "function",
 		"generator_function_declaration", "function", "method_definition", "method",
 		"variable_declarator", "function"}
@@ -124,7 +125,15 @@ func withTree(lang Language, src []byte, fn func(g *grammar, root *ts.Node)) err
 			return fmt.Errorf("load %s grammar: %w", lang, err)
 		}
 	}
-	tree := p.Parse(src, nil)
+	// Parser.Parse hands tree-sitter the whole rest of the text on every
+	// read and the binding copies it each time, which is quadratic on large
+	// files; bounded chunks keep each copy small.
+	tree := p.ParseWithOptions(func(i int, _ ts.Point) []byte {
+		if i >= len(src) {
+			return nil
+		}
+		return src[i:min(len(src), i+readChunk)]
+	}, nil, nil)
 	select {
 	case pool <- p:
 	default:
@@ -137,6 +146,9 @@ func withTree(lang Language, src []byte, fn func(g *grammar, root *ts.Node)) err
 	fn(g, tree.RootNode())
 	return nil
 }
+
+// readChunk is the size of the text pieces handed to the parser.
+const readChunk = 64 << 10
 
 func treeSitterOutline(lang Language, src []byte) ([]Symbol, int, error) {
 	var syms []Symbol
