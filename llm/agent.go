@@ -66,5 +66,5 @@ type Outcome struct {
 	Steps    []StepRecord
 	Usage    Usage
 	Cost     float64 // sum of the responses' Cost (configured prices)
-	Err      error   // the model error behind StopModelError, if any
+	Err      error   // the model error behind StopModelError (or a context-window StopTokenBudget)
 }

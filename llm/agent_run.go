@@ -3,6 +3,7 @@ package llm
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -32,7 +33,8 @@ type ProtocolChooser interface {
 // result or hook asks to stop, or a budget runs out. in is not modified.
 //
 // The Outcome is always non-nil. Budget stops, loop detection and a finished
-// run return a nil error. A cancelled ctx returns ctx's error with
+// run return a nil error; a prompt that outgrew the model's context window
+// (ErrContextLength, in Outcome.Err) is a StopTokenBudget too. A cancelled ctx returns ctx's error with
 // StopCancelled; a failed model call returns the error with StopModelError
 // (also in Outcome.Err); a tool or hook Go error returns it with StopError.
 func (a *Agent) Run(ctx context.Context, in []Message) (*Outcome, error) {
@@ -203,6 +205,9 @@ func (r *run) call(ctx context.Context) (*Response, StopReason, error) {
 		return nil, StopCancelled, ctx.Err() // reclassified by Run
 	}
 	r.modelErr = err
+	if errors.Is(err, ErrContextLength) {
+		return nil, StopTokenBudget, nil // the window is a token budget too
+	}
 	return nil, StopModelError, fmt.Errorf("%s step %d: %w", r.a.Role, r.state.Step, err)
 }
 

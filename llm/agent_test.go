@@ -297,3 +297,22 @@ func TestAgentHookStopAndStepRecords(t *testing.T) {
 	assert.Less(t, len(rec.Content), 510)
 	assert.Equal(t, long, out.Final.Content, "the message itself is whole")
 }
+
+func TestAgentContextWindowOverflowIsATokenBudgetStop(t *testing.T) {
+	t.Parallel()
+	tooLong := llmtest.Fault{Status: 400, Message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens."}
+	srv := llmtest.NewServer(t, llmtest.Script{
+		llmtest.Call("read_file", `{"path":"big.go"}`),
+		llmtest.Reply("never").After(tooLong),
+	})
+	c, _ := newClient(t, srv)
+	var calls atomic.Int32
+	a := &llm.Agent{Model: c, Tools: []llm.Tool{readTool(map[string]string{"big.go": "huge"}, &calls)}}
+	out, err := a.Run(t.Context(), userMsg("go"))
+	require.NoError(t, err, "graceful, like any budget stop")
+	assert.Equal(t, llm.StopTokenBudget, out.Reason)
+	require.ErrorIs(t, out.Err, llm.ErrContextLength)
+	assert.EqualValues(t, 1, calls.Load(), "what was gathered is kept")
+	_, err = c.Chat(t.Context(), llm.Request{Messages: userMsg("finish the script")})
+	require.NoError(t, err)
+}

@@ -25,6 +25,9 @@ var (
 	ErrMalformedReply = errors.New("malformed model reply")
 	// ErrInvalidJSON: a reply that had to be JSON was not.
 	ErrInvalidJSON = errors.New("model reply is not valid JSON")
+	// ErrContextLength: the prompt does not fit the model's context window.
+	// Agent.Run ends such a run as StopTokenBudget, keeping what it gathered.
+	ErrContextLength = errors.New("prompt exceeds the model's context window")
 )
 
 // explain turns a final transport error into one that names what to fix,
@@ -43,6 +46,8 @@ func (c *Client) explainRaw(r resolved, err error) error {
 	case code == 404:
 		return fmt.Errorf("%w: %s answered 404 for model %q (check %s and %s): %w", ErrModelNotFound, c.base, r.model,
 			c.cfg.setting(r.modelKey), c.cfg.setting("base_url"), err)
+	case (code == 400 || code == 413) && contextTooLong(err):
+		return fmt.Errorf("%w: model %q: %w", ErrContextLength, r.model, err)
 	case code == 429:
 		return fmt.Errorf("%w: model %q: %w", ErrRateLimited, r.model, err)
 	}
@@ -75,4 +80,16 @@ func isTLSError(err error) bool {
 	// net/http reports an https URL answered in plain HTTP only as text.
 	return errors.As(err, &ce) || errors.As(err, &re) ||
 		strings.Contains(err.Error(), "server gave HTTP response to HTTPS client")
+}
+
+// contextTooLong recognises the servers' ways of saying the prompt is too
+// long (OpenAI's code, vLLM's, Ollama's and DeepSeek's messages).
+func contextTooLong(err error) bool {
+	msg := strings.ToLower(err.Error())
+	for _, s := range []string{"context_length_exceeded", "maximum context length", "context length", "context window", "too many tokens", "prompt is too long"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }
