@@ -86,6 +86,13 @@ func (r *run) doItem(ctx context.Context, i int) error {
 	if it.Action == preagent.ActionDelete {
 		return r.deleteItem(p, &ir)
 	}
+	if data, _, err := r.tree.read(p); err != nil {
+		return err
+	} else if repo.IsBinary(data) {
+		ir.Status, ir.Reason = ItemFailed, "binary file: the coder edits text files only"
+		r.event(p, 0, "failed", "%s", ir.Reason)
+		return nil
+	}
 	s := r.newSession(p, []string{p})
 	prompt, err := r.itemPrompt(i)
 	if err != nil {

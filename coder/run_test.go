@@ -139,3 +139,13 @@ func TestImplementNeverWritesThroughSymlinks(t *testing.T) {
 	require.Contains(t, link.Reason, "symbolic link")
 	require.Equal(t, []string{"docs/ci.yml"}, res.Blocked)
 }
+
+func TestImplementRefusesBinaryFile(t *testing.T) {
+	t.Parallel()
+	ws := fixture(t, map[string]string{"logo.png": "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"})
+	c := silent(t, Options{SkipGoChecks: true})
+	res, err := c.Implement(t.Context(), ws, nil, &planner.Plan{Items: []planner.Item{item("logo.png", preagent.ActionModify, "Recolour.")}})
+	require.NoError(t, err)
+	require.Equal(t, ItemFailed, res.Items[0].Status)
+	require.Contains(t, res.Items[0].Reason, "binary")
+}
