@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/issuesmith/issuesmith/repo"
 	"github.com/issuesmith/issuesmith/repo/gittest"
@@ -111,6 +112,45 @@ func BenchmarkSync(b *testing.B) {
 				if _, err := c.Sync(b.Context(), url, ""); err != nil {
 					b.Fatal(err)
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkSyncLarge clones GOROOT/src (about 11,000 files, 150 MB) imported
+// into one commit, with each backend, and reports wall time and memory: the
+// Go heap growth for go-git, the git process's peak RSS for the CLI.
+//
+//	go test ./repo -run '^$' -bench SyncLarge -benchtime 1x
+func BenchmarkSyncLarge(b *testing.B) {
+	if _, err := os.Stat(benchTree); err != nil {
+		b.Skip("GOROOT/src not found")
+	}
+	srv := gittest.NewServer(b)
+	srv.ImportDir(b, "go/src", "main", benchTree)
+	url := srv.RepoURL("go/src")
+	for _, backend := range []repo.Backend{repo.BackendGoGit, repo.BackendCLI} {
+		b.Run(string(backend), func(b *testing.B) {
+			for b.Loop() {
+				c, err := repo.NewCache(b.TempDir(), repo.CacheOptions{Backend: backend})
+				if err != nil {
+					b.Fatal(err)
+				}
+				st, err := c.Sync(b.Context(), url, "")
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(st.PeakHeapBytes)/(1<<20), "peak-heap-MB")
+				b.ReportMetric(float64(st.MaxRSSBytes)/(1<<20), "git-rss-MB")
+				b.ReportMetric(float64(st.SizeBytes)/(1<<20), "store-MB")
+				b.ReportMetric(float64(st.Duration.Milliseconds()), "clone-ms")
+				start := time.Now()
+				wt, err := c.Prepare(b.Context(), repo.PrepareOptions{URL: url, Branch: "b", RunID: "r"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(wt.Sync.Duration.Milliseconds()), "fetch-ms")
+				b.ReportMetric(float64(time.Since(start).Milliseconds()), "prepare-ms")
 			}
 		})
 	}

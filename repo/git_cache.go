@@ -93,8 +93,8 @@ type SyncStats struct {
 	Backend  Backend       // implementation that did the work
 	Cloned   bool          // true for the first fetch into an empty cache
 	Duration time.Duration // wall time of the fetch
-	// PeakHeapBytes is the highest Go heap seen during a go-git fetch
-	// (process-wide, sampled every 10ms); 0 for the CLI.
+	// PeakHeapBytes is how far the Go heap grew during a go-git fetch, at
+	// its highest (process-wide, sampled every 10ms); 0 for the CLI.
 	PeakHeapBytes uint64
 	// MaxRSSBytes is the git process's peak resident memory; 0 for go-git.
 	MaxRSSBytes int64
@@ -236,7 +236,8 @@ func (c *Cache) syncCLI(ctx context.Context, m mirror, token string) (SyncStats,
 			return st, err
 		}
 	}
-	args := []string{"fetch", "--prune", "--no-tags", "--quiet", "origin", string(fetchSpecs[0]), string(fetchSpecs[1])}
+	// No auto gc: repacking would delete pack files while runs link them.
+	args := []string{"-c", "gc.auto=0", "fetch", "--prune", "--no-tags", "--quiet", "origin", string(fetchSpecs[0]), string(fetchSpecs[1])}
 	res, err := runGit(ctx, m.dir, token, args...)
 	st.MaxRSSBytes = res.maxRSS
 	if err != nil {

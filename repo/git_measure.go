@@ -9,9 +9,9 @@ import (
 // heapMetric is the live Go heap, sampled while go-git works.
 const heapMetric = "/memory/classes/heap/objects:bytes"
 
-// measurePeakHeap runs fn and returns the highest Go heap size seen while it
-// ran, sampled every 10ms. The figure is process-wide: concurrent work in
-// the same process counts too.
+// measurePeakHeap runs fn and returns how far the Go heap grew above its
+// size at the start, at its highest, sampled every 10ms. The figure is
+// process-wide: concurrent work in the same process counts too.
 func measurePeakHeap(fn func() error) (uint64, error) {
 	var peak atomic.Uint64
 	sample := func() {
@@ -39,9 +39,10 @@ func measurePeakHeap(fn func() error) (uint64, error) {
 		}
 	}()
 	sample()
+	base := peak.Load()
 	err := fn()
 	sample()
 	close(done)
 	<-stopped
-	return peak.Load(), err
+	return peak.Load() - base, err
 }

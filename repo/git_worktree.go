@@ -36,9 +36,10 @@ type PrepareOptions struct {
 	Reuse bool
 }
 
-// Worktree is one run's own checkout, made from the cache: its objects are
-// shared with the cached clone (git alternates), its index, refs and files
-// are its own, so runs never share a checkout. It is not safe for
+// Worktree is one run's own checkout, made from the cache: its object files
+// are hard links to the cached clone's (copies across file systems), and its
+// index, refs and files are its own, so runs never share a checkout and a
+// later fetch or gc in the cache cannot break it. It is not safe for
 // concurrent use.
 type Worktree struct {
 	// Dir is the checkout's absolute path.
@@ -87,12 +88,16 @@ func (c *Cache) Prepare(ctx context.Context, opts PrepareOptions) (*Worktree, er
 	if err == nil {
 		start, tip, err = resolveStart(m.dir, opts)
 	}
+	if err == nil {
+		err = linkObjects(filepath.Join(m.dir, "objects"), filepath.Join(dir, ".git", "objects"))
+	}
 	unlock()
 	if err != nil {
+		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("prepare worktree: %w", err)
 	}
 	wt := &Worktree{Dir: dir, Branch: opts.Branch, Start: start, RemoteTip: tip, Backend: st.Backend, Sync: st, url: m.url}
-	if err := wt.create(ctx, m.dir); err != nil {
+	if err := wt.create(ctx); err != nil {
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("prepare worktree: %w", err)
 	}
@@ -129,21 +134,16 @@ func resolveStart(mirrorDir string, opts PrepareOptions) (start, tip string, err
 	return "", "", fmt.Errorf("base %s: %w", base, ErrRefNotFound)
 }
 
-// create lays out the run's repository: its own .git whose object store
-// borrows the mirror's through alternates, the branch at Start, origin
-// pointing at the clean URL, then the files checked out.
-func (wt *Worktree) create(ctx context.Context, mirrorDir string) error {
-	if err := os.MkdirAll(wt.Dir, 0o755); err != nil {
-		return err
-	}
-	r, err := git.Init(runStorage(wt.Dir), osfs.New(wt.Dir))
+// create lays out the run's repository around the linked objects: the
+// branch at Start, origin pointing at the clean URL, then the files checked
+// out.
+func (wt *Worktree) create(ctx context.Context) error {
+	st := filesystem.NewStorage(osfs.New(filepath.Join(wt.Dir, ".git")), cache.NewObjectLRUDefault())
+	r, err := git.Init(st, osfs.New(wt.Dir))
 	if err != nil {
 		return err
 	}
 	wt.repo = r
-	if err := r.Storer.(*filesystem.Storage).AddAlternate(mirrorDir); err != nil {
-		return err
-	}
 	if _, err := r.CreateRemote(&config.RemoteConfig{Name: "origin", URLs: []string{wt.url}, Fetch: fetchSpecs[:1]}); err != nil {
 		return err
 	}
@@ -169,13 +169,6 @@ func (wt *Worktree) create(ctx context.Context, mirrorDir string) error {
 		return err
 	}
 	return w.Reset(&git.ResetOptions{Commit: plumbing.NewHash(wt.Start), Mode: git.HardReset})
-}
-
-// runStorage opens the .git of a run directory. Alternates are resolved
-// from the file-system root, as they are absolute paths into the cache.
-func runStorage(dir string) *filesystem.Storage {
-	return filesystem.NewStorageWithOptions(osfs.New(filepath.Join(dir, ".git")), cache.NewObjectLRUDefault(),
-		filesystem.Options{AlternatesFS: osfs.New("/")})
 }
 
 // Workspace opens the worktree as a confined Workspace.

@@ -57,52 +57,64 @@ func (w *Workspace) ListDir(ctx context.Context, p ListDirParams) (string, error
 	if !st.IsDir() {
 		return "", fmt.Errorf("%q is a file, not a directory (use read_file): %w", start, ErrNotDir)
 	}
-	top := &dirNode{name: start, dir: true}
-	nodes := map[string]*dirNode{start: top}
-	var totalFiles, totalDirs int
-	err = w.walk(ctx, start, func(rel string, d fs.DirEntry) error {
-		if rel == start {
-			return nil
-		}
-		if d.IsDir() {
-			totalDirs++
-		} else {
-			totalFiles++
-		}
-		sub := strings.TrimPrefix(rel, start+"/")
-		if start == "." {
-			sub = rel
-		}
-		parts := strings.Split(sub, "/")
-		if len(parts) > depth {
-			folded := nodes[path.Join(start, path.Join(parts[:depth]...))]
-			if folded != nil {
-				if d.IsDir() {
-					folded.dirs++
-				} else {
-					folded.files++
-				}
-			}
-			return nil
-		}
-		n := &dirNode{name: d.Name(), dir: d.IsDir()}
-		if d.Type()&fs.ModeSymlink != 0 {
-			n.link = w.linkTarget(rel)
-		}
-		parent := nodes[path.Dir(rel)]
-		if parent == nil {
-			return nil
-		}
-		parent.children = append(parent.children, n)
-		if d.IsDir() {
-			nodes[rel] = n
-		}
-		return nil
-	})
-	if err != nil {
+	tb := &treeBuilder{w: w, start: start, depth: depth, top: &dirNode{name: start, dir: true}}
+	tb.nodes = map[string]*dirNode{start: tb.top}
+	if err := w.walk(ctx, start, tb.add); err != nil {
 		return "", fmt.Errorf("list %s: %w", start, err)
 	}
-	return renderTree(top, depth, totalFiles, totalDirs), nil
+	return renderTree(tb.top, depth, tb.files, tb.dirs), nil
+}
+
+// treeBuilder collects the entries of a walk into the tree ListDir shows,
+// counting what lies below the depth limit into the folded folder above it.
+type treeBuilder struct {
+	w           *Workspace
+	start       string
+	depth       int
+	top         *dirNode
+	nodes       map[string]*dirNode // shown directories by path
+	files, dirs int                 // totals below start
+}
+
+// add takes one walk entry.
+func (tb *treeBuilder) add(rel string, d fs.DirEntry) error {
+	if rel == tb.start {
+		return nil
+	}
+	if d.IsDir() {
+		tb.dirs++
+	} else {
+		tb.files++
+	}
+	sub := rel
+	if tb.start != "." {
+		sub = strings.TrimPrefix(rel, tb.start+"/")
+	}
+	parts := strings.Split(sub, "/")
+	if len(parts) > tb.depth {
+		if folded := tb.nodes[path.Join(tb.start, path.Join(parts[:tb.depth]...))]; folded != nil {
+			if d.IsDir() {
+				folded.dirs++
+			} else {
+				folded.files++
+			}
+		}
+		return nil
+	}
+	n := &dirNode{name: d.Name(), dir: d.IsDir()}
+	if d.Type()&fs.ModeSymlink != 0 {
+		n.link = tb.w.linkTarget(rel)
+	}
+	parent := tb.nodes[path.Dir(rel)]
+	if parent == nil {
+		return nil
+	}
+	parent.children = append(parent.children, n)
+	if d.IsDir() {
+		tb.nodes[rel] = n
+	}
+	return nil
+
 }
 
 // renderTree prints the tree with two-space indentation, directories first.

@@ -153,3 +153,23 @@ func git(t testing.TB, dir string, args ...string) string {
 	}
 	return string(out)
 }
+
+// ImportDir commits every file under src (a directory outside the server,
+// read in place, its .gitignore files honoured) as one commit on branch of
+// repository name, creating the repository if needed, and returns the
+// commit. It is meant for big fixtures such as a copy of GOROOT/src.
+func (s *Server) ImportDir(t testing.TB, name, branch, src string) string {
+	t.Helper()
+	if _, err := os.Stat(s.Dir(name)); err != nil {
+		s.CreateRepo(t, name)
+	}
+	gitDir := filepath.Join(t.TempDir(), "import.git")
+	git(t, "", "init", "--quiet", "--bare", gitDir)
+	g := func(args ...string) string {
+		return git(t, "", append([]string{"--git-dir=" + gitDir, "--work-tree=" + src}, args...)...)
+	}
+	g("add", "-A", ".")
+	g("commit", "--quiet", "-m", "import "+filepath.Base(src))
+	g("push", "--quiet", s.Dir(name), "HEAD:refs/heads/"+branch)
+	return strings.TrimSpace(g("rev-parse", "HEAD"))
+}
