@@ -42,6 +42,9 @@ type Options struct {
 	// LeaseWait is how long a job for a busy issue waits before trying
 	// again (default 5s).
 	LeaseWait time.Duration
+	// WatchInterval is how often a running stage checks whether its run
+	// was cancelled (default 2s).
+	WatchInterval time.Duration
 	// Cost estimates the cost of a role's usage; nil means zero.
 	Cost func(role llm.Role, u llm.Usage) float64
 	// Usage, when set, is told every agent's usage and estimated cost
@@ -73,6 +76,9 @@ func New(d Deps, o Options) (*Engine, error) {
 	}
 	if o.LeaseWait <= 0 {
 		o.LeaseWait = 5 * time.Second
+	}
+	if o.WatchInterval <= 0 {
+		o.WatchInterval = 2 * time.Second
 	}
 	if o.JobTimeout <= 0 {
 		o.JobTimeout = 30 * time.Minute

@@ -115,7 +115,12 @@ func (w *worker) Work(ctx context.Context, job *river.Job[StageArgs]) (err error
 		}
 	}
 	defer release()
-	next, err := e.runStage(ctx, log, run, a, job.ID)
+	sctx, unwatch := e.watchRun(ctx, run.ID)
+	next, err := e.runStage(sctx, log, run, a, job.ID)
+	if err != nil && errors.Is(context.Cause(sctx), errRunEnded) {
+		err = fmt.Errorf("%w: %w", store.ErrClosed, err) // /stop, unlabel or close during the stage
+	}
+	unwatch()
 	release()
 	// The next stage is queued after the lease is free, so it starts at
 	// once instead of finding the issue busy.
@@ -196,4 +201,34 @@ func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run,
 		err = permanent(fmt.Errorf("unknown stage %q", a.Stage))
 	}
 	return s.next, err
+}
+
+// errRunEnded is the cancel cause of a stage whose run was cancelled.
+var errRunEnded = errors.New("the run was cancelled")
+
+// watchRun returns a context that is cancelled when the run is cancelled
+// (/stop, unlabel, close), so a long agent call stops promptly instead of at
+// the next checkpoint. It works the same on SQLite (no LISTEN/NOTIFY) and
+// PostgreSQL: it polls the run row.
+func (e *Engine) watchRun(ctx context.Context, id int64) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(e.o.WatchInterval)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if r, err := e.d.Store.Run(ctx, id); err == nil && r.State == store.StateCancelled {
+					cancel(errRunEnded)
+					return
+				}
+			}
+		}
+	}()
+	return ctx, func() { close(done); cancel(nil) }
 }

@@ -136,6 +136,7 @@ type Pulls interface {
 // repository's config file, reset the trigger label.
 type Issues interface {
 	FileContent(ctx context.Context, owner, repo, path, ref string) ([]byte, error)
+	ReactIssue(ctx context.Context, owner, repo string, number int, content string) error
 	GetIssue(ctx context.Context, owner, repo string, number int) (*github.Issue, error)
 	Repository(ctx context.Context, owner, repo string) (*github.Repository, error)
 	RemoveLabel(ctx context.Context, owner, repo string, number int, label string) error

@@ -31,6 +31,14 @@ func (s *session) explore(ctx context.Context) error {
 		return nil
 	}
 	s.run.State = store.StateActive
+	if first, err := st.Checkpoint(ctx, s.run.ID, "seen", ""); err != nil {
+		return err
+	} else if first {
+		// 👀 on the issue: the bot has it. A courtesy, never a failure.
+		if err := s.gh.ReactIssue(ctx, s.run.Owner, s.run.Repo, s.run.Issue, "eyes"); err != nil {
+			s.log.Warn("react to issue", "err", err)
+		}
+	}
 	if err := s.step(ctx, StageExplore, "reading the repository"); err != nil {
 		return err
 	}

@@ -45,6 +45,8 @@ func TestHappyPathEditedPlanToPRAndReview(t *testing.T) {
 	require.EqualValues(t, c["plan"][0].ID, run.PlanCommentID)
 	require.Contains(t, c["progress"][0].Body, "waiting for you")
 	require.Contains(t, c["progress"][0].Body, "1,650 tokens", "explorer and planner usage is shown")
+	is, _ := h.gh.Issue(owner, name, h.issue)
+	require.Equal(t, []string{h.gh.BotLogin() + ":eyes"}, is.Reactions)
 
 	// An edit that does not tick the box asks nothing.
 	edited := editPlan(t, c["plan"][0].Body)
@@ -75,7 +77,7 @@ func TestHappyPathEditedPlanToPRAndReview(t *testing.T) {
 	require.Equal(t, "// step one for greet_test.go\n// step two for greet_test.go\n// step three for greet_test.go",
 		h.branchFile("issuesmith/issue-1", "greet_test.go"))
 
-	is, _ := h.gh.Issue(owner, name, h.issue)
+	is, _ = h.gh.Issue(owner, name, h.issue)
 	require.NotContains(t, is.Labels, "issuesmith", "the trigger label is reset")
 	c = h.botComments()
 	require.Len(t, c["progress"], 1, "one progress comment, edited in place")
@@ -327,4 +329,33 @@ func TestPushRefreshesSummariesOfTheDefaultBranch(t *testing.T) {
 		defer h.agents.mu.Unlock()
 		return slices.Contains(h.agents.refreshed, "greet.go")
 	}, 10*time.Second, 20*time.Millisecond, "the refresh saw a checkout of main")
+}
+
+func TestStopDuringCodingStopsTheCoderAndOpensNoPR(t *testing.T) {
+	t.Parallel()
+	hit := make(chan struct{})
+	h := newHarness(t, &agents{implementHit: hit, block: true})
+	require.NoError(t, h.event(workflow.Labeled))
+	h.waitRun("approval", waitingForApproval)
+	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) { ev.Body = "/implement" }))
+	<-hit // the coder is working (and would work until its context ends)
+	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) { ev.Body = "/stop" }))
+	h.waitProgress("issuesmith: cancelled")
+	require.Eventually(t, func() bool {
+		jobs, err := h.eng.Queue().Jobs(t.Context(), nil)
+		if err != nil {
+			return false
+		}
+		for _, j := range jobs {
+			if j.Kind == "issuesmith_stage" && j.State != "completed" {
+				return false
+			}
+		}
+		return true
+	}, 10*time.Second, 20*time.Millisecond, "the code job ended (not left to retry)")
+	require.Empty(t, h.gh.PullRequests(owner, name))
+	require.Equal(t, 1, h.agents.implementCount())
+	require.Equal(t, 1, h.branchCommits("main"))
+	out, _ := runGit(t.Context(), h.bare, "branch", "--list", "issuesmith/*")
+	require.Empty(t, out)
 }
