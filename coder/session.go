@@ -195,6 +195,7 @@ func (s *session) noteBlocks(rep *edit.Report) string {
 	r := s.r
 	applied, refused := 0, 0
 	var blocked []string // "path: why"
+	var reasons []string // "block 2: not_found"
 	for _, b := range rep.Blocks {
 		switch b.Status {
 		case edit.StatusApplied, edit.StatusAlreadyApplied:
@@ -202,6 +203,7 @@ func (s *session) noteBlocks(rep *edit.Report) string {
 			continue
 		}
 		refused++
+		reasons = append(reasons, fmt.Sprintf("block %d: %s", b.Index, b.Reason))
 		if b.Reason == edit.ReasonBlocked {
 			p := cleanRel(b.Path)
 			why := "outside the approved plan"
@@ -217,7 +219,7 @@ func (s *session) noteBlocks(rep *edit.Report) string {
 		s.notes = append(s.notes, fmt.Sprintf("attempt %d: block %d refused (%s): %s", s.attempts, b.Index, b.Reason, b.Message))
 	}
 	if refused > 0 {
-		r.event(s.key, s.attempts, "refused", "%d applied, %d refused", applied, refused)
+		r.event(s.key, s.attempts, "refused", "%d applied, %d refused (%s)", applied, refused, strings.Join(reasons, ", "))
 	}
 	if len(blocked) == 0 {
 		return ""
