@@ -107,7 +107,11 @@ func (w *workspace) lazy(fs *fileState, e Edit, res BlockResult) BlockResult {
 		spots = append(spots, sp)
 		pos = sp.end
 	}
-	pl := fs.lazyPlacements(spots)
+	pl, msg := fs.lazyPlacements(spots)
+	if msg != "" {
+		res.Reason, res.Message = ReasonNotFound, msg
+		return res
+	}
 	same := true
 	for _, p := range pl {
 		same = same && equalLines(fs.window(p.start, p.end-p.start), p.repl)
@@ -124,24 +128,22 @@ func (w *workspace) lazy(fs *fileState, e Edit, res BlockResult) BlockResult {
 	return res
 }
 
-// uniqueFrom finds lines uniquely in [from, len) at the first level that
-// has any candidate. It returns the start, whether the lines exist there
-// at all, and whether the match is unique. Anchors may have shifted
-// indentation, but their text must be the file's.
+// uniqueFrom finds lines in [from, len) compared at the loosest level
+// (whitespace and punctuation ignored), so an anchor counts as unique only
+// when no look-alike exists at another depth. It returns the first start,
+// whether the lines exist there at all, and whether the match is unique.
+// lazyPlacements then checks that all anchors agree on one indentation.
 func (fs *fileState) uniqueFrom(lines []string, from int) (start int, found, unique bool) {
-	for _, lv := range []level{levelExact, levelTrailing, levelIndent, levelWhitespace} {
-		var in []int
-		for _, c := range fs.candidates(lv, lines) {
-			if c >= from {
-				in = append(in, c)
-			}
+	var in []int
+	for _, c := range fs.candidates(levelUnicode, lines) {
+		if c >= from {
+			in = append(in, c)
 		}
-		if len(in) == 0 {
-			continue
-		}
-		return in[0], true, len(in) == 1
 	}
-	return 0, false, false
+	if len(in) == 0 {
+		return 0, false, false
+	}
+	return in[0], true, len(in) == 1
 }
 
 // segSpot is where a lazy segment goes: file lines [start, end) are
@@ -209,17 +211,37 @@ func (fs *fileState) placeSegment(s lazySegment, from int) (segSpot, string) {
 // anchors together (a model shifts a whole snippet, not one segment); when
 // the anchors show no indentation, new lines are compared with the file
 // lines they replace.
-func (fs *fileState) lazyPlacements(spots []segSpot) []placement {
+func (fs *fileState) lazyPlacements(spots []segSpot) ([]placement, string) {
 	var model, file []string
 	for _, sp := range spots {
 		model = append(append(model, sp.seg[:sp.h]...), sp.seg[len(sp.seg)-sp.t:]...)
 		file = append(append(file, fs.window(sp.start, sp.h)...), fs.window(sp.end-sp.t, sp.t)...)
+		m, f := fs.edgePairs(sp)
+		model, file = append(model, m...), append(file, f...)
+		if n := unshownLines(sp.seg[sp.h:len(sp.seg)-sp.t], fs.window(sp.start+sp.h, sp.end-sp.t-sp.start-sp.h)); n > maxUnshown && n > 3*len(sp.seg) {
+			return nil, fmt.Sprintf("lines %d–%d: the snippet would delete %d lines it does not show; put a marker where code stays", sp.start+1, sp.end, n)
+		}
 	}
 	st := fs.style(spots[0].start, spots[len(spots)-1].end)
 	plan := planIndent(model, file, st)
+	if plan.evidence && !plan.verbatim && plan.global && nonBlankPairs(model, file) < 2 {
+		// One shifted anchor: look for a new line that closely resembles
+		// the line it replaces, to corroborate the shift.
+		for _, sp := range spots {
+			m, f := similarPairs(sp.seg[sp.h:len(sp.seg)-sp.t], fs.window(sp.start+sp.h, sp.end-sp.t-sp.start-sp.h), 0.8)
+			model, file = append(model, m...), append(file, f...)
+		}
+		plan = planIndent(model, file, st)
+	}
+	if plan.evidence && !plan.verbatim && (!plan.global || nonBlankPairs(model, file) < 2) {
+		// A shifted indentation is believed only when at least two anchor
+		// lines agree on it; one look-alike line at another depth is how a
+		// snippet meant for other code lands in the wrong place.
+		return nil, "the snippet's unchanged lines do not line up with the file's indentation; copy them exactly"
+	}
 	if !plan.evidence {
 		for _, sp := range spots {
-			m, f := similarPairs(sp.seg[sp.h:len(sp.seg)-sp.t], fs.window(sp.start+sp.h, sp.end-sp.t-sp.start-sp.h))
+			m, f := similarPairs(sp.seg[sp.h:len(sp.seg)-sp.t], fs.window(sp.start+sp.h, sp.end-sp.t-sp.start-sp.h), 0.7)
 			model, file = append(model, m...), append(file, f...)
 		}
 		plan = planIndent(model, file, st)
@@ -245,20 +267,83 @@ func (fs *fileState) lazyPlacements(spots []segSpot) []placement {
 		}
 		pl[k] = placement{start: sp.start, end: sp.end, repl: out}
 	}
-	return pl
+	return pl, ""
 }
 
-// similarPairs pairs new lines with the replaced file lines they most
-// resemble (same order, similarity at least 0.7), as indentation evidence
-// when no anchor shows any.
-func similarPairs(model, file []string) (m, f []string) {
+// edgePairs returns, for a segment that runs to the start or the end of
+// the file, its first or last lines that are the file's own first or last
+// lines (compared loosely): anchors as good as the searched ones.
+func (fs *fileState) edgePairs(sp segSpot) (model, file []string) {
+	seg, n := sp.seg, len(fs.doc.lines)
+	if sp.h == 0 && sp.start == 0 {
+		for i := 0; i < 3 && i < len(seg)-sp.t && i < sp.end; i++ {
+			if normalize(levelUnicode, seg[i]) != normalize(levelUnicode, fs.doc.lines[i].text) {
+				break
+			}
+			model, file = append(model, seg[i]), append(file, fs.doc.lines[i].text)
+		}
+	}
+	if sp.t == 0 && sp.end == n {
+		for i := 1; i <= 3 && i <= len(seg)-sp.h && n-i >= sp.start; i++ {
+			a, b := seg[len(seg)-i], fs.doc.lines[n-i].text
+			if normalize(levelUnicode, a) != normalize(levelUnicode, b) {
+				break
+			}
+			model, file = append(model, a), append(file, b)
+		}
+	}
+	return model, file
+}
+
+// maxUnshown is how many file lines a lazy segment may delete without
+// showing them before the merge is refused as implausible.
+const maxUnshown = 40
+
+// unshownLines counts the file lines between a segment's anchors that do
+// not appear (whitespace-insensitively) among the segment's new lines: the
+// lines the merge deletes.
+func unshownLines(seg, region []string) int {
+	have := map[string]int{}
+	for _, l := range seg {
+		have[collapse(l)]++
+	}
+	n := 0
+	for _, l := range region {
+		k := collapse(l)
+		if k == "" {
+			continue
+		}
+		if have[k] > 0 {
+			have[k]--
+			continue
+		}
+		n++
+	}
+	return n
+}
+
+// nonBlankPairs counts the anchor lines with content on both sides.
+func nonBlankPairs(model, file []string) int {
+	n := 0
+	for i := range model {
+		if !isBlank(model[i]) && !isBlank(file[i]) {
+			n++
+		}
+	}
+	return n
+}
+
+// similarPairs pairs new lines with the replaced file lines they resemble
+// (same order, similarity at least minSim), as indentation evidence when the
+// anchors show too little.
+func similarPairs(model, file []string, minSim float64) (m, f []string) {
 	j := 0
 	for _, l := range model {
 		if isBlank(l) {
 			continue
 		}
 		for k := j; k < len(file); k++ {
-			if !isBlank(file[k]) && ratio(collapse(l), collapse(file[k])) >= 0.7 {
+			if !isBlank(file[k]) && ratio(collapse(l), collapse(file[k])) >= minSim {
 				m, f = append(m, l), append(f, file[k])
 				j = k + 1
 				break

@@ -60,8 +60,8 @@ func collapse(s string) string {
 }
 
 // fold maps typographic punctuation a model may have produced to ASCII:
-// smart quotes, dashes (a run of dashes counts as one), the ellipsis and
-// unusual spaces. Invalid UTF-8 bytes are kept as they are.
+// smart quotes, dashes, the ellipsis and unusual spaces, one character for
+// one. Invalid UTF-8 bytes are kept as they are.
 func fold(s string) string {
 	ascii := true
 	for i := 0; i < len(s); i++ {
@@ -70,19 +70,17 @@ func fold(s string) string {
 			break
 		}
 	}
-	if ascii && !strings.Contains(s, "--") {
+	if ascii {
 		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s))
-	prevDash := false
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		chunk := s[i : i+size]
 		i += size
 		if r == utf8.RuneError && size == 1 {
 			b.WriteString(chunk)
-			prevDash = false
 			continue
 		}
 		switch r {
@@ -90,13 +88,8 @@ func fold(s string) string {
 			chunk = "'"
 		case '“', '”', '„', '‟', '″', '«', '»':
 			chunk = `"`
-		case '-', '‐', '‑', '‒', '–', '—', '―', '−':
-			if prevDash {
-				continue
-			}
-			prevDash = true
-			b.WriteByte('-')
-			continue
+		case '‐', '‑', '‒', '–', '—', '―', '−':
+			chunk = "-"
 		case '…':
 			chunk = "..."
 		case '\u00a0', '\u2007', '\u202f', '\u2009', '\u200a', '\u2002', '\u2003', '\u3000':
@@ -104,7 +97,6 @@ func fold(s string) string {
 		case '\u200b', '\ufeff':
 			chunk = ""
 		}
-		prevDash = false
 		b.WriteString(chunk)
 	}
 	return b.String()
