@@ -11,6 +11,10 @@ import (
 	"github.com/issuesmith/issuesmith/llm"
 )
 
+// maxReasonBytes bounds the engine report quoted in a failed item's reason
+// (it ends up in comments and the PR body).
+const maxReasonBytes = 1500
+
 // session is the exchange with the model about one plan item (or one fix
 // round, or one review comment): prompt, edits, feedback, until the edits
 // apply cleanly or the attempts run out.
@@ -68,7 +72,7 @@ func (s *session) converse(ctx context.Context, prompt string) error {
 	msgs := []llm.Message{{Role: llm.System, Content: s.r.c.prompts.system}, {Role: llm.User, Content: prompt}}
 	for !s.done && s.fail == "" && s.declined == "" {
 		if s.attempts >= o.Attempts {
-			s.fail = fmt.Sprintf("no clean edit after %d attempts; last report:\n%s", s.attempts, s.lastFB)
+			s.fail = fmt.Sprintf("no clean edit after %d attempts; last report:\n%s", s.attempts, clip(s.lastFB, maxReasonBytes))
 			break
 		}
 		budget := llm.Budget{MaxSteps: (o.Attempts - s.attempts) + (o.MaxReads - s.reads) + 1}
