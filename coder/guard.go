@@ -1,22 +1,43 @@
 package coder
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"go/format"
 	"go/parser"
 	"go/scanner"
 	"go/token"
+	"path"
 	"sort"
 	"strings"
+
+	"gopkg.in/yaml.v3"
 
 	"github.com/issuesmith/issuesmith/summaries"
 )
 
-// syntaxErrors counts tree-sitter ERROR and MISSING nodes in src; supported is
-// false when no grammar covers the file's language.
+// syntaxErrors counts syntax errors in src: tree-sitter ERROR and MISSING
+// nodes for the languages summaries parses, else 0 or 1 for JSON and YAML
+// (valid or not). supported is false when nothing covers the file.
 func syntaxErrors(p string, src []byte) (n int, supported bool) {
-	return summaries.SyntaxErrors(p, src)
+	if n, ok := summaries.SyntaxErrors(p, src); ok {
+		return n, true
+	}
+	switch strings.ToLower(path.Ext(p)) {
+	case ".json":
+		if json.Valid(src) {
+			return 0, true
+		}
+		return 1, true
+	case ".yml", ".yaml":
+		var v any
+		if err := yaml.Unmarshal(src, &v); err != nil {
+			return 1, true
+		}
+		return 0, true
+	}
+	return 0, false
 }
 
 // guard validates every file an attempt changed: an edit that adds syntax

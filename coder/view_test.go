@@ -113,3 +113,25 @@ func TestItemPromptForMissingFile(t *testing.T) {
 		}
 	}
 }
+
+func TestSyntaxErrorsJSONAndYAML(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		path, src string
+		n         int
+		supported bool
+	}{
+		{"package.json", `{"name": "x"}`, 0, true},
+		{"package.json", `{"name": "x",}`, 1, true},
+		{"ci.yml", "a: 1\nb: [1, 2]\n", 0, true},
+		{"ci.yaml", "a: [1, 2\n", 1, true},
+		{"main.go", "package main\nfunc main() {\n", 1, true},
+		{"notes.txt", "anything {", 0, false},
+	}
+	for _, tt := range tests {
+		n, ok := syntaxErrors(tt.path, []byte(tt.src))
+		if (n > 0) != (tt.n > 0) || ok != tt.supported {
+			t.Errorf("syntaxErrors(%s, %q) = %d, %v; want %d, %v", tt.path, tt.src, n, ok, tt.n, tt.supported)
+		}
+	}
+}
