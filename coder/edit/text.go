@@ -85,17 +85,36 @@ func (d *doc) clone() *doc {
 	return &c
 }
 
-// splice replaces lines [start, end) with repl. New lines take the dominant
-// terminator; the final-newline state of the document is kept.
+// splice replaces lines [start, end) with repl. A new line takes the
+// terminator of the line it replaces (extra lines that of the last replaced
+// line or of the line before); the final-newline state of the document is
+// kept.
 func (d *doc) splice(start, end int, repl []string) {
 	nl := make([]line, 0, len(d.lines)-(end-start)+len(repl))
 	nl = append(nl, d.lines[:start]...)
-	for _, r := range repl {
-		nl = append(nl, line{text: r, eol: d.eol})
+	for i, r := range repl {
+		nl = append(nl, line{text: r, eol: d.eolFor(start, end, i)})
 	}
 	nl = append(nl, d.lines[end:]...)
 	d.lines = nl
 	d.fixEnds()
+}
+
+// eolFor picks the terminator for the i-th replacement of lines [start, end).
+func (d *doc) eolFor(start, end, i int) string {
+	var e string
+	switch {
+	case end > start:
+		e = d.lines[start+min(i, end-start-1)].eol
+	case start > 0:
+		e = d.lines[start-1].eol
+	case start < len(d.lines):
+		e = d.lines[start].eol
+	}
+	if e == "" {
+		e = d.eol
+	}
+	return e
 }
 
 // fixEnds restores the invariant that every line but the last has a
