@@ -133,10 +133,10 @@ func TestImplementThreeFiles(t *testing.T) {
 	for _, st := range plan.Items[0].Steps {
 		require.True(t, st.Done, "steps of a done item are ticked")
 	}
-	if len(res.Checks) > 0 { // go toolchain present: build and vet of the touched packages
-		require.Equal(t, "go build", res.Checks[0].Name)
-		require.Contains(t, res.Checks[0].Command, "./calc")
-	}
+	// go test runs with a go toolchain on PATH: build and vet of the touched packages.
+	require.Len(t, res.Checks, 2)
+	require.Equal(t, "go build . ./calc", res.Checks[0].Command)
+	require.Equal(t, "go vet . ./calc", res.Checks[1].Command)
 	t.Logf("transcript: %s", kinds(res))
 }
 
