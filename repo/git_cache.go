@@ -56,7 +56,9 @@ type CacheOptions struct {
 // Cache keeps one bare clone per remote repository under a directory and
 // makes a separate worktree for every run from it. Syncing a cached
 // repository fetches instead of cloning again. A Cache is safe for
-// concurrent use; syncs of one repository are serialised.
+// concurrent use; syncs of one repository are serialised. Its directory
+// belongs to one process: worktrees found there that this process did not
+// make are treated as left over from a crash.
 type Cache struct {
 	dir  string
 	opts CacheOptions
@@ -64,6 +66,7 @@ type Cache struct {
 
 	mu    sync.Mutex
 	locks map[string]*sync.Mutex // per mirror directory
+	live  map[string]bool        // RunIDs with a worktree in this process
 }
 
 // NewCache returns a Cache keeping its clones and worktrees under dir, which
@@ -85,7 +88,7 @@ func NewCache(dir string, opts CacheOptions) (*Cache, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Cache{dir: abs, opts: opts, log: log, locks: map[string]*sync.Mutex{}}, nil
+	return &Cache{dir: abs, opts: opts, log: log, locks: map[string]*sync.Mutex{}, live: map[string]bool{}}, nil
 }
 
 // SyncStats reports what a Sync did and what it cost.

@@ -2,7 +2,6 @@ package repo_test
 
 import (
 	"bytes"
-	"errors"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -259,11 +258,23 @@ func TestPrepareRefusals(t *testing.T) {
 		_, err = c.Prepare(ctx, repo.PrepareOptions{URL: url, Branch: b, RunID: "r2"})
 		require.Error(t, err, b)
 	}
-	_, err = c.Prepare(ctx, repo.PrepareOptions{URL: url, Token: token, Branch: "b", RunID: "r3"})
+	wt, err := c.Prepare(ctx, repo.PrepareOptions{URL: url, Token: token, Branch: "b", RunID: "r3"})
 	require.NoError(t, err)
 	_, err = c.Prepare(ctx, repo.PrepareOptions{URL: url, Token: token, Branch: "b", RunID: "r3"})
-	require.Error(t, err, "a run id is never reused")
-	require.True(t, !errors.Is(err, repo.ErrAuth))
+	require.Error(t, err, "a live run id is refused")
+	require.FileExists(t, filepath.Join(wt.Dir, "main.go"), "and the live worktree is left alone")
+	require.NoError(t, wt.Remove())
+	_, err = c.Prepare(ctx, repo.PrepareOptions{URL: url, Token: token, Branch: "b", RunID: "r3"})
+	require.NoError(t, err, "a removed run's id is free again")
+
+	// A process restarted after a crash finds the old worktree and replaces it.
+	write(t, wt.Dir, "leftover.txt", "from the dead process\n")
+	c2, err := repo.NewCache(filepath.Dir(filepath.Dir(wt.Dir)), repo.CacheOptions{})
+	require.NoError(t, err)
+	wt2, err := c2.Prepare(ctx, repo.PrepareOptions{URL: url, Token: token, Branch: "b", RunID: "r3"})
+	require.NoError(t, err)
+	require.False(t, wt2.Sync.Cloned, "the restarted process fetches into the existing clone")
+	require.NoFileExists(t, filepath.Join(wt2.Dir, "leftover.txt"))
 }
 
 // write writes a file under dir.

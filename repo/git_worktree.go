@@ -56,8 +56,10 @@ type Worktree struct {
 	// Sync reports the fetch that prepared the worktree.
 	Sync SyncStats
 
-	url  string
-	repo *git.Repository
+	url   string
+	repo  *git.Repository
+	cache *Cache
+	runID string
 }
 
 // validRunID matches acceptable RunIDs.
@@ -78,9 +80,9 @@ func (c *Cache) Prepare(ctx context.Context, opts PrepareOptions) (*Worktree, er
 	if err != nil {
 		return nil, fmt.Errorf("prepare worktree: %w", err)
 	}
-	dir := filepath.Join(c.dir, "runs", opts.RunID)
-	if _, err := os.Stat(dir); err == nil {
-		return nil, fmt.Errorf("prepare worktree: run %s already has a worktree at %s", opts.RunID, dir)
+	dir, err := c.claimRun(opts.RunID)
+	if err != nil {
+		return nil, fmt.Errorf("prepare worktree: %w", err)
 	}
 	unlock := c.lock(m.dir)
 	st, err := c.sync(ctx, m, opts.Token)
@@ -93,12 +95,13 @@ func (c *Cache) Prepare(ctx context.Context, opts PrepareOptions) (*Worktree, er
 	}
 	unlock()
 	if err != nil {
-		_ = os.RemoveAll(dir)
+		c.releaseRun(opts.RunID, dir)
 		return nil, fmt.Errorf("prepare worktree: %w", err)
 	}
-	wt := &Worktree{Dir: dir, Branch: opts.Branch, Start: start, RemoteTip: tip, Backend: st.Backend, Sync: st, url: m.url}
+	wt := &Worktree{Dir: dir, Branch: opts.Branch, Start: start, RemoteTip: tip, Backend: st.Backend, Sync: st,
+		url: m.url, cache: c, runID: opts.RunID}
 	if err := wt.create(ctx); err != nil {
-		_ = os.RemoveAll(dir)
+		c.releaseRun(opts.RunID, dir)
 		return nil, fmt.Errorf("prepare worktree: %w", err)
 	}
 	return wt, nil
@@ -183,12 +186,39 @@ func (wt *Worktree) Head() (string, error) {
 	return ref.Hash().String(), nil
 }
 
-// Remove deletes the worktree directory. The cached clone stays.
+// Remove deletes the worktree directory and frees its RunID. The cached
+// clone stays.
 func (wt *Worktree) Remove() error {
-	if err := os.RemoveAll(wt.Dir); err != nil {
+	if err := wt.cache.releaseRun(wt.runID, wt.Dir); err != nil {
 		return fmt.Errorf("remove worktree: %w", err)
 	}
 	return nil
+}
+
+// claimRun reserves a RunID for this process and returns its directory. A
+// directory left by a run that is not live here (the process that made it
+// died) is stale and removed; an id live in this process is refused.
+func (c *Cache) claimRun(id string) (string, error) {
+	dir := filepath.Join(c.dir, "runs", id)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.live[id] {
+		return "", fmt.Errorf("run %s already has a worktree at %s", id, dir)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return "", fmt.Errorf("remove stale worktree %s: %w", dir, err)
+	}
+	c.live[id] = true
+	return dir, nil
+}
+
+// releaseRun deletes a run's directory and frees its id.
+func (c *Cache) releaseRun(id, dir string) error {
+	err := os.RemoveAll(dir)
+	c.mu.Lock()
+	delete(c.live, id)
+	c.mu.Unlock()
+	return err
 }
 
 // checkBranchName refuses names git would reject or that could be read as an
