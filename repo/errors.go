@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"syscall"
 )
 
 // ErrOutsideRoot reports a path that leaves the workspace root: an absolute
@@ -43,6 +44,22 @@ func classify(path string, err error) error {
 	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%q: %w", path, ErrNotExist)
+	}
+	// Paths a model can get wrong in other ways: through a file, into a
+	// symlink loop, a name too long, a file we may not read. None is our
+	// failure, so none may end the run.
+	for _, e := range []struct {
+		errno syscall.Errno
+		why   string
+	}{
+		{syscall.ENOTDIR, "a part of the path is a file, not a folder"},
+		{syscall.ELOOP, "the path runs into a symlink loop"},
+		{syscall.ENAMETOOLONG, "the name is too long"},
+		{syscall.EACCES, "permission denied"},
+	} {
+		if errors.Is(err, e.errno) {
+			return fmt.Errorf("%q: %s: %w", path, e.why, ErrNotExist)
+		}
 	}
 	return fmt.Errorf("%q: %w", path, err)
 }

@@ -203,7 +203,8 @@ func (w *Workspace) linkTarget(rel string) string {
 	if err != nil {
 		return "(unreadable link)"
 	}
-	if _, err := w.root.Stat(rel); errors.Is(classify(rel, err), ErrOutsideRoot) || path.IsAbs(target) {
+	_, err = w.root.Stat(rel)
+	if errors.Is(classify(rel, err), ErrOutsideRoot) || path.IsAbs(target) {
 		return "(outside the repository)"
 	}
 	if err != nil {

@@ -44,6 +44,8 @@ func escapeFixture(t testing.TB) (*Workspace, string) {
 		"dir/link_out_deep": "->../../secret",
 		"link_dangling_out": "->/nonexistent/for/sure",
 		"link_root":         "->/",
+		"loop_a":            "->loop_b",
+		"loop_b":            "->loop_a",
 	})
 	ws, err := OpenWorkspace(root)
 	require.NoError(t, err)
@@ -76,6 +78,9 @@ func TestConfinement(t *testing.T) {
 		{"deep dir symlink out", "dir/link_out_deep/key.txt", ErrOutsideRoot},
 		{"dangling symlink out", "link_dangling_out", ErrOutsideRoot},
 		{"symlink to /", "link_root/etc/passwd", ErrOutsideRoot},
+		{"through a file", "ok.txt/x", ErrNotExist},
+		{"symlink loop", "loop_a", ErrNotExist},
+		{"name too long", strings.Repeat("n", 300), ErrNotExist},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -123,7 +128,10 @@ func TestWalkNeverLeaves(t *testing.T) {
 	files, err := ws.Files(t.Context())
 	require.NoError(t, err)
 	require.Equal(t, []string{"dir/inner.txt", "ok.txt"}, files)
-	out, err := ws.Grep(t.Context(), GrepParams{Pattern: "SECRET"})
+	out, err := ws.ListDir(t.Context(), ListDirParams{})
+	require.NoError(t, err)
+	require.Contains(t, out, "loop_a -> loop_b (broken link)")
+	out, err = ws.Grep(t.Context(), GrepParams{Pattern: "SECRET"})
 	require.NoError(t, err)
 	require.Contains(t, out, "no matches")
 }
