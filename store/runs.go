@@ -248,3 +248,16 @@ func (s *Store) SetProgressComment(ctx context.Context, id, commentID int64) err
 	}
 	return nil
 }
+
+// NextGeneration increments the run's request counter and returns it.
+func (s *Store) NextGeneration(ctx context.Context, id int64) (int64, error) {
+	var g int64
+	err := s.queryRow(ctx, `UPDATE runs SET generation = generation + 1, updated_at = ? WHERE id = ? RETURNING generation`, s.unix(), id).Scan(&g)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, fmt.Errorf("next generation of run %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("next generation of run %d: %w", id, err)
+	}
+	return g, nil
+}

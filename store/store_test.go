@@ -54,12 +54,12 @@ func testMigrate(t *testing.T, s *store.Store) {
 	ctx := t.Context()
 	v, err := s.Version(ctx)
 	require.NoError(t, err)
-	require.Equal(t, 1, v)
+	require.Equal(t, 2, v)
 	again, err := s.Migrate(ctx)
 	require.NoError(t, err)
 	require.Empty(t, again.Applied, "a second migrate applies nothing")
 	require.Empty(t, again.RiverApplied)
-	require.Equal(t, 1, again.Version)
+	require.Equal(t, 2, again.Version)
 	var n int
 	require.NoError(t, s.DB().QueryRowContext(ctx, `SELECT COUNT(*) FROM river_job`).Scan(&n), "river tables exist")
 }
@@ -162,6 +162,13 @@ func testRuns(t *testing.T, s *store.Store) {
 	require.NoError(t, err)
 	require.Equal(t, next.ID, latest.ID)
 	_, err = s.Run(ctx, 12345)
+	require.ErrorIs(t, err, store.ErrNotFound)
+	g1, err := s.NextGeneration(ctx, next.ID)
+	require.NoError(t, err)
+	g2, err := s.NextGeneration(ctx, next.ID)
+	require.NoError(t, err)
+	require.Equal(t, []int64{1, 2}, []int64{g1, g2})
+	_, err = s.NextGeneration(ctx, 12345)
 	require.ErrorIs(t, err, store.ErrNotFound)
 }
 

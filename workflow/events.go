@@ -167,7 +167,7 @@ func (e *Engine) reviewComment(ctx context.Context, ev Event) error {
 	if err != nil {
 		return err
 	}
-	return e.enqueue(ctx, run, StageRevise, ev.CommentID)
+	return e.enqueue(ctx, run, StageRevise, 0, ev.CommentID)
 }
 
 // mentioned reports whether body mentions the bot (@name or @name[bot]).
@@ -224,7 +224,11 @@ func (e *Engine) startRun(ctx context.Context, ev Event, stage string, steer boo
 	if err := e.d.Store.SaveOpenRun(ctx, run); err != nil {
 		return err
 	}
-	return e.enqueue(ctx, run, stage, 0)
+	gen, err := e.d.Store.NextGeneration(ctx, run.ID)
+	if err != nil {
+		return err
+	}
+	return e.enqueue(ctx, run, stage, gen, 0)
 }
 
 // inherit copies the comment ids of the issue's previous run into run, so
@@ -258,5 +262,5 @@ func (e *Engine) cancel(ctx context.Context, key store.IssueKey, why string) err
 		return err
 	}
 	// Jobs of a closed run do nothing, except the final progress update.
-	return e.enqueue(ctx, run, StageCancel, 0)
+	return e.enqueue(ctx, run, StageCancel, 0, 0)
 }

@@ -78,7 +78,7 @@ func (h *harness) start() {
 		Explorer: h.agents, Planner: h.agents, Coder: h.agents, Summarizer: h.agents,
 	}, workflow.Options{
 		BotLogin: h.gh.BotLogin(), PollInterval: 20 * time.Millisecond, LeaseWait: 50 * time.Millisecond, WatchInterval: 20 * time.Millisecond,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Logger: testLogger(),
 		Cost:   func(_ llm.Role, u llm.Usage) float64 { return float64(u.Total()) / 1e6 },
 	})
 	require.NoError(h.t, err)
@@ -354,4 +354,12 @@ func (h *harness) waitProgress(want string) {
 		c := h.botComments()["progress"]
 		return len(c) > 0 && strings.Contains(c[len(c)-1].Body, want)
 	}, 15*time.Second, 20*time.Millisecond, "progress comment never said %q", want)
+}
+
+// testLogger discards logs unless ISSUESMITH_TEST_LOGS=1.
+func testLogger() *slog.Logger {
+	if os.Getenv("ISSUESMITH_TEST_LOGS") == "1" {
+		return slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	return slog.New(slog.NewTextHandler(io.Discard, nil))
 }

@@ -27,10 +27,14 @@ const (
 )
 
 // StageArgs is the one job kind: a stage of a run. Jobs are unique per run,
-// stage and (for revise) review comment while queued or running.
+// stage, request generation and (for revise) review comment while queued or
+// running: a repeated enqueue of the same request is one job, while a new
+// request (/plan again) is not merged into a job of the previous one that
+// River still records as running.
 type StageArgs struct {
 	RunID     int64  `json:"run_id" river:"unique"`
 	Stage     string `json:"stage" river:"unique"`
+	Gen       int64  `json:"gen,omitempty" river:"unique"`
 	CommentID int64  `json:"comment_id,omitempty" river:"unique"`
 	Issue     string `json:"issue"` // owner/repo#n, for people reading the queue
 }
@@ -50,8 +54,8 @@ func (StageArgs) InsertOpts() river.InsertOpts {
 	}
 }
 
-func (e *Engine) enqueue(ctx context.Context, run *store.Run, stage string, commentID int64) error {
-	args := StageArgs{RunID: run.ID, Stage: stage, CommentID: commentID, Issue: run.IssueKey.String()}
+func (e *Engine) enqueue(ctx context.Context, run *store.Run, stage string, gen, commentID int64) error {
+	args := StageArgs{RunID: run.ID, Stage: stage, Gen: gen, CommentID: commentID, Issue: run.IssueKey.String()}
 	id, skipped, err := e.queue.Insert(ctx, args, nil)
 	if err != nil {
 		return err
@@ -125,7 +129,7 @@ func (w *worker) Work(ctx context.Context, job *river.Job[StageArgs]) (err error
 	// The next stage is queued after the lease is free, so it starts at
 	// once instead of finding the issue busy.
 	if err == nil && next != "" {
-		if err := e.enqueue(ctx, run, next, 0); err != nil {
+		if err := e.enqueue(ctx, run, next, a.Gen, 0); err != nil {
 			return err
 		}
 	}
@@ -143,9 +147,17 @@ func (e *Engine) settle(ctx context.Context, log *slog.Logger, run *store.Run, j
 		log.Info("run ended meanwhile; stage stopped at a checkpoint")
 		e.observe(stage, "cancelled")
 		return nil
-	case ctx.Err() != nil:
-		// Shutdown or timeout: River retries; the stage resumes from its
+	case errors.As(err, new(*rivertype.JobSnoozeError)):
+		e.observe(stage, "snoozed")
+		return err
+	case errors.Is(ctx.Err(), context.Canceled):
+		// Shutdown: the job is available again at once for the next start
+		// (a snooze does not use up an attempt); it resumes from its
 		// checkpoints.
+		e.observe(stage, "retry")
+		return river.JobSnooze(0)
+	case ctx.Err() != nil:
+		// The job timed out: River retries it later, a few times.
 		e.observe(stage, "retry")
 		return err
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/google/go-github/v60/github"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/llm"
@@ -29,6 +31,12 @@ func (s *session) revise(ctx context.Context, commentID int64) error {
 	st := s.e.d.Store
 	doneKey := fmt.Sprintf("revise.%d", commentID)
 	if _, ok, err := st.StepResult(ctx, s.run.ID, doneKey); err != nil || ok {
+		return err
+	}
+	if waiting, err := s.earlierReviewPending(ctx, commentID); err != nil || waiting {
+		if err == nil {
+			err = river.JobSnooze(s.e.o.LeaseWait) // the earlier comment goes first
+		}
 		return err
 	}
 	o := s.run
@@ -143,4 +151,32 @@ func replyText(rec *reviseRecord) string {
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
 	return s
+}
+
+// earlierReviewPending reports whether a review comment of this run that
+// came before commentID still waits to be handled: comments are handled one
+// at a time, in the order they were written.
+func (s *session) earlierReviewPending(ctx context.Context, commentID int64) (bool, error) {
+	params := river.NewJobListParams().Kinds(StageArgs{}.Kind()).First(1000).States(
+		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable,
+		rivertype.JobStateRunning, rivertype.JobStateScheduled)
+	jobs, err := s.e.queue.Jobs(ctx, params)
+	if err != nil {
+		return false, err
+	}
+	for _, j := range jobs {
+		var a StageArgs
+		if json.Unmarshal(j.EncodedArgs, &a) != nil || a.RunID != s.run.ID || a.Stage != StageRevise ||
+			a.CommentID == 0 || a.CommentID >= commentID {
+			continue
+		}
+		// River records completions asynchronously: the checkpoint says
+		// whether it really is still to do.
+		if _, done, err := s.e.d.Store.StepResult(ctx, s.run.ID, fmt.Sprintf("revise.%d", a.CommentID)); err != nil {
+			return false, err
+		} else if !done {
+			return true, nil
+		}
+	}
+	return false, nil
 }

@@ -359,3 +359,52 @@ func TestStopDuringCodingStopsTheCoderAndOpensNoPR(t *testing.T) {
 	out, _ := runGit(t.Context(), h.bare, "branch", "--list", "issuesmith/*")
 	require.Empty(t, out)
 }
+
+func TestEditedSpecIsUsedByPlan(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, &agents{})
+	require.NoError(t, h.event(workflow.Labeled))
+	h.waitRun("approval", waitingForApproval)
+	h.waitProgress("waiting for you")
+	spec := h.botComments()["spec"][0]
+	require.Contains(t, spec.Body, "- [x] **add** `greet_test.go`")
+	h.gh.EditComment(spec.ID, strings.Replace(spec.Body, "- [x] **add** `greet_test.go`", "- [ ] **add** `greet_test.go`", 1))
+
+	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) { ev.Body = "/plan" }))
+	require.Eventually(t, func() bool {
+		return !strings.Contains(h.botComments()["plan"][0].Body, "greet_test.go")
+	}, 10*time.Second, 20*time.Millisecond, "the plan made from the edited spec drops the unticked file")
+	h.waitRun("approval again", waitingForApproval)
+	require.Len(t, h.botComments()["plan"], 1, "the plan comment is edited, not duplicated")
+	require.Contains(t, h.botComments()["plan"][0].Body, "`greet.go`")
+}
+
+func TestReviewCommentsAreHandledOneAtATimeInOrder(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, &agents{})
+	require.NoError(t, h.event(workflow.Labeled))
+	h.waitRun("approval", waitingForApproval)
+	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) { ev.Body = "/implement" }))
+	h.waitRun("done", func(r *store.Run) bool { return r.State == store.StateDone })
+	pr := h.gh.PullRequests(owner, name)[0]
+	before := h.branchCommits(pr.Head)
+	var ids []int64
+	for i, body := range []string{"@issuesmith first", "@issuesmith second", "@issuesmith third"} {
+		id := h.gh.AddReviewComment(owner, name, pr.Number, ghtest.ReviewComment{User: "alice", Path: "greet.go", Line: i + 1, Body: body})
+		ids = append(ids, id)
+		require.NoError(t, h.event(workflow.ReviewComment, func(ev *workflow.Event) { ev.Number, ev.CommentID, ev.Body = pr.Number, id, body }))
+	}
+	require.Eventually(t, func() bool {
+		replies := 0
+		for _, c := range h.gh.ReviewComments(owner, name, pr.Number) {
+			if c.User == h.gh.BotLogin() {
+				replies++
+			}
+		}
+		return replies == 3
+	}, 15*time.Second, 20*time.Millisecond)
+	require.Equal(t, before+3, h.branchCommits(pr.Head), "one commit per comment, none lost to a concurrent push")
+	got := h.branchFile(pr.Head, "greet.go")
+	first, second, third := strings.Index(got, "first"), strings.Index(got, "second"), strings.Index(got, "third")
+	require.True(t, first >= 0 && first < second && second < third, "handled in order:\n%s", got)
+}
