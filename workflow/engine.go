@@ -40,7 +40,8 @@ type Options struct {
 	// JobTimeout bounds one job (default 30 minutes).
 	JobTimeout time.Duration
 	// LeaseWait is how long a job for a busy issue waits before trying
-	// again (default 5s).
+	// again (default 5s; River promotes waiting jobs every few seconds, so
+	// shorter values only matter when negative: retry at the next poll).
 	LeaseWait time.Duration
 	// WatchInterval is how often a running stage checks whether its run
 	// was cancelled (default 2s).
@@ -74,8 +75,11 @@ func New(d Deps, o Options) (*Engine, error) {
 	if o.Label == "" {
 		o.Label = "issuesmith"
 	}
-	if o.LeaseWait <= 0 {
+	switch {
+	case o.LeaseWait == 0:
 		o.LeaseWait = 5 * time.Second
+	case o.LeaseWait < 0:
+		o.LeaseWait = 0 // try again at the next poll (tests)
 	}
 	if o.WatchInterval <= 0 {
 		o.WatchInterval = 2 * time.Second

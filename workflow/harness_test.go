@@ -77,7 +77,7 @@ func (h *harness) start() {
 		Git:      cliGit{bare: h.bare},
 		Explorer: h.agents, Planner: h.agents, Coder: h.agents, Summarizer: h.agents,
 	}, workflow.Options{
-		BotLogin: h.gh.BotLogin(), PollInterval: 20 * time.Millisecond, LeaseWait: 50 * time.Millisecond, WatchInterval: 20 * time.Millisecond,
+		BotLogin: h.gh.BotLogin(), PollInterval: 20 * time.Millisecond, LeaseWait: -1, WatchInterval: 20 * time.Millisecond,
 		Logger: testLogger(),
 		Cost:   func(_ llm.Role, u llm.Usage) float64 { return float64(u.Total()) / 1e6 },
 	})
