@@ -37,7 +37,8 @@ type Options struct {
 	MaxWorkers int
 	// PollInterval is how often idle workers look for jobs (default 1s).
 	PollInterval time.Duration
-	// JobTimeout bounds one job (default 30 minutes).
+	// JobTimeout bounds one job (default 1 hour: the coder alone may use
+	// 30 minutes by the default budgets).
 	JobTimeout time.Duration
 	// LeaseWait is how long a job for a busy issue waits before trying
 	// again (default 5s; River promotes waiting jobs every few seconds, so
@@ -85,7 +86,7 @@ func New(d Deps, o Options) (*Engine, error) {
 		o.WatchInterval = 2 * time.Second
 	}
 	if o.JobTimeout <= 0 {
-		o.JobTimeout = 30 * time.Minute
+		o.JobTimeout = time.Hour
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
