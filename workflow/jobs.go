@@ -73,6 +73,7 @@ type worker struct {
 // failing, the plan is unreadable): the run ends with a comment at once.
 type errPermanent struct{ err error }
 
+// Error and Unwrap make errPermanent a transparent wrapper.
 func (p errPermanent) Error() string { return p.err.Error() }
 func (p errPermanent) Unwrap() error { return p.err }
 

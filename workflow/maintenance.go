@@ -23,6 +23,7 @@ type pruneWorker struct {
 	e *Engine
 }
 
+// Work deletes deliveries older than DeliveryRetention.
 func (w *pruneWorker) Work(ctx context.Context, _ *river.Job[PruneArgs]) error {
 	n, err := w.e.d.Store.PruneDeliveries(ctx, DeliveryRetention)
 	if err != nil {

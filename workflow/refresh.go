@@ -60,6 +60,7 @@ type refreshWorker struct {
 // while, later ones only summarise changed files.
 func (w *refreshWorker) Timeout(*river.Job[RefreshArgs]) time.Duration { return time.Hour }
 
+// Work checks out the default branch and refreshes its summaries.
 func (w *refreshWorker) Work(ctx context.Context, job *river.Job[RefreshArgs]) error {
 	e, a := w.e, job.Args
 	gh, err := e.d.GitHub.Client(ctx, a.InstallationID)

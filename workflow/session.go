@@ -184,12 +184,14 @@ type editError struct {
 	err  error
 }
 
+// Error is the reply people see: the line that cannot be read and why.
 func (e *editError) Error() string { return planner.ErrorReply(e.kind, e.err) }
 func (e *editError) Unwrap() error { return e.err }
 
 // missingError is a spec or plan comment that is gone.
 type missingError struct{ kind string }
 
+// Error says which comment is gone and how to make a new one.
 func (e *missingError) Error() string {
 	return fmt.Sprintf("the %s comment is missing; comment /%s to make a new one", e.kind, e.kind)
 }

@@ -38,6 +38,8 @@ type explorerAgent struct {
 	opts    preagent.Options
 }
 
+// Explore builds the summaries index from the cache and runs the explorer
+// with the repository's explorer budget and observer setting.
 func (a *explorerAgent) Explore(ctx context.Context, dir string, is preagent.Issue, cfg *config.Repo) (*preagent.Spec, llm.Usage, error) {
 	ws, err := repo.OpenWorkspace(dir)
 	if err != nil {
@@ -71,6 +73,7 @@ type coderAgent struct {
 	opts  coder.Options
 }
 
+// Implement runs the coder over the plan in the worktree at dir.
 func (a *coderAgent) Implement(ctx context.Context, dir string, spec *preagent.Spec, plan *planner.Plan, cfg *config.Repo) (*workflow.CodeResult, error) {
 	ws, err := repo.OpenWorkspace(dir)
 	if err != nil {
@@ -87,6 +90,8 @@ func (a *coderAgent) Implement(ctx context.Context, dir string, spec *preagent.S
 	return codeResult(res), nil
 }
 
+// Revise runs the coder on one review comment: the last thread comment is
+// the one to address, the earlier ones are context.
 func (a *coderAgent) Revise(ctx context.Context, dir string, req workflow.Review, cfg *config.Repo) (*workflow.CodeResult, error) {
 	ws, err := repo.OpenWorkspace(dir)
 	if err != nil {
@@ -156,6 +161,9 @@ type gitRepos struct {
 	seq    atomic.Int64
 }
 
+// Checkout prepares a worktree from the cache: branch "" is a read-only
+// checkout of the base; a named branch starts from the remote branch when it
+// exists (a resumed run, a revise), else from the base.
 func (g *gitRepos) Checkout(ctx context.Context, r workflow.RepoRef, branch string) (workflow.Worktree, error) {
 	if r.CloneURL == "" {
 		return nil, errors.New("checkout: the repository has no clone URL")
@@ -182,6 +190,8 @@ type gitWorktree struct {
 	inst int64
 }
 
+// Dir, Close, Commit and Push implement workflow.Worktree over repo.Worktree;
+// Push fetches a fresh installation token.
 func (w *gitWorktree) Dir() string  { return w.wt.Dir }
 func (w *gitWorktree) Close() error { return w.wt.Remove() }
 
@@ -207,6 +217,7 @@ type plannerAgent struct{ model llm.Model }
 
 func newPlannerAgent(model llm.Model) *plannerAgent { return &plannerAgent{model: model} }
 
+// Plan asks the planner for a plan of spec.
 func (a *plannerAgent) Plan(ctx context.Context, spec *preagent.Spec, cfg *config.Repo) (*planner.Plan, llm.Usage, error) {
 	var plan *planner.Plan
 	u, err := usageOf(a.model, func(m llm.Model) error {
@@ -228,6 +239,7 @@ type summaryRefresher struct {
 	cache summaries.Cache
 }
 
+// Refresh summarises changed files of the checkout at dir into the cache.
 func (r *summaryRefresher) Refresh(ctx context.Context, dir string) (llm.Usage, error) {
 	ws, err := repo.OpenWorkspace(dir)
 	if err != nil {
