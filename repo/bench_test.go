@@ -151,6 +151,14 @@ func BenchmarkSyncLarge(b *testing.B) {
 				}
 				b.ReportMetric(float64(wt.Sync.Duration.Milliseconds()), "fetch-ms")
 				b.ReportMetric(float64(time.Since(start).Milliseconds()), "prepare-ms")
+				if err := os.WriteFile(filepath.Join(wt.Dir, "fmt", "print.go"), []byte("package fmt\n"), 0o644); err != nil {
+					b.Fatal(err)
+				}
+				start = time.Now()
+				if _, err := wt.Commit(b.Context(), repo.CommitOptions{Message: "one file", Author: repo.Signature{Name: "b", Email: "b@example.com"}}); err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(time.Since(start).Milliseconds()), "commit-ms")
 			}
 		})
 	}

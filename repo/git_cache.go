@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	git "github.com/go-git/go-git/v5"
@@ -27,8 +28,9 @@ type Backend string
 // Backends.
 const (
 	// BackendAuto uses go-git and falls back to the git CLI for a repository
-	// go-git cannot handle (a fetch error go-git alone hits, or an object
-	// store over CacheOptions.LargeRepoBytes).
+	// go-git cannot handle: a fetch error go-git alone hits, a fetch whose Go
+	// heap grows past CacheOptions.MaxGoGitHeapBytes (it is abandoned), or an
+	// object store over CacheOptions.LargeRepoBytes.
 	BackendAuto Backend = ""
 	// BackendGoGit is go-git only.
 	BackendGoGit Backend = "go-git"
@@ -41,6 +43,10 @@ const (
 // Go memory and slows down well before git does.
 const DefaultLargeRepoBytes = 1 << 30
 
+// DefaultMaxGoGitHeapBytes is the Go heap growth at which BackendAuto
+// abandons a go-git fetch for the git CLI, before go-git exhausts memory.
+const DefaultMaxGoGitHeapBytes = 1 << 30
+
 // CacheOptions configure a Cache.
 type CacheOptions struct {
 	// Backend forces an implementation; the zero value is BackendAuto.
@@ -48,6 +54,9 @@ type CacheOptions struct {
 	// LargeRepoBytes is the object-store size from which BackendAuto uses
 	// the git CLI; 0 means DefaultLargeRepoBytes.
 	LargeRepoBytes int64
+	// MaxGoGitHeapBytes is the Go heap growth at which BackendAuto abandons
+	// a go-git fetch for the CLI; 0 means DefaultMaxGoGitHeapBytes.
+	MaxGoGitHeapBytes int64
 	// Logger receives one line per sync; nil discards. Lines carry the
 	// repository URL (never a token), the backend and timings.
 	Logger *slog.Logger
@@ -83,6 +92,9 @@ func NewCache(dir string, opts CacheOptions) (*Cache, error) {
 	}
 	if opts.LargeRepoBytes <= 0 {
 		opts.LargeRepoBytes = DefaultLargeRepoBytes
+	}
+	if opts.MaxGoGitHeapBytes <= 0 {
+		opts.MaxGoGitHeapBytes = DefaultMaxGoGitHeapBytes
 	}
 	log := opts.Logger
 	if log == nil {
@@ -144,9 +156,16 @@ func (c *Cache) sync(ctx context.Context, m mirror, token string) (SyncStats, er
 		st.Fallback = fmt.Sprintf("object store is %s, over the %s go-git limit",
 			humanSize(size), humanSize(c.opts.LargeRepoBytes))
 	default:
-		st, err = c.syncGoGit(ctx, m, token)
+		var budget int64 // no budget unless the CLI can take over
+		if backend == BackendAuto && cliAvailable() {
+			budget = c.opts.MaxGoGitHeapBytes
+		}
+		st, err = c.syncGoGit(ctx, m, token, budget)
 		if err != nil && backend == BackendAuto && fallbackWorthy(ctx, err) && cliAvailable() {
 			reason := "go-git failed: " + red.text(err.Error())
+			if cloned { // start the CLI from a clean directory
+				_ = os.RemoveAll(m.dir)
+			}
 			st, err = c.syncCLI(ctx, m, token)
 			st.Fallback = reason
 		}
@@ -175,11 +194,16 @@ func fallbackWorthy(ctx context.Context, err error) bool {
 // (so a run can tell the remote tip it started from) and tags.
 var fetchSpecs = []config.RefSpec{"+refs/heads/*:refs/remotes/origin/*", "+refs/tags/*:refs/tags/*"}
 
-// syncGoGit fetches with go-git, creating the bare repository if needed.
-func (c *Cache) syncGoGit(ctx context.Context, m mirror, token string) (SyncStats, error) {
+// syncGoGit fetches with go-git, creating the bare repository if needed. A
+// fetch whose heap growth passes budget (when not 0) is cancelled.
+func (c *Cache) syncGoGit(ctx context.Context, m mirror, token string, budget int64) (SyncStats, error) {
 	st := SyncStats{Backend: BackendGoGit}
 	start := time.Now()
-	peak, err := measurePeakHeap(func() error {
+	parent := ctx
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var over atomic.Bool
+	peak, err := measurePeakHeap(uint64(budget), func() { over.Store(true); cancel() }, func() error {
 		r, err := git.PlainOpen(m.dir)
 		if errors.Is(err, git.ErrRepositoryNotExists) {
 			r, err = git.PlainInit(m.dir, true)
@@ -203,6 +227,9 @@ func (c *Cache) syncGoGit(ctx context.Context, m mirror, token string) (SyncStat
 		return mapTransportErr(err)
 	})
 	st.Duration, st.PeakHeapBytes = time.Since(start), peak
+	if err != nil && over.Load() && parent.Err() == nil {
+		err = fmt.Errorf("heap grew past %s, fetch abandoned", humanSize(budget))
+	}
 	return st, err
 }
 

@@ -11,16 +11,24 @@ const heapMetric = "/memory/classes/heap/objects:bytes"
 
 // measurePeakHeap runs fn and returns how far the Go heap grew above its
 // size at the start, at its highest, sampled every 10ms. The figure is
-// process-wide: concurrent work in the same process counts too.
-func measurePeakHeap(fn func() error) (uint64, error) {
-	var peak atomic.Uint64
+// process-wide: concurrent work in the same process counts too. When limit
+// is not 0 and the growth passes it, over is called once (fn keeps running
+// until it notices, e.g. through a cancelled context).
+func measurePeakHeap(limit uint64, over func(), fn func() error) (uint64, error) {
+	var peak, base atomic.Uint64
+	var called atomic.Bool
 	sample := func() {
 		s := []metrics.Sample{{Name: heapMetric}}
 		metrics.Read(s)
-		if s[0].Value.Kind() == metrics.KindUint64 {
-			if v := s[0].Value.Uint64(); v > peak.Load() {
-				peak.Store(v)
-			}
+		if s[0].Value.Kind() != metrics.KindUint64 {
+			return
+		}
+		v := s[0].Value.Uint64()
+		if v > peak.Load() {
+			peak.Store(v)
+		}
+		if b := base.Load(); limit > 0 && b > 0 && v > b && v-b > limit && !called.Swap(true) {
+			over()
 		}
 	}
 	done := make(chan struct{})
@@ -39,10 +47,10 @@ func measurePeakHeap(fn func() error) (uint64, error) {
 		}
 	}()
 	sample()
-	base := peak.Load()
+	base.Store(peak.Load())
 	err := fn()
 	sample()
 	close(done)
 	<-stopped
-	return peak.Load() - base, err
+	return peak.Load() - base.Load(), err
 }

@@ -2,10 +2,12 @@ package repo_test
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -242,6 +244,26 @@ func TestAutoFallsBackToCLI(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, repo.BackendCLI, wt.Backend)
 	require.FileExists(t, filepath.Join(wt.Dir, "more.txt"))
+}
+
+func TestAutoAbandonsGoGitOverHeapBudget(t *testing.T) {
+	t.Parallel()
+	srv := gittest.NewServer(t)
+	files := map[string]string{}
+	for i := range 300 {
+		files[fmt.Sprintf("d%02d/f%04d.txt", i%20, i)] = strings.Repeat(fmt.Sprintf("line %d\n", i), 100)
+	}
+	url := srv.Seed(t, "acme/heavy", files)
+	c, err := repo.NewCache(t.TempDir(), repo.CacheOptions{MaxGoGitHeapBytes: 1})
+	require.NoError(t, err)
+	st, err := c.Sync(t.Context(), url, "")
+	require.NoError(t, err)
+	require.Equal(t, repo.BackendCLI, st.Backend)
+	require.Contains(t, st.Fallback, "heap grew past 1 bytes, fetch abandoned")
+	require.True(t, st.Cloned)
+	wt, err := c.Prepare(t.Context(), repo.PrepareOptions{URL: url, Branch: "b", RunID: "r"})
+	require.NoError(t, err)
+	require.FileExists(t, filepath.Join(wt.Dir, "d07/f0007.txt"))
 }
 
 func TestPrepareRefusals(t *testing.T) {
