@@ -43,7 +43,8 @@ func OpenWorkspace(dir string) (*Workspace, error) {
 // Dir returns the absolute path of the workspace root.
 func (w *Workspace) Dir() string { return w.dir }
 
-// Close releases the root directory handle. Calls after Close fail.
+// Close releases the root directory handle (a Workspace that is dropped
+// without Close releases it when garbage collected). Calls after Close fail.
 func (w *Workspace) Close() error { return w.root.Close() }
 
 // Clean turns a path given by a model or a user into a clean repo-relative

@@ -87,9 +87,10 @@ func (s *Server) URL() string { return s.srv.URL }
 // RepoURL returns the clone URL of repository name ("owner/repo").
 func (s *Server) RepoURL(name string) string { return s.srv.URL + "/" + name + ".git" }
 
-// Requests counts HTTP requests served so far, AuthFailures those refused
-// for their credentials.
-func (s *Server) Requests() int64     { return s.requests.Load() }
+// Requests counts the HTTP requests received so far.
+func (s *Server) Requests() int64 { return s.requests.Load() }
+
+// AuthFailures counts the requests refused for missing or wrong credentials.
 func (s *Server) AuthFailures() int64 { return s.authFailures.Load() }
 
 // Dir returns the bare repository's directory on disk.
