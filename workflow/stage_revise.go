@@ -59,8 +59,10 @@ func (s *session) revise(ctx context.Context, commentID int64) error {
 			return fmt.Errorf("reply to review comment %d: %w", commentID, err)
 		}
 	}
-	_, err = st.Checkpoint(ctx, o.ID, doneKey, rec.SHA)
-	return err
+	if _, err := st.Checkpoint(ctx, o.ID, doneKey, rec.SHA); err != nil {
+		return err
+	}
+	return s.progress(ctx) // the tokens and cost now include this revision
 }
 
 // revisePushed runs the coder on the branch and pushes its commit, unless a

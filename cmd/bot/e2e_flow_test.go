@@ -146,6 +146,9 @@ func TestEndToEndLabelToPRWithRestartAndReview(t *testing.T) {
 		require.Contains(t, body, want)
 	}
 
+	t.Logf("progress comment:\n%s\nPR #%d %q (draft=%v, head %s):\n%s\nreview reply: %s",
+		e.progress(), pr.Number, pr.Title, pr.Draft, pr.Head, pr.Body, reply.Body)
+
 	// SIGTERM: the process stops taking work and exits cleanly.
 	require.NoError(t, e.stop())
 	e.mu.Lock()
