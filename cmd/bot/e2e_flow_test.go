@@ -178,7 +178,24 @@ func TestEndToEndModelKeepsFailing(t *testing.T) {
 	e := newE2E(t, failing.URL+"/v1")
 	e.start()
 
-	require.Equal(t, http.StatusAccepted, e.labelIssue())
+	// Refused or ignored before any work: a forged signature, a sender
+	// without write access, the bot itself.
+	label := func(sender, typ string) func(p map[string]any) {
+		return func(p map[string]any) {
+			obj(p, "issue")["number"] = e.issue
+			obj(p, "label")["name"] = "issuesmith"
+			obj(p, "sender")["login"], obj(p, "sender")["type"] = sender, typ
+		}
+	}
+	require.Equal(t, http.StatusUnauthorized, e.deliverAs("issues", "issues.labeled.json", "forged-1", "not-the-secret", label(e2eUser, "User")))
+	e.gh.SetPermission(e2eOwner, e2eRepo, "drive-by", "read")
+	require.Equal(t, http.StatusOK, e.deliverAs("issues", "issues.labeled.json", "read-only-1", e2eSecret, label("drive-by", "User")))
+	require.Equal(t, http.StatusOK, e.deliverAs("issues", "issues.labeled.json", "bot-1", e2eSecret, label(e.gh.BotLogin(), "Bot")))
+	require.Empty(t, e.botComments(), "nothing ran")
+
+	// The real label, then the same delivery again: the repeat is ignored.
+	require.Equal(t, http.StatusAccepted, e.deliverAs("issues", "issues.labeled.json", "label-1", e2eSecret, label(e2eUser, "User")))
+	require.Equal(t, http.StatusOK, e.deliverAs("issues", "issues.labeled.json", "label-1", e2eSecret, label(e2eUser, "User")))
 	e.waitProgress("issuesmith: stopped")
 	progress := e.progress()
 	require.Contains(t, progress, "the explorer could not finish")
@@ -191,4 +208,12 @@ func TestEndToEndModelKeepsFailing(t *testing.T) {
 	is, _ := e.gh.Issue(e2eOwner, e2eRepo, e.issue)
 	require.NotContains(t, is.Labels, "issuesmith", "the label is reset so it can be added again")
 	require.Positive(t, calls.Load())
+	metrics := e.get("/metrics")
+	for _, want := range []string{
+		`issuesmith_webhook_deliveries_total{event="issues",result="duplicate"} 1`,
+		`issuesmith_jobs_total{outcome="failed",stage="explore"} 1`,
+	} {
+		require.Contains(t, metrics, want)
+	}
+	require.Len(t, e.botComments()["progress"], 1, "one run: the repeat and the refused deliveries started nothing")
 }

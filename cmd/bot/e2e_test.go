@@ -200,6 +200,14 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 // (webhook/testdata), patched by set, signed with the App's secret.
 func (e *e2e) deliver(event, example string, set func(p map[string]any)) int {
 	e.t.Helper()
+	e.seq++
+	id := fmt.Sprintf("e2e-%s-%d-%d", event, e.seq, time.Now().UnixNano())
+	return e.deliverAs(event, example, id, e2eSecret, set)
+}
+
+// deliverAs is deliver with the delivery id and signing secret given.
+func (e *e2e) deliverAs(event, example, delivery, secret string, set func(p map[string]any)) int {
+	e.t.Helper()
 	raw, err := os.ReadFile(filepath.Join("..", "..", "webhook", "testdata", example))
 	require.NoError(e.t, err)
 	var p map[string]any
@@ -208,13 +216,12 @@ func (e *e2e) deliver(event, example string, set func(p map[string]any)) int {
 	set(p)
 	body, err := json.Marshal(p)
 	require.NoError(e.t, err)
-	e.seq++
 	req, err := http.NewRequest(http.MethodPost, "http://"+e.addr+"/webhook", bytes.NewReader(body))
 	require.NoError(e.t, err)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-GitHub-Event", event)
-	req.Header.Set("X-GitHub-Delivery", fmt.Sprintf("e2e-%s-%d-%d", event, e.seq, time.Now().UnixNano()))
-	req.Header.Set("X-Hub-Signature-256", webhook.Sign([]byte(e2eSecret), body))
+	req.Header.Set("X-GitHub-Delivery", delivery)
+	req.Header.Set("X-Hub-Signature-256", webhook.Sign([]byte(secret), body))
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(e.t, err)
 	resp.Body.Close()
