@@ -24,8 +24,25 @@ import (
 	"github.com/issuesmith/issuesmith/store"
 )
 
-// PostgresBin is where the Debian postgresql package puts its binaries.
-const PostgresBin = "/usr/lib/postgresql/15/bin"
+// PostgresBins is where the Debian postgresql package puts its binaries
+// (one directory per major version; the newest is used).
+const PostgresBins = "/usr/lib/postgresql/*/bin"
+
+// postgresBin returns the newest installed PostgreSQL bin directory, or "".
+func postgresBin() string {
+	dirs, _ := filepath.Glob(PostgresBins)
+	best, bestVer := "", -1
+	for _, d := range dirs {
+		v, err := strconv.Atoi(filepath.Base(filepath.Dir(d)))
+		if err != nil || v <= bestVer {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(d, "pg_ctl")); err == nil {
+			best, bestVer = d, v
+		}
+	}
+	return best
+}
 
 // RequireEnv, when set to 1, turns a missing PostgreSQL into a test failure
 // instead of a skip (CI sets it).
@@ -61,8 +78,9 @@ type Server struct {
 // Without the binaries it skips t, or fails it when RequireEnv is 1.
 func StartPostgres(t testing.TB) *Server {
 	t.Helper()
-	if _, err := os.Stat(filepath.Join(PostgresBin, "pg_ctl")); err != nil {
-		msg := fmt.Sprintf("PostgreSQL binaries not found in %s (apt-get install postgresql): %v", PostgresBin, err)
+	bin := postgresBin()
+	if bin == "" {
+		msg := fmt.Sprintf("PostgreSQL binaries not found in %s (apt-get install postgresql)", PostgresBins)
 		if os.Getenv(RequireEnv) == "1" {
 			t.Fatal(msg)
 		}
@@ -75,11 +93,11 @@ func StartPostgres(t testing.TB) *Server {
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	asUser := ownDir(t, dir)
 	port := freePort(t)
-	run(t, asUser, filepath.Join(PostgresBin, "initdb"), "-D", dir, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync", "--no-instructions")
+	run(t, asUser, filepath.Join(bin, "initdb"), "-D", dir, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync", "--no-instructions")
 	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off", port, dir)
-	run(t, asUser, filepath.Join(PostgresBin, "pg_ctl"), "-D", dir, "-o", opts, "-l", filepath.Join(dir, "server.log"), "-w", "-t", "60", "start")
+	run(t, asUser, filepath.Join(bin, "pg_ctl"), "-D", dir, "-o", opts, "-l", filepath.Join(dir, "server.log"), "-w", "-t", "60", "start")
 	t.Cleanup(func() {
-		cmd := command(asUser, filepath.Join(PostgresBin, "pg_ctl"), "-D", dir, "-m", "immediate", "-w", "stop")
+		cmd := command(asUser, filepath.Join(bin, "pg_ctl"), "-D", dir, "-m", "immediate", "-w", "stop")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Logf("stop postgres: %v\n%s", err, out)
 		}
