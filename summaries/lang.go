@@ -101,3 +101,20 @@ func vendored(p string) bool {
 	}
 	return false
 }
+
+var auxDirs = map[string]bool{
+	"doc": true, "docs": true, "example": true, "examples": true, "demo": true, "demos": true,
+	"bench": true, "benchmark": true, "benchmarks": true, "sample": true, "samples": true,
+}
+
+// auxiliary reports code that illustrates a project rather than being part
+// of it: documentation, example, demo and benchmark folders.
+func auxiliary(p string) bool {
+	parts := strings.Split(p, "/")
+	for _, d := range parts[:len(parts)-1] {
+		if auxDirs[strings.ToLower(d)] {
+			return true
+		}
+	}
+	return false
+}

@@ -42,6 +42,9 @@ const (
 	factorTest     = 0.3  // tests rank below the code they test
 	factorNonCode  = 0.35 // documentation and data rank below code
 	factorVendored = 0.1
+	// code in documentation, example and benchmark folders illustrates
+	// the project; fixes land in the project itself
+	factorAuxiliary = 0.5
 )
 
 type scored struct {
@@ -81,6 +84,8 @@ func (ix *Index) Search(text string, k int) []Hit {
 			r.score *= factorTest
 		case !IsCode(p):
 			r.score *= factorNonCode
+		case auxiliary(p):
+			r.score *= factorAuxiliary
 		}
 	}
 	ix.liftNeighbours(res)

@@ -15,7 +15,8 @@ type searchIndex struct {
 	pathTerms []map[string]int32
 	symTerms  []map[string]int32
 	fieldLen  []int
-	// defs maps a lower-cased symbol name to the documents defining it.
+	// defs maps a lower-cased symbol name to the documents defining it:
+	// an issue's `session` points at class Session as well.
 	defs map[string][]int
 	// byBase maps a file's base name to its documents, for path mentions.
 	byBase map[string][]int
