@@ -163,3 +163,27 @@ func BenchmarkSyncLarge(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFiles lists GOROOT/src as summaries does, and renders its tree
+// two levels deep as list_dir does.
+func BenchmarkFiles(b *testing.B) {
+	ws, err := repo.OpenWorkspace(benchTree)
+	if err != nil {
+		b.Skip("GOROOT/src not found")
+	}
+	defer ws.Close()
+	b.Run("files", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := ws.Files(b.Context()); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("list_dir", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := ws.ListDir(b.Context(), repo.ListDirParams{Depth: 2}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -1,6 +1,7 @@
 package repo
 
 import (
+	"runtime"
 	"runtime/metrics"
 	"sync/atomic"
 	"time"
@@ -31,6 +32,12 @@ func measurePeakHeap(limit uint64, over func(), fn func() error) (uint64, error)
 			over()
 		}
 	}
+	// Collect first so the base is the live heap, not garbage that a GC
+	// during fn would free and hide fn's growth behind; syncs are rare
+	// enough for one forced collection each.
+	runtime.GC()
+	sample()
+	base.Store(peak.Load())
 	done := make(chan struct{})
 	stopped := make(chan struct{})
 	go func() { // sampler; ends when fn returns
@@ -46,8 +53,6 @@ func measurePeakHeap(limit uint64, over func(), fn func() error) (uint64, error)
 			}
 		}
 	}()
-	sample()
-	base.Store(peak.Load())
 	err := fn()
 	sample()
 	close(done)

@@ -15,11 +15,11 @@ func (w *Workspace) renderGrep(p GrepParams, hits []fileHits, st grepStats, limi
 	}
 	var b strings.Builder
 	if total == 0 {
-		fmt.Fprintf(&b, "no matches for %q in %s (%s searched", p.Pattern, scope(p.Path), plural(st.searched, "file"))
+		fmt.Fprintf(&b, "no matches for `%s` in %s (%s searched", p.Pattern, scope(p.Path), plural(st.searched, "file"))
 		b.WriteString(skipped(st) + ")\n")
 		return b.String()
 	}
-	fmt.Fprintf(&b, "%s in %s for %q in %s%s\n",
+	fmt.Fprintf(&b, "%s in %s for `%s` in %s%s\n",
 		plural(total, "match"), plural(len(hits), "file"), p.Pattern, scope(p.Path), skipped(st))
 	shown, filesShown := 0, 0
 	for _, h := range hits {

@@ -193,7 +193,7 @@ func TestGrep(t *testing.T) {
 		{"binary skipped", GrepParams{Pattern: "IHDR", Path: "docs"}, []string{"no matches", "1 binary file skipped"}, nil},
 		{"crlf", GrepParams{Pattern: "^two$", Path: "docs"}, []string{"crlf.txt:2: two"}, nil},
 		{"anchors are per line", GrepParams{Pattern: `^func`, Path: "hello.go"}, []string{"hello.go:4:"}, nil},
-		{"no match", GrepParams{Pattern: "zzz-nothing"}, []string{"no matches for \"zzz-nothing\" in the repository"}, nil},
+		{"no match", GrepParams{Pattern: "zzz-nothing"}, []string{"no matches for `zzz-nothing` in the repository"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
