@@ -22,6 +22,7 @@ type fileState struct {
 	splices []spliceRec // applied changes, to map line hints to current lines
 	offset  int         // observed hint error (actual - hinted), once known
 	hasOff  bool
+	unit    int // cached spaceUnit, 0 until computed
 }
 
 // spliceRec records one change: oldN lines at at became newN lines.
@@ -58,12 +59,23 @@ func (fs *fileState) style(start, end int) style {
 			sp++
 		}
 	}
-	return style{tabsOnly: t > 0 && sp == 0, spacesOnly: sp > 0 && t == 0, unit: fs.spaceUnit()}
+	st := style{tabsOnly: t > 0 && sp == 0, spacesOnly: sp > 0 && t == 0, unit: tabWidth}
+	if st.spacesOnly {
+		st.unit = fs.spaceUnit()
+	}
+	return st
 }
 
 // spaceUnit guesses the file's space indentation unit: the smallest common
 // step of space-indented lines, 2 or 4 (4 when unsure).
 func (fs *fileState) spaceUnit() int {
+	if fs.unit == 0 {
+		fs.unit = fs.computeSpaceUnit()
+	}
+	return fs.unit
+}
+
+func (fs *fileState) computeSpaceUnit() int {
 	two, four := 0, 0
 	for _, l := range fs.doc.lines {
 		w := len(l.text) - len(strings.TrimLeft(l.text, " "))

@@ -1,6 +1,7 @@
 package edit
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -53,10 +54,36 @@ func normalize(lv level, s string) string {
 // collapse trims s and replaces every run of whitespace with one space.
 func collapse(s string) string {
 	s = strings.TrimSpace(s)
-	if !strings.ContainsAny(s, " \t\f\v\r") {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == ' ' && i+1 < len(s) && isSpaceByte(s[i+1]) {
+			clean = false
+			break
+		}
+	}
+	if clean {
 		return s
 	}
-	return strings.Join(strings.Fields(s), " ")
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for i := 0; i < len(s); i++ {
+		if isSpaceByte(s[i]) {
+			space = true
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func isSpaceByte(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'
 }
 
 // fold maps typographic punctuation a model may have produced to ASCII:
@@ -123,32 +150,31 @@ func (c *normCache) get(d *doc, lv level) []string {
 // splice keeps every computed level in step with doc.splice.
 func (c *normCache) splice(start, end int, repl []string) {
 	for lv := range c.lv {
-		old := c.lv[lv]
-		if old == nil {
+		if c.lv[lv] == nil {
 			continue
 		}
-		nl := make([]string, 0, len(old)-(end-start)+len(repl))
-		nl = append(nl, old[:start]...)
-		for _, r := range repl {
-			nl = append(nl, normalize(level(lv), r))
+		nl := make([]string, len(repl))
+		for i, r := range repl {
+			nl[i] = normalize(level(lv), r)
 		}
-		c.lv[lv] = append(nl, old[end:]...)
+		c.lv[lv] = slices.Replace(c.lv[lv], start, end, nl...)
 	}
 }
 
 // findAll returns the start of every window of nf equal to ns (already
-// normalized). It scans for the first non-blank line of ns, then verifies.
+// normalized). It scans for one line of ns, then verifies the window.
 func findAll(nf, ns []string) []int {
 	n, m := len(nf), len(ns)
 	if m == 0 || m > n {
 		return nil
 	}
+	// The longest line is the pivot: most file lines differ from it in
+	// length, which fails the comparison without reading the bytes.
 	pivot := 0
-	for pivot < m && ns[pivot] == "" {
-		pivot++
-	}
-	if pivot == m {
-		pivot = 0
+	for k := range ns {
+		if len(ns[k]) > len(ns[pivot]) {
+			pivot = k
+		}
 	}
 	var out []int
 	key := ns[pivot]
@@ -171,10 +197,43 @@ func findAll(nf, ns []string) []int {
 	return out
 }
 
+// findAllLines is findAll on the raw lines (the exact level), without
+// copying them.
+func findAllLines(lines []line, ns []string) []int {
+	n, m := len(lines), len(ns)
+	if m == 0 || m > n {
+		return nil
+	}
+	pivot := 0
+	for k := range ns {
+		if len(ns[k]) > len(ns[pivot]) {
+			pivot = k
+		}
+	}
+	var out []int
+	key := ns[pivot]
+	for i := pivot; i <= n-m+pivot; i++ {
+		if lines[i].text != key {
+			continue
+		}
+		s, ok := i-pivot, true
+		for k := 0; k < m && ok; k++ {
+			ok = lines[s+k].text == ns[k]
+		}
+		if ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // candidates returns the starts of the windows matching search at level lv.
 // At levelIndent a window must also keep one indentation relation for all
 // its lines (see indentMap).
 func (fs *fileState) candidates(lv level, search []string) []int {
+	if lv == levelExact {
+		return findAllLines(fs.doc.lines, search)
+	}
 	nf := fs.norm.get(fs.doc, lv)
 	ns := make([]string, len(search))
 	for i, s := range search {

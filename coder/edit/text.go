@@ -2,6 +2,7 @@ package edit
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 )
 
@@ -33,6 +34,7 @@ func parseDoc(b []byte) *doc {
 		d.bom = true
 		s = s[len(bom):]
 	}
+	d.lines = make([]line, 0, strings.Count(s, "\n")+1)
 	crlf, lf := 0, 0
 	for len(s) > 0 {
 		i := strings.IndexByte(s, '\n')
@@ -58,7 +60,11 @@ func parseDoc(b []byte) *doc {
 
 // bytes renders the document back, byte for byte for untouched lines.
 func (d *doc) bytes() []byte {
-	var buf bytes.Buffer
+	n := len(bom)
+	for _, l := range d.lines {
+		n += len(l.text) + len(l.eol)
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, n))
 	if d.bom {
 		buf.WriteString(bom)
 	}
@@ -90,14 +96,13 @@ func (d *doc) clone() *doc {
 // line or of the line before); the final-newline state of the document is
 // kept.
 func (d *doc) splice(start, end int, repl []string) {
-	nl := make([]line, 0, len(d.lines)-(end-start)+len(repl))
-	nl = append(nl, d.lines[:start]...)
+	nl := make([]line, len(repl))
 	for i, r := range repl {
-		nl = append(nl, line{text: r, eol: d.eolFor(start, end, i)})
+		nl[i] = line{text: r, eol: d.eolFor(start, end, i)}
 	}
-	nl = append(nl, d.lines[end:]...)
-	d.lines = nl
-	d.fixEnds()
+	// In place: a 20,000-line file is edited without copying it per block.
+	d.lines = slices.Replace(d.lines, start, end, nl...)
+	d.fixEnds(start, start+len(repl))
 }
 
 // eolFor picks the terminator for the i-th replacement of lines [start, end).
@@ -118,16 +123,20 @@ func (d *doc) eolFor(start, end, i int) string {
 }
 
 // fixEnds restores the invariant that every line but the last has a
-// terminator and the last one has one exactly when finalNL is set.
-func (d *doc) fixEnds() {
+// terminator and the last one has one exactly when finalNL is set, for a
+// change that put lines [start, end) in place.
+func (d *doc) fixEnds(start, end int) {
 	n := len(d.lines)
-	for i := 0; i < n-1; i++ {
+	for i := max(0, start-1); i < min(end+1, n-1); i++ {
 		if d.lines[i].eol == "" {
 			d.lines[i].eol = d.eol
 		}
 	}
 	if n == 0 {
 		return
+	}
+	if n >= 2 && d.lines[n-2].eol == "" {
+		d.lines[n-2].eol = d.eol
 	}
 	switch {
 	case d.finalNL && d.lines[n-1].eol == "":
