@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -264,6 +265,35 @@ func TestAutoAbandonsGoGitOverHeapBudget(t *testing.T) {
 	wt, err := c.Prepare(t.Context(), repo.PrepareOptions{URL: url, Branch: "b", RunID: "r"})
 	require.NoError(t, err)
 	require.FileExists(t, filepath.Join(wt.Dir, "d07/f0007.txt"))
+}
+
+func TestConcurrentRunsShareOneClone(t *testing.T) {
+	t.Parallel()
+	_, url, c, _ := setup(t, repo.BackendAuto)
+	var wg sync.WaitGroup
+	wts := make([]*repo.Worktree, 3)
+	errs := make([]error, 3)
+	for i := range wts {
+		wg.Go(func() {
+			wts[i], errs[i] = c.Prepare(t.Context(), repo.PrepareOptions{URL: url, Token: token,
+				Branch: repo.BranchForIssue(i), RunID: fmt.Sprintf("run-%d", i)})
+		})
+	}
+	wg.Wait()
+	cloned := 0
+	for i, wt := range wts {
+		require.NoError(t, errs[i])
+		if wt.Sync.Cloned {
+			cloned++
+		}
+		write(t, wt.Dir, "main.go", fmt.Sprintf("package main // run %d\n", i))
+	}
+	require.Equal(t, 1, cloned, "one clone, then fetches")
+	for i, wt := range wts {
+		data, err := os.ReadFile(filepath.Join(wt.Dir, "main.go"))
+		require.NoError(t, err)
+		require.Equal(t, fmt.Sprintf("package main // run %d\n", i), string(data), "checkouts are not shared")
+	}
 }
 
 func TestPrepareRefusals(t *testing.T) {
