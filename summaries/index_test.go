@@ -107,6 +107,8 @@ func TestSearchSignals(t *testing.T) {
 			"web/src/fmt.ts", []string{"web/src/index.ts"}, "named in the issue: web/src/fmt.ts"},
 		{"tests rank below the code they test", "Cart Total is wrong",
 			"cart/cart.go", []string{"cart/cart_test.go"}, ""},
+		{"package named by import path", "Since v2 the example.com/shop/price package rounds down",
+			"price/price.go", []string{"cart/cart.go"}, "in a folder named in the issue: example.com/shop/price"},
 		{"error message found verbatim", "I get \"ValueError: coupon expired\" for valid codes",
 			"app/models.py", nil, `contains "coupon expired"`},
 	}

@@ -16,6 +16,9 @@ type query struct {
 	// innermost last.
 	paths  []string
 	frames []string
+	// dirs are slash paths without a file extension ("net/http",
+	// "github.com/o/r/pkg/store"): packages or folders.
+	dirs []string
 	// modules are dotted names with at least two parts ("_pytest.python",
 	// "astroid.nodes.Const").
 	modules []string
@@ -40,6 +43,7 @@ var (
 	pytestFrameRe = regexp.MustCompile(`(?m)^(\S+\.py):\d+: `)
 	goFrameRe     = regexp.MustCompile(`(?m)^\s+((?:[\w.\-]+/)*[\w.\-]+\.go):\d+`)
 	jsFrameRe     = regexp.MustCompile(`\bat (?:[^\s(]+ )?\(?((?:[\w.\-]+/)*[\w.\-]+\.(?:js|jsx|mjs|cjs|ts|tsx)):\d+:\d+\)?`)
+	dirRe         = regexp.MustCompile(`(?:[\w.\-]+/)+[\w\-]+/?`)
 	dottedRe      = regexp.MustCompile(`\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\b`)
 	callRe        = regexp.MustCompile(`\b([A-Za-z_]\w*)\(`)
 	flagRe        = regexp.MustCompile(`(?:^|[\s"'(=` + "`" + `])(--?[A-Za-z][\w-]{2,})`)
@@ -92,6 +96,14 @@ func parseQuery(text string) *query {
 		if !pseen[m] {
 			pseen[m] = true
 			q.paths = append(q.paths, m)
+		}
+	}
+	dseen := map[string]bool{}
+	for _, m := range dirRe.FindAllString(strings.ReplaceAll(text, `\`, "/"), -1) {
+		m = strings.Trim(m, "/")
+		if !dseen[m] && !strings.Contains(m, "://") {
+			dseen[m] = true
+			q.dirs = append(q.dirs, m)
 		}
 	}
 	mseen := map[string]bool{}

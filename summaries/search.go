@@ -35,6 +35,7 @@ const (
 	boostFrame     = 0.5  // a stack-trace frame in the file
 	boostLastFrame = 0.3  // extra for the innermost frame inside the tree
 	boostModule    = 0.6  // a dotted module name resolves to the file
+	boostDir       = 0.4  // the issue names the file's folder or package
 	boostDef       = 0.6  // the file defines an identifier written as code
 	boostPhrase    = 0.5  // the file contains a literal of the issue verbatim
 	maxDefBoost    = 1.2  // cap on the sum of definition boosts per file
@@ -173,6 +174,16 @@ func (si *searchIndex) explicit(q *query, res []scored) {
 	}
 	if last >= 0 {
 		add(last, boostLastFrame, "innermost stack-trace frame in the tree")
+	}
+	for _, m := range q.dirs {
+		dir, ok := si.matchDir(m)
+		if !ok {
+			continue
+		}
+		ds := si.dirFiles[dir]
+		for _, d := range ds {
+			add(d, boostDir/math.Sqrt(float64(len(ds))), "in a folder named in the issue: "+m)
+		}
 	}
 	for _, m := range q.modules {
 		ds, _ := si.matchModule(m)

@@ -21,6 +21,10 @@ type searchIndex struct {
 	// byBase maps a file's base name to its documents, for path mentions.
 	byBase map[string][]int
 	byPath map[string]int
+	// byDirBase maps a folder's base name to the folders with that name;
+	// dirFiles lists the documents directly in each folder.
+	byDirBase map[string][]string
+	dirFiles  map[string][]int
 }
 
 // Field weights of BM25F: a term in a file's path or in the name of a
@@ -31,7 +35,8 @@ const (
 )
 
 func buildSearchIndex(files map[string]*FileInfo, sorted []string) *searchIndex {
-	si := &searchIndex{defs: map[string][]int{}, byBase: map[string][]int{}, byPath: map[string]int{}}
+	si := &searchIndex{defs: map[string][]int{}, byBase: map[string][]int{}, byPath: map[string]int{},
+		byDirBase: map[string][]string{}, dirFiles: map[string][]int{}}
 	total := 0
 	for _, p := range sorted {
 		f := files[p]
@@ -39,6 +44,12 @@ func buildSearchIndex(files map[string]*FileInfo, sorted []string) *searchIndex 
 		si.docs = append(si.docs, f)
 		si.byPath[p] = i
 		si.byBase[path.Base(p)] = append(si.byBase[path.Base(p)], i)
+		if d := path.Dir(p); d != "." {
+			if len(si.dirFiles[d]) == 0 {
+				si.byDirBase[path.Base(d)] = append(si.byDirBase[path.Base(d)], d)
+			}
+			si.dirFiles[d] = append(si.dirFiles[d], i)
+		}
 		pt := map[string]int32{}
 		eachTerm(p, func(t string) { pt[t]++ })
 		st := map[string]int32{}
@@ -126,4 +137,37 @@ func (si *searchIndex) matchModule(dotted string) (docs []int, rest []string) {
 		}
 	}
 	return nil, nil
+}
+
+// matchDir returns the folder whose path ends with the mentioned slash
+// path. At least two trailing elements must match (a folder and its
+// parent), or the whole folder path when the mention is a Go-style import
+// path (github.com/o/r/pkg), and only one folder may match best.
+func (si *searchIndex) matchDir(mention string) (string, bool) {
+	parts := strings.Split(mention, "/")
+	if len(parts) < 2 {
+		return "", false
+	}
+	best, bestN, ties := "", 0, 0
+	for _, d := range si.byDirBase[parts[len(parts)-1]] {
+		dp := strings.Split(d, "/")
+		n := 0
+		for n < len(parts) && n < len(dp) && parts[len(parts)-1-n] == dp[len(dp)-1-n] {
+			n++
+		}
+		switch {
+		case n > bestN:
+			best, bestN, ties = d, n, 1
+		case n == bestN:
+			ties++
+		}
+	}
+	if ties != 1 {
+		return "", false
+	}
+	whole := bestN == strings.Count(best, "/")+1 && strings.Contains(parts[0], ".")
+	if bestN < 2 && !whole {
+		return "", false
+	}
+	return best, true
 }
