@@ -57,6 +57,9 @@ type CacheOptions struct {
 	// MaxGoGitHeapBytes is the Go heap growth at which BackendAuto abandons
 	// a go-git fetch for the CLI; 0 means DefaultMaxGoGitHeapBytes.
 	MaxGoGitHeapBytes int64
+	// MaxPacks is the pack count past which a mirror is repacked with git gc
+	// after a fetch; 0 means DefaultMaxPacks.
+	MaxPacks int
 	// Logger receives one line per sync; nil discards. Lines carry the
 	// repository URL (never a token), the backend and timings.
 	Logger *slog.Logger
@@ -92,6 +95,9 @@ func NewCache(dir string, opts CacheOptions) (*Cache, error) {
 	}
 	if opts.LargeRepoBytes <= 0 {
 		opts.LargeRepoBytes = DefaultLargeRepoBytes
+	}
+	if opts.MaxPacks <= 0 {
+		opts.MaxPacks = DefaultMaxPacks
 	}
 	if opts.MaxGoGitHeapBytes <= 0 {
 		opts.MaxGoGitHeapBytes = DefaultMaxGoGitHeapBytes
@@ -171,6 +177,9 @@ func (c *Cache) sync(ctx context.Context, m mirror, token string) (SyncStats, er
 		}
 	}
 	st.Cloned = cloned
+	if err == nil {
+		c.compact(ctx, m)
+	}
 	st.SizeBytes = dirSize(filepath.Join(m.dir, "objects"))
 	if err != nil {
 		err = red.err(err)
@@ -181,6 +190,25 @@ func (c *Cache) sync(ctx context.Context, m mirror, token string) (SyncStats, er
 		"duration", st.Duration, "size", st.SizeBytes, "peak_heap", st.PeakHeapBytes,
 		"max_rss", st.MaxRSSBytes, "fallback", st.Fallback)
 	return st, nil
+}
+
+// DefaultMaxPacks is the pack count past which a mirror is repacked: go-git
+// adds one pack per fetch and never repacks, and lookups slow down with many.
+const DefaultMaxPacks = 50
+
+// compact repacks a mirror with many packs using git gc, with the mirror
+// locked; run worktrees keep their hard links to the old files. Failure
+// only costs speed, so it is logged, not returned.
+func (c *Cache) compact(ctx context.Context, m mirror) {
+	packs, _ := filepath.Glob(filepath.Join(m.dir, "objects", "pack", "*.pack"))
+	if len(packs) <= c.opts.MaxPacks || !cliAvailable() {
+		return
+	}
+	if _, err := runGit(ctx, m.dir, "", "gc", "--quiet"); err != nil {
+		c.log.WarnContext(ctx, "git gc failed", "repo", m.url, "packs", len(packs), "err", err)
+		return
+	}
+	c.log.InfoContext(ctx, "git gc", "repo", m.url, "packs", len(packs))
 }
 
 // fallbackWorthy reports whether a go-git failure may go better with git:
@@ -266,8 +294,9 @@ func (c *Cache) syncCLI(ctx context.Context, m mirror, token string) (SyncStats,
 			return st, err
 		}
 	}
-	// No auto gc: repacking would delete pack files while runs link them.
-	args := []string{"-c", "gc.auto=0", "fetch", "--prune", "--no-tags", "--quiet", "origin", string(fetchSpecs[0]), string(fetchSpecs[1])}
+	// Auto gc stays in the foreground, under the mirror lock, so it never
+	// repacks while a run links the object files.
+	args := []string{"-c", "gc.autoDetach=false", "fetch", "--prune", "--no-tags", "--quiet", "origin", string(fetchSpecs[0]), string(fetchSpecs[1])}
 	res, err := runGit(ctx, m.dir, token, args...)
 	st.MaxRSSBytes = res.maxRSS
 	if err != nil {

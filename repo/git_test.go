@@ -296,6 +296,29 @@ func TestConcurrentRunsShareOneClone(t *testing.T) {
 	}
 }
 
+func TestManyPacksAreCompacted(t *testing.T) {
+	t.Parallel()
+	srv := gittest.NewServer(t)
+	url := srv.Seed(t, "acme/app", seedFiles)
+	c, err := repo.NewCache(t.TempDir(), repo.CacheOptions{Backend: repo.BackendGoGit, MaxPacks: 2})
+	require.NoError(t, err)
+	wt, err := c.Prepare(t.Context(), repo.PrepareOptions{URL: url, Branch: "b", RunID: "early"})
+	require.NoError(t, err)
+	for i := range 3 {
+		srv.Commit(t, "acme/app", "main", map[string]string{"n.txt": fmt.Sprint(i)}, "more")
+		_, err := c.Sync(t.Context(), url, "")
+		require.NoError(t, err)
+	}
+	packs, err := filepath.Glob(filepath.Join(filepath.Dir(filepath.Dir(wt.Dir)), "mirrors", "*", "objects", "pack", "*.pack"))
+	require.NoError(t, err)
+	require.LessOrEqual(t, len(packs), 2, "go-git's one pack per fetch were repacked")
+	// The run made before the repack still has every object it needs.
+	commitFile(t, wt, "late.txt")
+	late, err := c.Prepare(t.Context(), repo.PrepareOptions{URL: url, Branch: "b2", RunID: "late"})
+	require.NoError(t, err)
+	require.FileExists(t, filepath.Join(late.Dir, "n.txt"))
+}
+
 func TestPrepareRefusals(t *testing.T) {
 	t.Parallel()
 	_, url, c, _ := setup(t, repo.BackendAuto)
