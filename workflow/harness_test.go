@@ -155,9 +155,10 @@ type agents struct {
 func (a *agents) Explore(_ context.Context, dir string, is preagent.Issue, _ *config.Repo) (*preagent.Spec, llm.Usage, error) {
 	a.mu.Lock()
 	a.explores++
+	exploreErr := a.exploreErr
 	a.mu.Unlock()
-	if a.exploreErr != nil {
-		return nil, llm.Usage{PromptTokens: 10}, a.exploreErr
+	if exploreErr != nil {
+		return nil, llm.Usage{PromptTokens: 10}, exploreErr
 	}
 	if _, err := os.Stat(filepath.Join(dir, "greet.go")); err != nil {
 		return nil, llm.Usage{}, fmt.Errorf("explorer saw no checkout: %w", err)

@@ -120,7 +120,10 @@ func (w *worker) Work(ctx context.Context, job *river.Job[StageArgs]) (err error
 		}
 	}
 	defer release()
-	sctx, unwatch := e.watchRun(ctx, run.ID)
+	sctx, unwatch := ctx, func() {}
+	if a.Stage != StageCancel { // the cancel stage reports a cancelled run
+		sctx, unwatch = e.watchRun(ctx, run.ID)
+	}
 	next, err := e.runStage(sctx, log, run, a, job.ID)
 	if err != nil && errors.Is(context.Cause(sctx), errRunEnded) {
 		err = fmt.Errorf("%w: %w", store.ErrClosed, err) // /stop, unlabel or close during the stage
