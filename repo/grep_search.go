@@ -43,7 +43,9 @@ func (g *grepRun) search(ctx context.Context, start string) ([]fileHits, grepSta
 	}
 	if !st.IsDir() {
 		sc := &scratch{}
-		g.hits = g.searchFiles(path.Dir(start), []string{path.Base(start)}, sc, &g.stats, nil)
+		// Opened from the workspace root, so a symlink to elsewhere in the
+		// repository resolves as read_file resolves it.
+		g.hits = g.searchFiles(".", []string{start}, sc, &g.stats, nil)
 		return g.hits, g.stats, nil
 	}
 	g.q.cond.L = &g.q.mu

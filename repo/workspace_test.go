@@ -86,12 +86,13 @@ func TestConfinement(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			data, err := ws.ReadBytes(tt.path)
 			_, rfErr := ws.ReadFile(t.Context(), ReadFileParams{Path: tt.path})
-			_, grepErr := ws.Grep(t.Context(), GrepParams{Pattern: ".", Path: tt.path})
+			grepOut, grepErr := ws.Grep(t.Context(), GrepParams{Pattern: ".", Path: tt.path})
 			if tt.want == nil {
 				require.NoError(t, err)
 				require.NoError(t, rfErr)
 				require.NoError(t, grepErr)
 				require.NotEmpty(t, data)
+				require.Contains(t, grepOut, ":1: "+strings.TrimSpace(string(data)))
 				return
 			}
 			for _, e := range []error{err, rfErr, grepErr} {
