@@ -58,6 +58,14 @@ type Role struct {
 	MaxCostUSD float64 `yaml:"max_cost_usd"`
 	// Timeout bounds the role's wall time, e.g. "15m".
 	Timeout Duration `yaml:"timeout"`
+	// Temperature overrides the server's sampling temperature, 0..2 (0:
+	// the server's setting).
+	Temperature float64 `yaml:"temperature"`
+	// Protocol overrides how the role acts: "tools" or "text" ("": the
+	// server's setting).
+	Protocol llm.Protocol `yaml:"protocol"`
+	// MaxCompletionTokens caps each model reply (0: the server's setting).
+	MaxCompletionTokens int `yaml:"max_completion_tokens"`
 }
 
 // Check is one validation command, run with sh -c in the worktree.

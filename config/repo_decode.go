@@ -3,12 +3,16 @@ package config
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/issuesmith/issuesmith/llm"
 )
 
 // RepoError says what is wrong in a .github/issuesmith.yml and where. The
@@ -166,9 +170,9 @@ func (c *Repo) check(root *yaml.Node) error {
 	if strings.TrimSpace(c.Label) == "" {
 		return at("label", "must not be empty")
 	}
-	for name, r := range c.Roles {
-		if r.MaxSteps < 0 || r.MaxTokens < 0 || r.MaxCostUSD < 0 {
-			return at("roles", fmt.Sprintf("%s: budgets must not be negative", name))
+	for _, name := range slices.Sorted(maps.Keys(c.Roles)) {
+		if err := checkRole(root, name, c.Roles[name]); err != nil {
+			return err
 		}
 	}
 	for i, g := range c.BlockedPaths {
@@ -182,6 +186,57 @@ func (c *Repo) check(root *yaml.Node) error {
 		}
 	}
 	return nil
+}
+
+// checkRole validates one role's values; errors name the role's key.
+func checkRole(root *yaml.Node, name string, r Role) error {
+	at := func(key, msg string) error {
+		line := 0
+		if n := nestedKeyNode(root, "roles", name, key); n != nil {
+			line = n.Line
+		} else if n := keyNode(root, "roles"); n != nil {
+			line = n.Line
+		}
+		return &RepoError{Key: "roles." + name + "." + key, Line: line, Msg: msg}
+	}
+	switch {
+	case r.MaxSteps < 0:
+		return at("max_steps", "must not be negative")
+	case r.MaxTokens < 0:
+		return at("max_tokens", "must not be negative")
+	case r.MaxCostUSD < 0:
+		return at("max_cost_usd", "must not be negative")
+	case r.MaxCompletionTokens < 0:
+		return at("max_completion_tokens", "must not be negative")
+	case r.Temperature < 0 || r.Temperature > 2:
+		return at("temperature", "must be between 0 and 2")
+	case r.Protocol != "" && r.Protocol != llm.ProtocolTools && r.Protocol != llm.ProtocolText:
+		return at("protocol", fmt.Sprintf("want %q or %q, got %q", llm.ProtocolTools, llm.ProtocolText, r.Protocol))
+	}
+	return nil
+}
+
+// nestedKeyNode follows a path of mapping keys from root and returns the
+// last key's node, or nil.
+func nestedKeyNode(root *yaml.Node, path ...string) *yaml.Node {
+	var key *yaml.Node
+	node := root
+	for _, p := range path {
+		if node == nil || node.Kind != yaml.MappingNode {
+			return nil
+		}
+		parent := node
+		key, node = nil, nil
+		for i := 0; i+1 < len(parent.Content); i += 2 {
+			if parent.Content[i].Value == p {
+				key, node = parent.Content[i], parent.Content[i+1]
+			}
+		}
+		if key == nil {
+			return nil
+		}
+	}
+	return key
 }
 
 // keyNode returns the key node of a top-level key, or nil.

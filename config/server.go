@@ -1,8 +1,6 @@
 package config
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -60,27 +58,6 @@ type Server struct {
 	Model Model `envPrefix:"MODEL_"`
 }
 
-// Model is the model endpoint configuration: any OpenAI-compatible server.
-type Model struct {
-	// BaseURL is the OpenAI-compatible API root.
-	BaseURL string `env:"BASE_URL" envDefault:"https://api.openai.com/v1"`
-	// APIKey or APIKeyFile authenticates to it (a local server may need none).
-	APIKey     string `env:"API_KEY"`
-	APIKeyFile string `env:"API_KEY_FILE"`
-	// Name is the default model for every role.
-	Name string `env:"NAME"`
-	// Roles overrides the model per role, "explorer:NAME,coder:NAME".
-	Roles map[string]string `env:"ROLES"`
-	// Timeout bounds one model call.
-	Timeout time.Duration `env:"TIMEOUT" envDefault:"5m"`
-	// MaxRetries bounds retries of a failed model call.
-	MaxRetries int `env:"MAX_RETRIES" envDefault:"3"`
-	// InputPrice and OutputPrice are USD per million tokens, for the cost
-	// shown in progress comments (0: cost not shown).
-	InputPrice  float64 `env:"INPUT_PRICE"`
-	OutputPrice float64 `env:"OUTPUT_PRICE"`
-}
-
 // LoadServer reads the server configuration from the process environment
 // (and the file named by ISSUESMITH_CONFIG_FILE), applies defaults and
 // validates it.
@@ -91,26 +68,13 @@ func LoadServer() (*Server, error) {
 // ParseServer is LoadServer over the given "NAME=value" environment, for
 // tests and tools.
 func ParseServer(environ []string) (*Server, error) {
-	vars := map[string]string{}
-	for _, kv := range environ {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			vars[k] = v
-		}
-	}
-	if path := vars[FileVar]; path != "" {
-		fileVars, err := readEnvFile(path)
-		if err != nil {
-			return nil, err
-		}
-		for k, v := range fileVars {
-			if _, set := vars[k]; !set {
-				vars[k] = v
-			}
-		}
+	vars, err := environment(environ)
+	if err != nil {
+		return nil, err
 	}
 	var s Server
 	if err := env.ParseWithOptions(&s, env.Options{Prefix: EnvPrefix, Environment: vars}); err != nil {
-		return nil, fmt.Errorf("server config: %w", namedParseErrors(err))
+		return nil, fmt.Errorf("server config: %w", namedParseErrors(err, reflect.TypeFor[Server](), EnvPrefix))
 	}
 	if strings.Contains(s.PrivateKey, `\n`) && !strings.Contains(s.PrivateKey, "\n") {
 		s.PrivateKey = strings.ReplaceAll(s.PrivateKey, `\n`, "\n")
@@ -119,28 +83,6 @@ func ParseServer(environ []string) (*Server, error) {
 		return nil, err
 	}
 	return &s, nil
-}
-
-// readEnvFile reads NAME=value lines; blank lines and # comments are skipped.
-func readEnvFile(path string) (map[string]string, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("server config file: %w", err)
-	}
-	vars := map[string]string{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		k, v, ok := strings.Cut(line, "=")
-		if !ok || strings.TrimSpace(k) == "" {
-			return nil, fmt.Errorf("server config file %s:%d: want NAME=value", path, n)
-		}
-		vars[strings.TrimSpace(k)] = strings.Trim(strings.TrimSpace(v), `"'`)
-	}
-	return vars, sc.Err()
 }
 
 // Validate checks that the configuration can run the App. It names every
@@ -186,33 +128,11 @@ func (s *Server) Validate() error {
 	if _, ok := logLevels[strings.ToLower(s.LogLevel)]; !ok {
 		bad("LOG_LEVEL", "must be debug, info, warn or error")
 	}
-	errs = append(errs, s.Model.validate()...)
+	errs = append(errs, s.Model.validate(true)...)
 	if len(errs) > 0 {
 		return fmt.Errorf("server config: %w", errors.Join(errs...))
 	}
 	return nil
-}
-
-func (m *Model) validate() []error {
-	var errs []error
-	if u, err := url.Parse(m.BaseURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		errs = append(errs, errors.New(EnvPrefix+"MODEL_BASE_URL: must be an absolute http(s) URL"))
-	}
-	if m.Name == "" {
-		errs = append(errs, errors.New(EnvPrefix+"MODEL_NAME: required: the model every role uses by default"))
-	}
-	if m.APIKey != "" && m.APIKeyFile != "" {
-		errs = append(errs, errors.New(EnvPrefix+"MODEL_API_KEY: set either MODEL_API_KEY or MODEL_API_KEY_FILE, not both"))
-	}
-	for role := range m.Roles {
-		if !knownRoles[role] {
-			errs = append(errs, fmt.Errorf("%sMODEL_ROLES: unknown role %q (known: %s)", EnvPrefix, role, roleList()))
-		}
-	}
-	if m.Timeout <= 0 || m.MaxRetries < 0 || m.InputPrice < 0 || m.OutputPrice < 0 {
-		errs = append(errs, errors.New(EnvPrefix+"MODEL_TIMEOUT, MAX_RETRIES, INPUT_PRICE, OUTPUT_PRICE: must not be negative (timeout positive)"))
-	}
-	return errs
 }
 
 var logLevels = map[string]slog.Level{"debug": slog.LevelDebug, "info": slog.LevelInfo, "warn": slog.LevelWarn, "error": slog.LevelError}
@@ -230,18 +150,6 @@ func (s *Server) Key() ([]byte, error) {
 		return nil, fmt.Errorf("read %sPRIVATE_KEY_FILE: %w", EnvPrefix, err)
 	}
 	return b, nil
-}
-
-// ModelAPIKey returns the model API key, read from APIKeyFile when set.
-func (s *Server) ModelAPIKey() (string, error) {
-	if s.Model.APIKeyFile == "" {
-		return s.Model.APIKey, nil
-	}
-	b, err := os.ReadFile(s.Model.APIKeyFile)
-	if err != nil {
-		return "", fmt.Errorf("read %sMODEL_API_KEY_FILE: %w", EnvPrefix, err)
-	}
-	return strings.TrimSpace(string(b)), nil
 }
 
 // LogValue implements slog.LogValuer with every secret redacted.
@@ -282,39 +190,4 @@ func redactURL(raw string) string {
 		u.User = url.UserPassword(u.User.Username(), "xxxxx")
 	}
 	return u.String()
-}
-
-// namedParseErrors rewrites env's parse errors, which name the Go field and
-// quote the value, into errors naming the variable and the expected type.
-func namedParseErrors(err error) error {
-	var agg env.AggregateError
-	if !errors.As(err, &agg) {
-		return err
-	}
-	vars := map[string]string{}
-	collectVars(reflect.TypeFor[Server](), EnvPrefix, vars)
-	var out []error
-	for _, e := range agg.Errors {
-		var pe env.ParseError
-		if errors.As(e, &pe) {
-			out = append(out, fmt.Errorf("%s: not a valid %s", vars[pe.Name], pe.Type))
-			continue
-		}
-		out = append(out, e)
-	}
-	return errors.Join(out...)
-}
-
-// collectVars maps field names to variable names (field names are unique
-// across Server and Model).
-func collectVars(t reflect.Type, prefix string, into map[string]string) {
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if p, ok := f.Tag.Lookup("envPrefix"); ok {
-			collectVars(f.Type, prefix+p, into)
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("env"), ",")
-		into[f.Name] = prefix + name
-	}
 }

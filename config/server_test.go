@@ -113,7 +113,7 @@ func TestServerValidationNamesVariables(t *testing.T) {
 		})
 	}
 	_, err := ParseServer([]string{FileVar + "=/nonexistent/issuesmith.env"})
-	assert.ErrorContains(t, err, "server config file")
+	assert.ErrorContains(t, err, "read ISSUESMITH_CONFIG_FILE")
 }
 
 func TestSecretsNeverLogged(t *testing.T) {

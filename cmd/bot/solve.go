@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/caarlos0/env/v11"
 	"github.com/spf13/cobra"
 
 	"github.com/issuesmith/issuesmith/config"
@@ -79,47 +78,20 @@ func newSolveCmdWith(environ func() []string) *cobra.Command {
 	return cmd
 }
 
-// solveModelConfig reads the model settings for local runs. It is the one
-// place `bot solve` reads the environment: the ISSUESMITH_MODEL_* variables
-// of config.Model (same names and defaults as `bot serve`), without the App
-// settings a local run does not need.
+// solveModelConfig reads the model settings for local runs through
+// config.ParseModel: the ISSUESMITH_MODEL_* variables (also from
+// ISSUESMITH_CONFIG_FILE) with the names, defaults and checks of `bot
+// serve`, without the App settings a local run does not need.
 func solveModelConfig(environ []string) (llm.Config, error) {
-	var m config.Model
-	err := env.ParseWithOptions(&m, env.Options{Prefix: config.EnvPrefix + "MODEL_", Environment: env.ToMap(environ)})
+	m, err := config.ParseModel(environ)
 	if err != nil {
-		return llm.Config{}, fmt.Errorf("model config: %w", err)
+		return llm.Config{}, err
 	}
-	key := m.APIKey
-	if m.APIKeyFile != "" {
-		b, err := os.ReadFile(m.APIKeyFile)
-		if err != nil {
-			return llm.Config{}, fmt.Errorf("read %sMODEL_API_KEY_FILE: %w", config.EnvPrefix, err)
-		}
-		key = string(trimSpace(b))
-	}
-	if m.Name == "" && len(m.Roles) == 0 {
+	if !m.Configured() {
 		return llm.Config{}, usageErr("set %sMODEL_NAME (and %sMODEL_BASE_URL, %sMODEL_API_KEY) to choose the model",
 			config.EnvPrefix, config.EnvPrefix, config.EnvPrefix)
 	}
-	lc := llm.Config{BaseURL: m.BaseURL, APIKey: key, Model: m.Name, Timeout: m.Timeout,
-		Retry: llm.RetryConfig{MaxAttempts: m.MaxRetries + 1}}
-	for role, name := range m.Roles {
-		if lc.Roles == nil {
-			lc.Roles = map[llm.Role]llm.RoleConfig{}
-		}
-		lc.Roles[llm.Role(role)] = llm.RoleConfig{Model: name}
-	}
-	if m.InputPrice > 0 || m.OutputPrice > 0 {
-		lc.Prices = map[string]llm.Price{m.Name: {Prompt: m.InputPrice, Completion: m.OutputPrice}}
-	}
-	return lc, nil
-}
-
-func trimSpace(b []byte) []byte {
-	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r' || b[len(b)-1] == ' ') {
-		b = b[:len(b)-1]
-	}
-	return b
+	return m.LLM()
 }
 
 // runSolve is the pipeline: explore → spec → plan (→ code), printing as it goes.

@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/caarlos0/env/v11"
 	"github.com/spf13/cobra"
 
 	"github.com/issuesmith/issuesmith/config"
@@ -55,18 +54,10 @@ func newSummarizeCmdWith(environ func() []string) *cobra.Command {
 	return cmd
 }
 
-// summarizeEnv is what `bot summarize` reads from the environment: the
-// database of `bot serve` and whether a model is configured.
-type summarizeEnv struct {
-	DatabaseURL string `env:"DATABASE_URL"`
-	ModelName   string `env:"MODEL_NAME"`
-	ModelRoles  string `env:"MODEL_ROLES"`
-}
-
 func runSummarize(ctx context.Context, f summarizeFlags, environ []string, stdout, stderr io.Writer) error {
-	var se summarizeEnv
-	if err := env.ParseWithOptions(&se, env.Options{Prefix: config.EnvPrefix, Environment: env.ToMap(environ)}); err != nil {
-		return fmt.Errorf("summarize config: %w", err)
+	local, err := config.ParseLocal(environ)
+	if err != nil {
+		return err
 	}
 	var sched *summaries.Schedule
 	if f.every != "" {
@@ -78,15 +69,12 @@ func runSummarize(ctx context.Context, f summarizeFlags, environ []string, stdou
 	}
 	dsn := f.db
 	if dsn == "" {
-		dsn = se.DatabaseURL
-	}
-	if dsn == "" {
-		dsn = store.DefaultDSN
+		dsn = local.DatabaseURL
 	}
 	opts := summaries.Options{}
 	var model *llm.Client
-	if !f.noModel && (se.ModelName != "" || se.ModelRoles != "") {
-		lc, err := solveModelConfig(environ)
+	if !f.noModel && local.Model.Configured() {
+		lc, err := local.Model.LLM()
 		if err != nil {
 			return err
 		}
