@@ -9,6 +9,8 @@ import (
 // the content the model will see next: the written files, or the original
 // ones when nothing was written.
 func (w *workspace) diagnose(rep *Report, edits []Edit) {
+	refs := map[string]*fileState{}
+	index := map[string]*nearIndex{}
 	for i := range rep.Blocks {
 		b := &rep.Blocks[i]
 		e := edits[i]
@@ -24,7 +26,10 @@ func (w *workspace) diagnose(rep *Report, edits []Edit) {
 		}
 		ref := fs
 		if !rep.Written {
-			ref = &fileState{path: fs.path, doc: parseDoc(fs.orig), exists: true}
+			if refs[fs.path] == nil {
+				refs[fs.path] = &fileState{path: fs.path, doc: parseDoc(fs.orig), exists: true}
+			}
+			ref = refs[fs.path]
 		}
 		search := e.Search
 		if s, _, ok := stripNumbers(search); ok {
@@ -37,7 +42,10 @@ func (w *workspace) diagnose(rep *Report, edits []Edit) {
 			}
 			continue
 		}
-		b.Nearest = nearestWindow(ref.doc.texts(), search)
+		if index[fs.path] == nil {
+			index[fs.path] = newNearIndex(ref.doc.texts())
+		}
+		b.Nearest = nearestWindow(index[fs.path], search)
 	}
 }
 

@@ -16,10 +16,28 @@ const (
 	maxScanLines     = 8000 // file size up to which the per-line fallback scans
 )
 
+// nearIndex holds a file's lines prepared once for explaining several
+// refused blocks: loosely normalized text and the words of each line.
+type nearIndex struct {
+	lines []string
+	norm  []string
+	toks  [][]string
+}
+
+func newNearIndex(lines []string) *nearIndex {
+	ix := &nearIndex{lines: lines, norm: make([]string, len(lines)), toks: make([][]string, len(lines))}
+	for i, l := range lines {
+		ix.norm[i] = collapse(fold(l))
+		ix.toks[i] = tokens(l)
+	}
+	return ix
+}
+
 // nearestWindow finds the span of lines most like search, for the feedback
 // of a refused block. It never places anything. It returns nil when no line
 // of the file resembles the search.
-func nearestWindow(lines, search []string) *Window {
+func nearestWindow(ix *nearIndex, search []string) *Window {
+	lines := ix.lines
 	m := len(search)
 	if m == 0 || len(lines) == 0 {
 		return nil
@@ -32,10 +50,9 @@ func nearestWindow(lines, search []string) *Window {
 			want[ns[k]] = append(want[ns[k]], k)
 		}
 	}
-	votes := map[int]int{}
+	votes := map[int]float64{}
 	seen := map[string]int{}
-	for i, l := range lines {
-		n := collapse(fold(l))
+	for i, n := range ix.norm {
 		ks, ok := want[n]
 		if !ok {
 			continue
@@ -44,12 +61,13 @@ func nearestWindow(lines, search []string) *Window {
 			continue
 		}
 		for _, k := range ks {
-			votes[i-k]++
+			votes[i-k] += 2
 		}
 	}
+	tokenVotes(ix, search, votes)
 	starts := topStarts(votes, 3)
 	if len(starts) == 0 {
-		starts = similarLineStarts(lines, search, ns)
+		starts = similarLineStarts(ix, ns)
 	}
 	var best *Window
 	for _, s := range starts {
@@ -67,9 +85,67 @@ func nearestWindow(lines, search []string) *Window {
 	return best
 }
 
+// tokenVotes adds votes from identifiers and numbers (3+ characters) shared
+// by SEARCH lines and file lines, weighted by rarity in the file, so a
+// window is found even when no line matches whole (a renamed variable on
+// every line).
+func tokenVotes(ix *nearIndex, search []string, votes map[int]float64) {
+	want := map[string][]int{}
+	for k, l := range search {
+		for _, t := range tokens(l) {
+			want[t] = append(want[t], k)
+		}
+	}
+	if len(want) == 0 {
+		return
+	}
+	freq := map[string]int{}
+	for _, ts := range ix.toks {
+		for _, t := range ts {
+			if _, ok := want[t]; ok {
+				freq[t]++
+			}
+		}
+	}
+	for i, ts := range ix.toks {
+		for _, t := range ts {
+			ks, ok := want[t]
+			if !ok || freq[t] > maxVotersPerLine {
+				continue
+			}
+			w := 1 / float64(freq[t])
+			for _, k := range ks {
+				votes[i-k] += w
+			}
+		}
+	}
+}
+
+// tokens splits s into words of letters, digits and underscores, at least 3 long.
+func tokens(s string) []string {
+	var out []string
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		word := i < len(s) && (s[i] == '_' || s[i] >= '0' && s[i] <= '9' || s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z' || s[i] >= 0x80)
+		switch {
+		case word && start < 0:
+			start = i
+		case !word && start >= 0:
+			if i-start >= 3 {
+				out = append(out, s[start:i])
+			}
+			start = -1
+		}
+	}
+	return out
+}
+
 // topStarts returns up to n window starts with the most votes.
-func topStarts(votes map[int]int, n int) []int {
-	type sv struct{ s, v int }
+func topStarts(votes map[int]float64, n int) []int {
+	type sv struct {
+		s int
+		v float64
+	}
 	all := make([]sv, 0, len(votes))
 	for s, v := range votes {
 		all = append(all, sv{s, v})
@@ -89,8 +165,8 @@ func topStarts(votes map[int]int, n int) []int {
 
 // similarLineStarts is the fallback when no line matches loosely: the most
 // similar file line to the first non-blank SEARCH line anchors a window.
-func similarLineStarts(lines, search, ns []string) []int {
-	if len(lines) > maxScanLines {
+func similarLineStarts(ix *nearIndex, ns []string) []int {
+	if len(ix.lines) > maxScanLines {
 		return nil
 	}
 	for k, n := range ns {
@@ -98,8 +174,8 @@ func similarLineStarts(lines, search, ns []string) []int {
 			continue
 		}
 		best, bestSim := -1, 0.0
-		for i, l := range lines {
-			if sim := ratio(collapse(fold(l)), n); sim > bestSim {
+		for i, l := range ix.norm {
+			if sim := ratio(l, n); sim > bestSim {
 				best, bestSim = i, sim
 			}
 		}
