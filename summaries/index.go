@@ -150,7 +150,7 @@ func (ix *Index) refresh(ctx context.Context, src Source) (Stats, error) {
 	defer root.Close()
 
 	ix.mu.RLock()
-	old := ix.files
+	old, built := ix.files, ix.post != nil
 	ix.mu.RUnlock()
 	var st Stats
 	var todo []string
@@ -181,6 +181,14 @@ func (ix *Index) refresh(ctx context.Context, src Source) (Stats, error) {
 		return Stats{}, err
 	}
 	st.Summarised, st.CacheHits, st.Tokens = sum.Summarised, sum.CacheHits, sum.Tokens
+	st.Files = len(next)
+	if len(todo) == 0 && st.Removed == 0 && built {
+		st.Elapsed = time.Since(start)
+		ix.mu.Lock()
+		ix.src, ix.last = src, st // nothing changed: keep graph and search tables
+		ix.mu.Unlock()
+		return st, nil
+	}
 	sorted := make([]string, 0, len(next))
 	for p := range next {
 		sorted = append(sorted, p)
@@ -188,7 +196,6 @@ func (ix *Index) refresh(ctx context.Context, src Source) (Stats, error) {
 	sort.Strings(sorted)
 	g := buildGraph(next, sorted)
 	post := buildSearchIndex(next, sorted)
-	st.Files = len(next)
 	st.Elapsed = time.Since(start)
 
 	ix.mu.Lock()
