@@ -159,6 +159,11 @@ func (w *workspace) replace(fs *fileState, e Edit, res BlockResult) (BlockResult
 		res.Reason, res.Message = ReasonNoChange, "SEARCH and REPLACE are identical; nothing would change"
 		return res, false
 	}
+	if l, ok := newLazyMarker(search, repl); ok {
+		res.Reason = ReasonMalformed
+		res.Message = fmt.Sprintf("REPLACE contains %q, which would be written into the file literally; write the code out in full", strings.TrimSpace(l))
+		return res, false
+	}
 	pl, out := fs.place(search, repl, e.pairs, hintsOf(e))
 	if out.reason != "" {
 		if out.reason == ReasonNotFound && fs.alreadyApplied(search, repl) {
@@ -213,4 +218,19 @@ func (fs *fileState) alreadyApplied(search, repl []string) bool {
 		}
 	}
 	return false
+}
+
+// newLazyMarker finds a "... existing code ..." line in REPLACE that SEARCH
+// does not have: in a SEARCH/REPLACE block it is not a marker but text.
+func newLazyMarker(search, repl []string) (string, bool) {
+	have := map[string]bool{}
+	for _, l := range search {
+		have[strings.TrimSpace(l)] = true
+	}
+	for _, l := range repl {
+		if isLazyMarker(l) && !have[strings.TrimSpace(l)] {
+			return l, true
+		}
+	}
+	return "", false
 }

@@ -88,7 +88,12 @@ func (p *parser) diff() {
 	for p.i < len(p.lines) {
 		h, ok := hunkHeader(p.lines[p.i])
 		if !ok {
-			return
+			if !strings.HasPrefix(p.lines[p.i], "@@") {
+				return
+			}
+			// "@@" or "@@ ... @@" without numbers: the hunk ends at the
+			// first line that cannot belong to it.
+			h = hunkRange{oldCount: -1, newCount: -1}
 		}
 		p.i++
 		e := p.hunk(path, h)
@@ -116,10 +121,10 @@ func (p *parser) hunk(path string, h hunkRange) Edit {
 	pending := 0
 	for ; p.i < len(p.lines); p.i++ {
 		l := p.lines[p.i]
-		if strings.HasPrefix(l, "@@ ") || isDiffHeader(p.lines, p.i) || strings.HasPrefix(l, "diff --git ") {
+		if strings.HasPrefix(l, "@@") || isDiffHeader(p.lines, p.i) || strings.HasPrefix(l, "diff --git ") {
 			break
 		}
-		if oldN >= h.oldCount && newN >= h.newCount && (l == "" || !isHunkLine(l)) {
+		if h.oldCount >= 0 && oldN >= h.oldCount && newN >= h.newCount && (l == "" || !isHunkLine(l)) {
 			break
 		}
 		if !isHunkLine(l) && l != "" {
