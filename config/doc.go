@@ -1,11 +1,18 @@
-// Package config owns issuesmith's two configurations: the server's (Server:
+// Package config owns issuesmith's configurations: the server's (Server:
 // App credentials, webhook secret, database, listen address, model settings),
 // parsed once at start-up from ISSUESMITH_* environment variables and an
-// optional file, defaulted and validated; and a repository's versioned
-// .github/issuesmith.yml (Repo), decoded strictly so that a wrong key is an
-// error naming the key and its line.
+// optional file, defaulted and validated; the local commands' (Local: the
+// same model and database settings without the App's, for `bot solve` and
+// `bot summarize`); and a repository's versioned .github/issuesmith.yml
+// (Repo), decoded strictly so that a wrong key is an error naming the key
+// and its line.
+//
+// Model.LLM and Model.LLMFor turn the model settings (plus a repository's
+// per-role overrides) into llm.Config, with SettingName mapping llm's keys
+// to the variables and file keys an operator sets.
 //
 // Nothing else in issuesmith reads the environment. config never fetches
 // anything from GitHub or the network, and never prints a secret: Server
-// redacts keys, secrets and API keys in String and LogValue.
+// redacts keys, secrets and API keys in String and LogValue, and errors
+// name a setting, never its value.
 package config
