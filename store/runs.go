@@ -35,6 +35,7 @@ type Run struct {
 	InstallationID int64
 	IssueKey
 	Requester         string
+	TriggerLabel      string // the label that started the run ("" for a command)
 	State             string
 	Stage             string
 	Step              string
@@ -59,14 +60,14 @@ func (r *Run) Open() bool { return r.State == StateActive || r.State == StateWai
 
 const runColumns = `id, installation_id, owner, repo, issue, requester, state, stage, step, reason,
 	progress_comment_id, spec_comment_id, plan_comment_id, spec_body, plan_body, branch, pr_number, pr_url,
-	prompt_tokens, completion_tokens, cost, created_at, updated_at`
+	prompt_tokens, completion_tokens, cost, created_at, updated_at, trigger_label`
 
 func scanRun(row interface{ Scan(...any) error }) (*Run, error) {
 	var r Run
 	var created, updated int64
 	err := row.Scan(&r.ID, &r.InstallationID, &r.Owner, &r.Repo, &r.Issue, &r.Requester, &r.State, &r.Stage, &r.Step, &r.Reason,
 		&r.ProgressCommentID, &r.SpecCommentID, &r.PlanCommentID, &r.SpecBody, &r.PlanBody, &r.Branch, &r.PRNumber, &r.PRURL,
-		&r.PromptTokens, &r.CompletionTokens, &r.Cost, &created, &updated)
+		&r.PromptTokens, &r.CompletionTokens, &r.Cost, &created, &updated, &r.TriggerLabel)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -168,10 +169,12 @@ func (s *Store) saveRun(ctx context.Context, r *Run, cond string) error {
 	now := s.unix()
 	res, err := s.exec(ctx, `UPDATE runs SET requester = ?, state = ?, stage = ?, step = ?, reason = ?,
 		progress_comment_id = ?, spec_comment_id = ?, plan_comment_id = ?, spec_body = ?, plan_body = ?,
-		branch = ?, pr_number = ?, pr_url = ?, prompt_tokens = ?, completion_tokens = ?, cost = ?, updated_at = ?
+		branch = ?, pr_number = ?, pr_url = ?, prompt_tokens = ?, completion_tokens = ?, cost = ?, updated_at = ?,
+		trigger_label = ?
 		WHERE id = ?`+cond,
 		r.Requester, r.State, r.Stage, r.Step, r.Reason, r.ProgressCommentID, r.SpecCommentID, r.PlanCommentID,
-		r.SpecBody, r.PlanBody, r.Branch, r.PRNumber, r.PRURL, r.PromptTokens, r.CompletionTokens, r.Cost, now, r.ID)
+		r.SpecBody, r.PlanBody, r.Branch, r.PRNumber, r.PRURL, r.PromptTokens, r.CompletionTokens, r.Cost, now,
+		r.TriggerLabel, r.ID)
 	if err != nil {
 		return fmt.Errorf("save run %d: %w", r.ID, err)
 	}

@@ -54,12 +54,12 @@ func testMigrate(t *testing.T, s *store.Store) {
 	ctx := t.Context()
 	v, err := s.Version(ctx)
 	require.NoError(t, err)
-	require.Equal(t, 2, v)
+	require.Equal(t, 3, v)
 	again, err := s.Migrate(ctx)
 	require.NoError(t, err)
 	require.Empty(t, again.Applied, "a second migrate applies nothing")
 	require.Empty(t, again.RiverApplied)
-	require.Equal(t, 2, again.Version)
+	require.Equal(t, 3, again.Version)
 	var n int
 	require.NoError(t, s.DB().QueryRowContext(ctx, `SELECT COUNT(*) FROM river_job`).Scan(&n), "river tables exist")
 }
@@ -114,12 +114,13 @@ func testRuns(t *testing.T, s *store.Store) {
 	require.Equal(t, "alice", same.Requester)
 
 	r.Stage, r.State, r.PlanCommentID, r.PlanBody = "plan", store.StateWaiting, 99, "- [ ] approve"
-	r.PRNumber, r.Branch = 3, "issuesmith/issue-7"
+	r.PRNumber, r.Branch, r.TriggerLabel = 3, "issuesmith/issue-7", "bot-please"
 	require.NoError(t, s.SaveRun(ctx, r))
 	got, err := s.RunByPR(ctx, "o", "r", 3)
 	require.NoError(t, err)
 	require.Equal(t, r.ID, got.ID)
 	require.Equal(t, "- [ ] approve", got.PlanBody)
+	require.Equal(t, "bot-please", got.TriggerLabel)
 	require.EqualValues(t, 99, got.PlanCommentID)
 
 	got, err = s.AddUsage(ctx, r.ID, 100, 20, 0.5)

@@ -27,8 +27,8 @@ type Deps struct {
 
 // Options tune the engine; zero values take the defaults noted.
 type Options struct {
-	// Label is the trigger label; "issuesmith" by default. (A repository's
-	// own label setting is used when resetting it at the end of a run.)
+	// Label is the trigger label of repositories whose
+	// .github/issuesmith.yml does not name one; "issuesmith" by default.
 	Label string
 	// BotLogin is the App's bot user ("name[bot]"); review comments must
 	// mention @name to reach the bot.
@@ -100,6 +100,9 @@ func New(d Deps, o Options) (*Engine, error) {
 		return nil, fmt.Errorf("workflow: %w", err)
 	}
 	if err := river.AddWorkerSafely(workers, &refreshWorker{e: e}); err != nil {
+		return nil, fmt.Errorf("workflow: %w", err)
+	}
+	if err := river.AddWorkerSafely(workers, &labelWorker{e: e}); err != nil {
 		return nil, fmt.Errorf("workflow: %w", err)
 	}
 	q, err := d.Store.NewQueue(store.QueueOptions{

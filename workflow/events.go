@@ -53,15 +53,11 @@ var ErrIgnored = errors.New("event ignored")
 func (e *Engine) Handle(ctx context.Context, ev Event) error {
 	switch ev.Kind {
 	case Labeled:
-		if !strings.EqualFold(ev.Label, e.o.Label) {
-			return ErrIgnored
-		}
-		return e.startRun(ctx, ev, StageExplore, false)
+		// Which label starts a run is the repository's setting: a job
+		// reads it (no GitHub call here).
+		return e.labeled(ctx, ev)
 	case Unlabeled:
-		if !strings.EqualFold(ev.Label, e.o.Label) {
-			return ErrIgnored
-		}
-		return e.cancel(ctx, ev.key(), fmt.Sprintf("the %q label was removed by @%s", e.o.Label, ev.Sender))
+		return e.unlabeled(ctx, ev)
 	case Closed:
 		return e.cancel(ctx, ev.key(), fmt.Sprintf("the issue was closed by @%s", ev.Sender))
 	case CommentCreated, CommandGiven:
@@ -218,6 +214,9 @@ func (e *Engine) startRun(ctx context.Context, ev Event, stage string, steer boo
 			return err
 		}
 	}
+	if created && ev.Kind == Labeled {
+		run.TriggerLabel = ev.Label
+	}
 	// Jobs of earlier stages still queued (or resumed after a crash) see
 	// the run past them and do nothing.
 	run.Stage, run.State = stage, store.StateActive
@@ -243,6 +242,9 @@ func (e *Engine) inherit(ctx context.Context, run *store.Run) error {
 		return err
 	}
 	run.ProgressCommentID, run.SpecCommentID, run.PlanCommentID = prev.ProgressCommentID, prev.SpecCommentID, prev.PlanCommentID
+	if run.TriggerLabel == "" {
+		run.TriggerLabel = prev.TriggerLabel // /retry keeps the label to reset
+	}
 	run.SpecBody, run.PlanBody = prev.SpecBody, prev.PlanBody
 	return e.d.Store.SaveOpenRun(ctx, run)
 }

@@ -40,16 +40,9 @@ const RepoConfigPath = ".github/issuesmith.yml"
 // missing file → defaults; invalid file → a permanent failure whose text
 // names the wrong key, so the run ends with a comment and nothing runs.
 func (s *session) loadConfig(ctx context.Context) error {
-	data, err := s.gh.FileContent(ctx, s.run.Owner, s.run.Repo, RepoConfigPath, s.ref.Base)
-	if errors.Is(err, ghapp.ErrNotFound) {
-		data, err = nil, nil
-	}
+	cfg, err := readRepoConfig(ctx, s.gh, s.run.Owner, s.run.Repo, s.ref.Base)
 	if err != nil {
-		return fmt.Errorf("read %s: %w", RepoConfigPath, err)
-	}
-	cfg, err := config.ParseRepo(data)
-	if err != nil {
-		return permanent(fmt.Errorf("`%s` is invalid: %v. Nothing runs until it is fixed; then comment `/retry`", RepoConfigPath, err))
+		return err
 	}
 	s.cfg = cfg
 	if cfg.BaseBranch != "" {

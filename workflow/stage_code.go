@@ -165,7 +165,10 @@ func (s *session) finish(ctx context.Context, state, reason string) error {
 
 func (s *session) resetLabel(ctx context.Context) error {
 	label := s.e.o.Label
-	if s.cfg != nil && s.cfg.Label != "" {
+	switch {
+	case s.run.TriggerLabel != "":
+		label = s.run.TriggerLabel
+	case s.cfg != nil && s.cfg.Label != "":
 		label = s.cfg.Label
 	}
 	err := s.gh.RemoveLabel(ctx, s.run.Owner, s.run.Repo, s.run.Issue, label)

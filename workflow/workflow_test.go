@@ -408,3 +408,37 @@ func TestReviewCommentsAreHandledOneAtATimeInOrder(t *testing.T) {
 	first, second, third := strings.Index(got, "first"), strings.Index(got, "second"), strings.Index(got, "third")
 	require.True(t, first >= 0 && first < second && second < third, "handled in order:\n%s", got)
 }
+
+func TestRepositoryTriggerLabel(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, &agents{})
+	h.gh.SetFile(owner, name, "main", workflow.RepoConfigPath, []byte("version: 1\nlabel: bot-please\n"))
+	h.gh.SetLabels(owner, name, h.issue, "issuesmith", "bot-please")
+
+	// The server's default label is not this repository's trigger.
+	require.NoError(t, h.event(workflow.Labeled))
+	require.Eventually(t, func() bool {
+		jobs, err := h.eng.Queue().Jobs(t.Context(), nil)
+		if err != nil {
+			return false
+		}
+		for _, j := range jobs {
+			if j.Kind == (workflow.LabelArgs{}).Kind() && j.State == "completed" {
+				return true
+			}
+		}
+		return false
+	}, 10*time.Second, 20*time.Millisecond)
+	_, err := h.st.LatestRun(t.Context(), store.IssueKey{Owner: owner, Repo: name, Issue: h.issue})
+	require.ErrorIs(t, err, store.ErrNotFound, "no run for a label that is not the trigger")
+
+	require.NoError(t, h.event(workflow.Labeled, func(ev *workflow.Event) { ev.Label = "bot-please" }))
+	run := h.waitRun("approval", waitingForApproval)
+	require.Equal(t, "bot-please", run.TriggerLabel)
+	require.ErrorIs(t, h.event(workflow.Unlabeled), workflow.ErrIgnored, "removing another label cancels nothing")
+	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) { ev.Body = "/implement" }))
+	h.waitRun("done", func(r *store.Run) bool { return r.State == store.StateDone })
+	h.waitProgress("issuesmith: done")
+	is, _ := h.gh.Issue(owner, name, h.issue)
+	require.Equal(t, []string{"issuesmith"}, is.Labels, "the trigger label is reset, the other stays")
+}

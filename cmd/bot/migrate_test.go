@@ -26,11 +26,11 @@ func TestMigrateSQLiteTwice(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "bot.db")
 	out, err := runBot(t, "migrate", "--database", db)
 	require.NoError(t, err)
-	require.Contains(t, out, "database: sqlite\nschema version: 2 (applied now: [1 2])")
+	require.Contains(t, out, "database: sqlite\nschema version: 3 (applied now: [1 2 3])")
 	require.Contains(t, out, "river migrations applied now: [1 2 3 4 5 6]")
 	out, err = runBot(t, "migrate", "--database", db)
 	require.NoError(t, err)
-	require.Contains(t, out, "schema version: 2 (applied now: [])\nriver migrations applied now: []")
+	require.Contains(t, out, "schema version: 3 (applied now: [])\nriver migrations applied now: []")
 }
 
 func TestMigratePostgres(t *testing.T) {
@@ -38,7 +38,7 @@ func TestMigratePostgres(t *testing.T) {
 	dsn := storetest.StartPostgres(t).DSN(t)
 	out, err := runBot(t, "migrate", "--database", dsn)
 	require.NoError(t, err)
-	require.Contains(t, out, "database: postgres\nschema version: 2 (applied now: [1 2])")
+	require.Contains(t, out, "database: postgres\nschema version: 3 (applied now: [1 2 3])")
 }
 
 func TestMigrateBadDatabaseSaysSoWithoutThePassword(t *testing.T) {
