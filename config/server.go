@@ -163,6 +163,8 @@ func (s *Server) LogValue() slog.Value {
 		slog.String("listen", s.ListenAddr),
 		slog.String("model_base_url", s.Model.BaseURL),
 		slog.String("model", s.Model.Name),
+		slog.Any("model_roles", s.Model.Roles),
+		slog.String("model_protocol", string(s.Model.Protocol)),
 		slog.String("model_api_key", redact(s.Model.APIKey, s.Model.APIKeyFile)),
 	)
 }

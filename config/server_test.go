@@ -128,6 +128,7 @@ func TestSecretsNeverLogged(t *testing.T) {
 	}
 	assert.Contains(t, out, "qwen3-coder")
 	assert.Contains(t, out, "[set]")
+	assert.Contains(t, out, `"model_protocol":"tools"`)
 }
 
 func TestLLMConfig(t *testing.T) {
