@@ -270,6 +270,10 @@ func buildReplacement(search, repl, win []string, al []int, st style) []string {
 		al = align(search, repl)
 	}
 	plan := planIndent(search, win, st)
+	var table map[string]string
+	if !plan.verbatim && !plan.global {
+		table = leadTable(search, win)
+	}
 	out := make([]string, len(repl))
 	for j, r := range repl {
 		k := al[j]
@@ -281,7 +285,7 @@ func buildReplacement(search, repl, win []string, al []int, st style) []string {
 		case plan.global:
 			out[j] = reindent(r, plan.rel)
 		default:
-			out[j] = reindent(r, localRel(search, win, al, j, st.tabsOnly))
+			out[j] = tableIndent(r, table, localRel(search, win, al, j, st.tabsOnly))
 		}
 	}
 	return out
@@ -295,6 +299,52 @@ func hasIndentedLine(lines []string) bool {
 		}
 	}
 	return false
+}
+
+// leadTable maps each leading whitespace the model wrote in SEARCH to the
+// file's leading whitespace on the matched line, for matches whose
+// indentation is not one uniform shift. A model lead seen with two
+// different file leads is left out.
+func leadTable(search, win []string) map[string]string {
+	table := map[string]string{}
+	bad := map[string]bool{}
+	for i := range search {
+		if isBlank(search[i]) || isBlank(win[i]) {
+			continue
+		}
+		ls, lf := leadWS(search[i]), leadWS(win[i])
+		if f, ok := table[ls]; ok && f != lf {
+			bad[ls] = true
+		}
+		table[ls] = lf
+	}
+	for k := range bad {
+		delete(table, k)
+	}
+	return table
+}
+
+// tableIndent re-indents a new line through leadTable: its own lead, or
+// the longest known lead it extends (plus the extra whitespace); lines the
+// table cannot place fall back to rel.
+func tableIndent(l string, table map[string]string, rel indentRel) string {
+	if isBlank(l) {
+		return l
+	}
+	lead := leadWS(l)
+	if f, ok := table[lead]; ok {
+		return f + l[len(lead):]
+	}
+	best, found := "", false
+	for k := range table {
+		if strings.HasPrefix(lead, k) && (!found || len(k) > len(best)) {
+			best, found = k, true
+		}
+	}
+	if found {
+		return table[best] + lead[len(best):] + l[len(lead):]
+	}
+	return reindent(l, rel)
 }
 
 // localRel derives an offset for replacement line j from the nearest copied

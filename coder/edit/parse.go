@@ -1,12 +1,8 @@
 package edit
 
 import (
-	"errors"
 	"strings"
 )
-
-// ErrNoEdits is returned by Parse when the text holds no edit block at all.
-var ErrNoEdits = errors.New("no edit blocks found")
 
 // ParseOptions configure Parse.
 type ParseOptions struct {
