@@ -24,6 +24,7 @@ const (
 	CommandGiven   EventKind = "command"         // same as CommentCreated: Body starts with the command
 	CommentEdited  EventKind = "comment_edited"  // issue comment edited: maybe the plan's approve box
 	ReviewComment  EventKind = "review_comment"  // review comment on a pull request
+	Mention        EventKind = "mention"         // conversation comment on the bot's PR mentioning it
 )
 
 // Event is one webhook event reduced to what the workflow needs.
@@ -66,6 +67,8 @@ func (e *Engine) Handle(ctx context.Context, ev Event) error {
 		return e.commentEdited(ctx, ev)
 	case ReviewComment:
 		return e.reviewComment(ctx, ev)
+	case Mention:
+		return e.mention(ctx, ev)
 	case Pushed:
 		return e.pushed(ctx, ev)
 	}
@@ -164,6 +167,19 @@ func (e *Engine) reviewComment(ctx context.Context, ev Event) error {
 		return err
 	}
 	return e.enqueue(ctx, run, StageRevise, 0, ev.CommentID)
+}
+
+// mention answers a conversation comment on the bot's PR that mentions it:
+// changes are asked for on a line of the diff.
+func (e *Engine) mention(ctx context.Context, ev Event) error {
+	run, err := e.d.Store.RunByPR(ctx, ev.Owner, ev.Repo, ev.Number)
+	if errors.Is(err, store.ErrNotFound) {
+		return ErrIgnored
+	}
+	if err != nil {
+		return err
+	}
+	return e.enqueue(ctx, run, StageMention, 0, ev.CommentID)
 }
 
 // mentioned reports whether body mentions the bot (@name or @name[bot]).

@@ -23,6 +23,7 @@ const (
 	StageCode     = "code"
 	StagePR       = "pr"
 	StageRevise   = "revise"
+	StageMention  = "mention"
 	StageCancel   = "cancel"
 )
 
@@ -184,7 +185,7 @@ func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run,
 	if a.Stage == StageCancel {
 		return "", e.reportCancel(ctx, run)
 	}
-	if a.Stage == StageRevise {
+	if a.Stage == StageRevise || a.Stage == StageMention {
 		if run.State == store.StateCancelled {
 			return "", nil
 		}
@@ -213,6 +214,8 @@ func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run,
 		err = s.code(ctx)
 	case StageRevise:
 		err = s.revise(ctx, a.CommentID)
+	case StageMention:
+		err = s.answerMention(ctx)
 	default:
 		err = permanent(fmt.Errorf("unknown stage %q", a.Stage))
 	}

@@ -184,7 +184,7 @@ func (e *Engine) fail(ctx context.Context, run *store.Run, stage string, cause e
 	if err != nil {
 		return err
 	}
-	if stage == StageRevise || !fresh.Open() {
+	if stage == StageRevise || stage == StageMention || !fresh.Open() {
 		return nil // a revise failure was answered in its thread
 	}
 	s, err := e.newSession(ctx, e.log, fresh, fmt.Sprintf("run%d-fail", fresh.ID))

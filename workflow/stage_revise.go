@@ -182,3 +182,16 @@ func (s *session) earlierReviewPending(ctx context.Context, commentID int64) (bo
 	}
 	return false, nil
 }
+
+// mentionHint is the bot's answer to a mention in the PR conversation.
+const mentionHint = "I change code for review comments: open **Files changed**, comment on the line to change " +
+	"and mention me there. Each such comment becomes a commit on this branch and a reply in its thread."
+
+// answerMention posts (once per PR, edited in place) how to ask for a change.
+func (s *session) answerMention(ctx context.Context) error {
+	_, err := s.gh.UpsertComment(ctx, s.run.Owner, s.run.Repo, s.run.PRNumber, ghapp.Marker{Kind: "hint"}, mentionHint)
+	if err != nil {
+		return fmt.Errorf("answer mention: %w", err)
+	}
+	return nil
+}

@@ -282,6 +282,8 @@ func (d dispatcher) Dispatch(ctx context.Context, ev webhook.Event) error {
 		wev.Kind = workflow.ReviewComment
 	case webhook.KindPush:
 		wev.Kind = workflow.Pushed
+	case webhook.KindMention:
+		wev.Kind = workflow.Mention
 	default:
 		d.log.Debug("event not used by the workflow", "kind", ev.Kind, "delivery", ev.Delivery)
 		return nil
