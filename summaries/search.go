@@ -40,6 +40,7 @@ const (
 	boostPhrase    = 0.5  // the file contains a literal of the issue verbatim
 	maxDefBoost    = 1.2  // cap on the sum of definition boosts per file
 	liftNeighbour  = 0.15 // share of a strong hit's score lent to its import neighbours
+	maxStrong      = 5    // how many of the best hits lend to their neighbours
 	factorTest     = 0.3  // tests rank below the code they test
 	factorNonCode  = 0.35 // documentation and data rank below code
 	factorVendored = 0.1
@@ -295,17 +296,29 @@ func (si *searchIndex) specificity(term string) float64 {
 // fix often lands one import away from where the words of the issue point.
 func (ix *Index) liftNeighbours(res []scored) {
 	si := ix.post
-	top := 0.0
-	for _, r := range res {
-		top = max(top, r.score)
-	}
-	if top == 0 || ix.graph == nil {
+	if ix.graph == nil {
 		return
 	}
-	lift := make([]float64, len(res))
+	// the strong hits: the best few, and only those near the top score
+	strong := make([]scored, 0, maxStrong+1)
 	for _, r := range res {
-		if r.score < 0.5*top {
+		if r.score <= 0 {
 			continue
+		}
+		i := sort.Search(len(strong), func(i int) bool { return strong[i].score < r.score })
+		strong = append(strong[:i], append([]scored{r}, strong[i:]...)...)
+		if len(strong) > maxStrong {
+			strong = strong[:maxStrong]
+		}
+	}
+	if len(strong) == 0 {
+		return
+	}
+	top := strong[0].score
+	lift := make([]float64, len(res))
+	for _, r := range strong {
+		if r.score < 0.5*top {
+			break
 		}
 		p := si.docs[r.doc].Path
 		nb := append(append([]string(nil), ix.graph.out[p]...), ix.graph.in[p]...)
