@@ -94,7 +94,7 @@ func newServer(ctx context.Context, cfg *config.Server, log *slog.Logger, tune s
 		s.close()
 		return nil, err
 	}
-	model, cost, err := newModel(cfg)
+	ms, cost, err := newModels(cfg)
 	if err != nil {
 		s.close()
 		return nil, err
@@ -110,10 +110,10 @@ func newServer(ctx context.Context, cfg *config.Server, log *slog.Logger, tune s
 			return app.Client(ctx, id)
 		}),
 		Git:        &gitRepos{cache: cache, app: app, author: botSignature(botLogin)},
-		Explorer:   &explorerAgent{model: model, cache: st, opts: preagent.Options{}},
-		Planner:    newPlannerAgent(model),
-		Coder:      &coderAgent{model: model, opts: coder.Options{}},
-		Summarizer: &summaryRefresher{model: model, cache: st},
+		Explorer:   &explorerAgent{models: ms, cache: st, opts: preagent.Options{}},
+		Planner:    &plannerAgent{models: ms},
+		Coder:      &coderAgent{models: ms, opts: coder.Options{}},
+		Summarizer: &summaryRefresher{model: ms.def, cache: st},
 	}, workflow.Options{
 		BotLogin: botLogin, MaxWorkers: cfg.Workers, Logger: log, PollInterval: tune.pollInterval,
 		Cost: cost, Observe: m.job, Usage: m.usage,
@@ -157,8 +157,8 @@ func newGitHubApp(ctx context.Context, cfg *config.Server, m *metrics, writeInte
 	return app, login, nil
 }
 
-// newModel builds the model client and the cost estimate from the config.
-func newModel(cfg *config.Server) (llm.Model, func(llm.Role, llm.Usage) float64, error) {
+// newModels builds the model client and the cost estimate from the config.
+func newModels(cfg *config.Server) (*models, func(llm.Role, llm.Usage) float64, error) {
 	key, err := cfg.ModelAPIKey()
 	if err != nil {
 		return nil, nil, err
@@ -176,7 +176,7 @@ func newModel(cfg *config.Server) (llm.Model, func(llm.Role, llm.Usage) float64,
 		return nil, nil, err
 	}
 	price := llm.Price{Prompt: cfg.Model.InputPrice, Completion: cfg.Model.OutputPrice}
-	return client, func(_ llm.Role, u llm.Usage) float64 { return price.Cost(u) }, nil
+	return &models{base: lc, def: client}, func(_ llm.Role, u llm.Usage) float64 { return price.Cost(u) }, nil
 }
 
 func botSignature(login string) repo.Signature {

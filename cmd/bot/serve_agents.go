@@ -22,6 +22,31 @@ import (
 // the workflow hands a worktree directory, these open the Workspace, build
 // the summaries index, run the agent and report usage.
 
+// models gives the model client for a repository: the server's, or one
+// with the repository's per-role model names (.github/issuesmith.yml
+// roles.<role>.model) over the server's endpoint and key.
+type models struct {
+	base llm.Config
+	def  llm.Model
+}
+
+func (m *models) forRepo(cfg *config.Repo) (llm.Model, error) {
+	o := map[llm.Role]llm.RoleConfig{}
+	for role, rc := range cfg.Roles {
+		if rc.Model != "" {
+			o[llm.Role(role)] = llm.RoleConfig{Model: rc.Model}
+		}
+	}
+	if len(o) == 0 || m.base.BaseURL == "" {
+		return m.def, nil
+	}
+	c, err := llm.NewClient(m.base.Override(o))
+	if err != nil {
+		return nil, fmt.Errorf("models of .github/issuesmith.yml: %w", err)
+	}
+	return c, nil
+}
+
 // usageOf runs fn with a model that records its calls and returns the sum.
 func usageOf(model llm.Model, fn func(m llm.Model) error) (llm.Usage, error) {
 	var l llm.Ledger
@@ -32,8 +57,7 @@ func usageOf(model llm.Model, fn func(m llm.Model) error) (llm.Usage, error) {
 
 // explorerAgent is workflow.Explorer over preagent.
 type explorerAgent struct {
-	model   llm.Model
-	summary llm.Model // writes file summaries; nil: outline-only
+	models  *models
 	cache   summaries.Cache
 	opts    preagent.Options
 }
@@ -45,9 +69,16 @@ func (a *explorerAgent) Explore(ctx context.Context, dir string, is preagent.Iss
 	if err != nil {
 		return nil, llm.Usage{}, fmt.Errorf("open workspace: %w", err)
 	}
+	model, err := a.models.forRepo(cfg)
+	if err != nil {
+		return nil, llm.Usage{}, err
+	}
 	var spec *preagent.Spec
-	u, err := usageOf(a.model, func(m llm.Model) error {
-		idx, err := summaries.Build(ctx, ws, summaries.Options{Model: a.summary, Cache: a.cache})
+	u, err := usageOf(model, func(m llm.Model) error {
+		// No model here: summaries come from the cache (filled by the
+		// refresh after each push) or from outlines, so exploring never
+		// waits for a repository-wide summarisation.
+		idx, err := summaries.Build(ctx, ws, summaries.Options{Cache: a.cache})
 		if err != nil {
 			return fmt.Errorf("summaries: %w", err)
 		}
@@ -69,8 +100,8 @@ func (a *explorerAgent) Explore(ctx context.Context, dir string, is preagent.Iss
 
 // coderAgent is workflow.Coder over coder.Coder.
 type coderAgent struct {
-	model llm.Model
-	opts  coder.Options
+	models *models
+	opts   coder.Options
 }
 
 // Implement runs the coder over the plan in the worktree at dir.
@@ -79,7 +110,11 @@ func (a *coderAgent) Implement(ctx context.Context, dir string, spec *preagent.S
 	if err != nil {
 		return nil, fmt.Errorf("open workspace: %w", err)
 	}
-	c, err := coder.New(a.model, a.options(cfg))
+	model, err := a.models.forRepo(cfg)
+	if err != nil {
+		return nil, err
+	}
+	c, err := coder.New(model, a.options(cfg))
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +132,11 @@ func (a *coderAgent) Revise(ctx context.Context, dir string, req workflow.Review
 	if err != nil {
 		return nil, fmt.Errorf("open workspace: %w", err)
 	}
-	c, err := coder.New(a.model, a.options(cfg))
+	model, err := a.models.forRepo(cfg)
+	if err != nil {
+		return nil, err
+	}
+	c, err := coder.New(model, a.options(cfg))
 	if err != nil {
 		return nil, err
 	}
@@ -213,14 +252,16 @@ func (w *gitWorktree) Push(ctx context.Context) error {
 }
 
 // plannerAgent is workflow.Planner over planner.Planner.
-type plannerAgent struct{ model llm.Model }
-
-func newPlannerAgent(model llm.Model) *plannerAgent { return &plannerAgent{model: model} }
+type plannerAgent struct{ models *models }
 
 // Plan asks the planner for a plan of spec.
 func (a *plannerAgent) Plan(ctx context.Context, spec *preagent.Spec, cfg *config.Repo) (*planner.Plan, llm.Usage, error) {
+	model, err := a.models.forRepo(cfg)
+	if err != nil {
+		return nil, llm.Usage{}, err
+	}
 	var plan *planner.Plan
-	u, err := usageOf(a.model, func(m llm.Model) error {
+	u, err := usageOf(model, func(m llm.Model) error {
 		p, err := planner.New(m, planner.Options{})
 		if err != nil {
 			return err
