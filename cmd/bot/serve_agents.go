@@ -57,9 +57,9 @@ func usageOf(model llm.Model, fn func(m llm.Model) error) (llm.Usage, error) {
 
 // explorerAgent is workflow.Explorer over preagent.
 type explorerAgent struct {
-	models  *models
-	cache   summaries.Cache
-	opts    preagent.Options
+	models *models
+	cache  summaries.Cache
+	opts   preagent.Options
 }
 
 // Explore builds the summaries index from the cache and runs the explorer
