@@ -148,6 +148,7 @@ type agents struct {
 	exploreErr   error
 	implementHit chan struct{} // closed when Implement starts, if set
 	block        bool          // Implement waits for ctx to end
+	implementErr error         // Implement writes the first file, then fails
 	implements   int
 	plans        []*planner.Plan
 }
@@ -188,7 +189,7 @@ func (a *agents) Implement(ctx context.Context, dir string, _ *preagent.Spec, pl
 	a.mu.Lock()
 	a.implements++
 	a.plans = append(a.plans, plan)
-	hit, block := a.implementHit, a.block
+	hit, block, implErr := a.implementHit, a.block, a.implementErr
 	a.mu.Unlock()
 	if hit != nil {
 		close(hit)
@@ -210,6 +211,9 @@ func (a *agents) Implement(ctx context.Context, dir string, _ *preagent.Spec, pl
 		}
 		if err := os.WriteFile(filepath.Join(dir, it.Path), []byte(b.String()), 0o644); err != nil {
 			return nil, err
+		}
+		if implErr != nil {
+			return nil, implErr // the model failed half-way through the plan
 		}
 		res.Changed = append(res.Changed, it.Path)
 		res.Items = append(res.Items, workflow.ItemStatus{Path: it.Path, Status: "done"})

@@ -456,3 +456,17 @@ func TestRepositoryTriggerLabel(t *testing.T) {
 	is, _ := h.gh.Issue(owner, name, h.issue)
 	require.Equal(t, []string{"issuesmith"}, is.Labels, "the trigger label is reset, the other stays")
 }
+
+func TestCoderModelFailingHalfWayPushesNothing(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, &agents{implementErr: errors.New("model endpoint answered 503 five times")})
+	require.NoError(t, h.event(workflow.Labeled))
+	h.waitRun("approval", waitingForApproval)
+	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) { ev.Body = "/implement" }))
+	run := h.waitRun("failed", func(r *store.Run) bool { return r.State == store.StateFailed })
+	h.waitProgress("issuesmith: stopped")
+	require.Contains(t, run.Reason, "the coder could not finish: model endpoint answered 503 five times")
+	require.Empty(t, h.gh.PullRequests(owner, name))
+	out, _ := runGit(t.Context(), h.bare, "branch", "--list", "issuesmith/*")
+	require.Empty(t, out, "the half-written change is not pushed")
+}
