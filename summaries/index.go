@@ -82,6 +82,9 @@ type FileInfo struct {
 	doc     string           // module docstring / leading comment, first sentence
 	// goModule is the module path when the file is a go.mod.
 	goModule string
+	// head is the start of the content, kept from parse to summary only
+	// when a model will summarise the file.
+	head string
 }
 
 // Index holds the outline, imports, terms and summary of every file of one
@@ -289,6 +292,9 @@ func (ix *Index) parseOne(src Source, f, prev *FileInfo) {
 		f.length++
 	})
 	f.doc = leadingDoc(f.Path, data)
+	if ix.opts.Model != nil {
+		f.head = strings.ToValidUTF8(string(data[:min(len(data), maxPromptBytes)]), "")
+	}
 	if path.Base(f.Path) == "go.mod" {
 		f.goModule = parseGoModLine(data)
 	}

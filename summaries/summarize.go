@@ -24,7 +24,7 @@ Reply with a single line of at most 25 words that says what the file is responsi
 (its main types, functions and role in the project). No preamble, no Markdown, no file name.`
 
 // maxPromptBytes caps the file excerpt sent to the model per summary.
-const maxPromptBytes = 6000
+const maxPromptBytes = 3000
 
 type summaryCounts struct {
 	Summarised, CacheHits int
@@ -48,6 +48,11 @@ func (ix *Index) summarize(ctx context.Context, files map[string]*FileInfo, todo
 			work = append(work, f)
 		}
 	}
+	defer func() {
+		for _, p := range todo {
+			files[p].head = "" // only needed for the prompt
+		}
+	}()
 	if len(work) == 0 {
 		return cnt, nil
 	}
@@ -143,6 +148,9 @@ func (ix *Index) summarizeOne(ctx context.Context, f *FileInfo) (hit bool, use l
 func (ix *Index) summaryPrompt(f *FileInfo) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "File: %s\n\nOutline:\n%s\n", f.Path, capText(f.Outline.Render(), 2500))
+	if f.head != "" {
+		fmt.Fprintf(&b, "\nBeginning of the file:\n````\n%s\n````\n", f.head)
+	}
 	return b.String()
 }
 
