@@ -2,7 +2,7 @@ package workflow_test
 
 import (
 	"errors"
-	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -84,7 +84,7 @@ func TestHappyPathEditedPlanToPRAndReview(t *testing.T) {
 	require.Len(t, c["spec"], 1)
 	require.Len(t, c["plan"], 1)
 	require.Contains(t, c["progress"][0].Body, "issuesmith: done")
-	require.Contains(t, c["progress"][0].Body, "#"+itoa(pr.Number))
+	require.Contains(t, c["progress"][0].Body, "#"+strconv.Itoa(pr.Number))
 
 	// A review comment that mentions the bot: a new commit and a reply.
 	before := h.branchCommits("issuesmith/issue-1")
@@ -123,19 +123,6 @@ func TestHappyPathEditedPlanToPRAndReview(t *testing.T) {
 		}
 		return n == 1
 	}, 10*time.Second, 20*time.Millisecond)
-}
-
-func itoa(n int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + fmtInt(n)) }
-
-func fmtInt(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var d []byte
-	for ; n > 0; n /= 10 {
-		d = append([]byte{byte('0' + n%10)}, d...)
-	}
-	return string(d)
 }
 
 func TestModelKeepsFailingEndsWithCommentAndNoPR(t *testing.T) {
@@ -205,34 +192,6 @@ func TestRestartMidCodeResumesWithOnePRAndNoDuplicates(t *testing.T) {
 	require.Len(t, h.botComments()["progress"], 1)
 }
 
-func TestInvalidRepoConfigSaysWhichKeyAndNothingRuns(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, &agents{exploreErr: errors.New("the explorer must not run")})
-	h.gh.SetFile(owner, name, "main", workflow.RepoConfigPath, []byte("version: 1\nlabel: issuesmith\nauto_implment: true\n"))
-	require.NoError(t, h.event(workflow.Labeled))
-	run := h.waitRun("failed", func(r *store.Run) bool { return r.State == store.StateFailed })
-	require.Contains(t, run.Reason, "auto_implment")
-	require.Contains(t, h.botComments()["progress"][0].Body, "auto_implment")
-	require.Empty(t, h.botComments()["spec"])
-}
-
-func TestRepoConfigAutoImplementReadyPRAndBlockedPath(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, &agents{})
-	h.gh.SetFile(owner, name, "main", workflow.RepoConfigPath,
-		[]byte("version: 1\nauto_implement: true\ndraft: false\nblocked_paths: [\"*_test.go\"]\n"))
-	require.NoError(t, h.event(workflow.Labeled))
-	run := h.waitRun("ended", func(r *store.Run) bool { return !r.Open() })
-	// The blocked test file makes the change incomplete: the branch is
-	// pushed with an explanation and no PR is opened.
-	require.Equal(t, store.StateFailed, run.State, run.Reason)
-	require.Contains(t, run.Reason, "pushed branch `issuesmith/issue-1`")
-	require.Contains(t, run.Reason, "`greet_test.go`: blocked")
-	require.Empty(t, h.gh.PullRequests(owner, name))
-	require.Equal(t, "// step one for greet.go\n// step two for greet.go\n// step three for greet.go", h.branchFile("issuesmith/issue-1", "greet.go"))
-	require.Contains(t, h.botComments()["progress"][0].Body, "holds what was done")
-}
-
 func TestResumedEarlierStageJobDoesNothing(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, &agents{})
@@ -262,37 +221,6 @@ func TestResumedEarlierStageJobDoesNothing(t *testing.T) {
 	require.ErrorIs(t, h.event(workflow.Labeled), workflow.ErrIgnored)
 }
 
-func TestRetryAfterFailureCarriesOn(t *testing.T) {
-	t.Parallel()
-	ag := &agents{exploreErr: errors.New("model endpoint answered 500")}
-	h := newHarness(t, ag)
-	require.NoError(t, h.event(workflow.Labeled))
-	failed := h.waitRun("failed", func(r *store.Run) bool { return r.State == store.StateFailed })
-	h.waitProgress("issuesmith: stopped")
-
-	ag.mu.Lock()
-	ag.exploreErr = nil
-	ag.mu.Unlock()
-	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) { ev.Body = "/retry" }))
-	run := h.waitRun("approval", waitingForApproval)
-	require.NotEqual(t, failed.ID, run.ID, "a new run")
-	h.waitProgress("waiting for you")
-	c := h.botComments()
-	require.Len(t, c["progress"], 1, "the new run edits the same progress comment")
-	require.Len(t, c["spec"], 1)
-	require.Len(t, c["plan"], 1)
-
-	// /stop cancels the waiting run; /implement afterwards starts a new
-	// run straight at coding, from the plan comment as it stands.
-	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) { ev.Body = "/stop" }))
-	h.waitProgress("issuesmith: cancelled")
-	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) { ev.Body = "/implement" }))
-	h.waitRun("done", func(r *store.Run) bool { return r.State == store.StateDone })
-	h.waitProgress("issuesmith: done")
-	require.Len(t, h.gh.PullRequests(owner, name), 1)
-	require.Equal(t, 1, h.agents.implementCount())
-}
-
 // The same journey with River and the store on PostgreSQL.
 func TestLabelToPROnPostgres(t *testing.T) {
 	t.Parallel()
@@ -312,149 +240,6 @@ func TestLabelToPROnPostgres(t *testing.T) {
 	require.Len(t, c["progress"], 1)
 	require.Len(t, c["spec"], 1)
 	require.Len(t, c["plan"], 1)
-}
-
-func TestOldDeliveriesArePrunedPeriodically(t *testing.T) {
-	t.Parallel()
-	st := storetest.SQLite(t)
-	_, err := st.DB().ExecContext(t.Context(), `INSERT INTO deliveries (id, event, received_at) VALUES ('old', 'issues', ?)`,
-		time.Now().Add(-workflow.DeliveryRetention-time.Hour).Unix())
-	require.NoError(t, err)
-	fresh, err := st.RecordDelivery(t.Context(), "new", "issues")
-	require.NoError(t, err)
-	require.True(t, fresh)
-	newHarnessOn(t, &agents{}, st) // the engine prunes on start, then every few hours
-	require.Eventually(t, func() bool {
-		var n int
-		err := st.DB().QueryRowContext(t.Context(), `SELECT COUNT(*) FROM deliveries WHERE id = 'old'`).Scan(&n)
-		return err == nil && n == 0
-	}, 10*time.Second, 20*time.Millisecond)
-	fresh, err = st.RecordDelivery(t.Context(), "new", "issues")
-	require.NoError(t, err)
-	require.False(t, fresh, "a recent delivery is kept")
-}
-
-func TestPushRefreshesSummariesOfTheDefaultBranch(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, &agents{})
-	require.NoError(t, h.event(workflow.Pushed))
-	require.Eventually(t, func() bool {
-		h.agents.mu.Lock()
-		defer h.agents.mu.Unlock()
-		return slices.Contains(h.agents.refreshed, "greet.go")
-	}, 10*time.Second, 20*time.Millisecond, "the refresh saw a checkout of main")
-}
-
-func TestStopDuringCodingStopsTheCoderAndOpensNoPR(t *testing.T) {
-	t.Parallel()
-	hit := make(chan struct{})
-	h := newHarness(t, &agents{implementHit: hit, block: true})
-	require.NoError(t, h.event(workflow.Labeled))
-	h.waitRun("approval", waitingForApproval)
-	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) { ev.Body = "/implement" }))
-	<-hit // the coder is working (and would work until its context ends)
-	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) { ev.Body = "/stop" }))
-	h.waitProgress("issuesmith: cancelled")
-	require.Eventually(t, func() bool {
-		jobs, err := h.eng.Queue().Jobs(t.Context(), nil)
-		if err != nil {
-			return false
-		}
-		for _, j := range jobs {
-			if j.Kind == "issuesmith_stage" && j.State != "completed" {
-				return false
-			}
-		}
-		return true
-	}, 10*time.Second, 20*time.Millisecond, "the code job ended (not left to retry)")
-	require.Empty(t, h.gh.PullRequests(owner, name))
-	require.Equal(t, 1, h.agents.implementCount())
-	require.Equal(t, 1, h.branchCommits("main"))
-	out, _ := runGit(t.Context(), h.bare, "branch", "--list", "issuesmith/*")
-	require.Empty(t, out)
-}
-
-func TestEditedSpecIsUsedByPlan(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, &agents{})
-	require.NoError(t, h.event(workflow.Labeled))
-	h.waitRun("approval", waitingForApproval)
-	h.waitProgress("waiting for you")
-	spec := h.botComments()["spec"][0]
-	require.Contains(t, spec.Body, "- [x] **add** `greet_test.go`")
-	h.gh.EditComment(spec.ID, strings.Replace(spec.Body, "- [x] **add** `greet_test.go`", "- [ ] **add** `greet_test.go`", 1))
-
-	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) { ev.Body = "/plan" }))
-	require.Eventually(t, func() bool {
-		return !strings.Contains(h.botComments()["plan"][0].Body, "greet_test.go")
-	}, 10*time.Second, 20*time.Millisecond, "the plan made from the edited spec drops the unticked file")
-	h.waitRun("approval again", waitingForApproval)
-	require.Len(t, h.botComments()["plan"], 1, "the plan comment is edited, not duplicated")
-	require.Contains(t, h.botComments()["plan"][0].Body, "`greet.go`")
-}
-
-func TestReviewCommentsAreHandledOneAtATimeInOrder(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, &agents{})
-	require.NoError(t, h.event(workflow.Labeled))
-	h.waitRun("approval", waitingForApproval)
-	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) { ev.Body = "/implement" }))
-	h.waitRun("done", func(r *store.Run) bool { return r.State == store.StateDone })
-	pr := h.gh.PullRequests(owner, name)[0]
-	before := h.branchCommits(pr.Head)
-	var ids []int64
-	for i, body := range []string{"@issuesmith first", "@issuesmith second", "@issuesmith third"} {
-		id := h.gh.AddReviewComment(owner, name, pr.Number, ghtest.ReviewComment{User: "alice", Path: "greet.go", Line: i + 1, Body: body})
-		ids = append(ids, id)
-		require.NoError(t, h.event(workflow.ReviewComment, func(ev *workflow.Event) { ev.Number, ev.CommentID, ev.Body = pr.Number, id, body }))
-	}
-	require.Eventually(t, func() bool {
-		replies := 0
-		for _, c := range h.gh.ReviewComments(owner, name, pr.Number) {
-			if c.User == h.gh.BotLogin() {
-				replies++
-			}
-		}
-		return replies == 3
-	}, 15*time.Second, 20*time.Millisecond)
-	require.Equal(t, before+3, h.branchCommits(pr.Head), "one commit per comment, none lost to a concurrent push")
-	got := h.branchFile(pr.Head, "greet.go")
-	first, second, third := strings.Index(got, "first"), strings.Index(got, "second"), strings.Index(got, "third")
-	require.True(t, first >= 0 && first < second && second < third, "handled in order:\n%s", got)
-}
-
-func TestRepositoryTriggerLabel(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, &agents{})
-	h.gh.SetFile(owner, name, "main", workflow.RepoConfigPath, []byte("version: 1\nlabel: bot-please\n"))
-	h.gh.SetLabels(owner, name, h.issue, "issuesmith", "bot-please")
-
-	// The server's default label is not this repository's trigger.
-	require.NoError(t, h.event(workflow.Labeled))
-	require.Eventually(t, func() bool {
-		jobs, err := h.eng.Queue().Jobs(t.Context(), nil)
-		if err != nil {
-			return false
-		}
-		for _, j := range jobs {
-			if j.Kind == (workflow.LabelArgs{}).Kind() && j.State == "completed" {
-				return true
-			}
-		}
-		return false
-	}, 10*time.Second, 20*time.Millisecond)
-	_, err := h.st.LatestRun(t.Context(), store.IssueKey{Owner: owner, Repo: name, Issue: h.issue})
-	require.ErrorIs(t, err, store.ErrNotFound, "no run for a label that is not the trigger")
-
-	require.NoError(t, h.event(workflow.Labeled, func(ev *workflow.Event) { ev.Label = "bot-please" }))
-	run := h.waitRun("approval", waitingForApproval)
-	require.Equal(t, "bot-please", run.TriggerLabel)
-	require.ErrorIs(t, h.event(workflow.Unlabeled), workflow.ErrIgnored, "removing another label cancels nothing")
-	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) { ev.Body = "/implement" }))
-	h.waitRun("done", func(r *store.Run) bool { return r.State == store.StateDone })
-	h.waitProgress("issuesmith: done")
-	is, _ := h.gh.Issue(owner, name, h.issue)
-	require.Equal(t, []string{"issuesmith"}, is.Labels, "the trigger label is reset, the other stays")
 }
 
 func TestCoderModelFailingHalfWayPushesNothing(t *testing.T) {
