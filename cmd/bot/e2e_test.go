@@ -87,7 +87,7 @@ func newE2E(t *testing.T, modelURL string) *e2e {
 	if testing.Short() {
 		t.Skip("end-to-end test: starts the server process")
 	}
-	e := &e2e{t: t, gh: ghtest.New(t, ghtest.Options{}), git: gittest.NewServer(t)}
+	e := &e2e{t: t, gh: ghtest.New(t, ghtest.Options{}), git: gittest.NewServer(t), logs: &bytes.Buffer{}}
 	name := e2eOwner + "/" + e2eRepo
 	url := e.git.Seed(t, name, map[string]string{
 		"README.md": "# Hello\n\nA greeting library.\n",
@@ -155,6 +155,33 @@ func (e *e2e) start() {
 		resp.Body.Close()
 		return resp.StatusCode == http.StatusOK
 	}, 30*time.Second, 20*time.Millisecond, "server did not become ready")
+}
+
+// startReplica starts one more server process on the same settings but
+// its own port (for a shared PostgreSQL database) and stops it at the end.
+func (e *e2e) startReplica() string {
+	e.t.Helper()
+	addr := freeAddr(e.t)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestServeChild$")
+	cmd.Env = append(append([]string{}, e.env...), "ISSUESMITH_LISTEN_ADDR="+addr)
+	e.mu.Lock()
+	fmt.Fprintf(e.logs, "=== replica start %s on %s\n", time.Now().Format(time.TimeOnly), addr)
+	cmd.Stdout, cmd.Stderr = &lockedWriter{mu: &e.mu, w: e.logs}, &lockedWriter{mu: &e.mu, w: e.logs}
+	e.mu.Unlock()
+	require.NoError(e.t, cmd.Start())
+	e.t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		_ = cmd.Wait()
+	})
+	require.Eventually(e.t, func() bool {
+		resp, err := http.Get("http://" + addr + "/readyz")
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	}, 30*time.Second, 20*time.Millisecond, "replica did not become ready")
+	return addr
 }
 
 // kill ends the server process the hard way (SIGKILL): no shutdown at all.
