@@ -234,7 +234,7 @@ func visibleDiff(win, search []string, start int) string {
 		}
 		shown++
 		fmt.Fprintf(&b, "  line %d file:   %s\n", start+k+1, visible(f))
-		fmt.Fprintf(&b, "  %*s search: %s\n", len(fmt.Sprint(start+k+1))+4, "", visible(search[k]))
+		fmt.Fprintf(&b, "  %*s search: %s\n", len(fmt.Sprint(start+k+1))+5, "", visible(search[k]))
 	}
 	return b.String()
 }
