@@ -3,6 +3,7 @@ package summaries
 import (
 	"fmt"
 	"math"
+	"path"
 	"sort"
 	"strings"
 )
@@ -188,6 +189,15 @@ func (si *searchIndex) explicit(q *query, res []scored) {
 	}
 	for _, m := range q.modules {
 		ds, _ := si.matchModule(m)
+		if len(ds) == 1 && path.Base(si.docs[ds[0]].Path) == "__init__.py" {
+			// a package: its __init__ mostly re-exports, so the name
+			// points at the package's files as a folder mention does
+			pkg := si.dirFiles[path.Dir(si.docs[ds[0]].Path)]
+			for _, d := range pkg {
+				add(d, boostDir/math.Sqrt(float64(len(pkg))), "in a package named in the issue: "+m)
+			}
+			continue
+		}
 		for _, d := range ds {
 			add(d, boostModule/float64(len(ds)), "module named in the issue: "+m)
 		}
