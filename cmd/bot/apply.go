@@ -81,6 +81,7 @@ func writeReport(w io.Writer, rep *edit.Report, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
 		return enc.Encode(rep)
 	}
 	_, err := io.WriteString(w, rep.Feedback())

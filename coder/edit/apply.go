@@ -132,7 +132,7 @@ func Apply(root string, text string, opts Options) (*Report, error) {
 	}
 	edits, err := Parse(text, ParseOptions{Path: opts.Path, Format: opts.Format})
 	if errors.Is(err, ErrNoEdits) {
-		return &Report{Problem: noEditsProblem(opts.Format), Changed: []string{}}, nil
+		return &Report{Blocks: []BlockResult{}, Problem: noEditsProblem(opts.Format), Changed: []string{}}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("parse edits: %w", err)
