@@ -25,12 +25,22 @@ var ErrNeedsAnswers = errors.New("the spec has open questions and no files: answ
 // it was shown what was wrong once.
 var ErrInvalidReply = errors.New("the model did not produce a valid plan")
 
+// ErrBudget means the planner's budget (Options.Budget) ran out before the
+// model produced a valid plan.
+var ErrBudget = errors.New("the planner's budget ran out")
+
 // Options tune a Planner.
 type Options struct {
 	// Guidance is the repository guidance (preagent.LoadGuidance).
 	Guidance string
 	// MaxTokens caps the reply (0: the role's configured value).
 	MaxTokens int
+	// Budget bounds one Plan call (a repository's roles.planner): MaxSteps
+	// caps the model calls (never more than two: an answer and one
+	// correction), MaxTokens and MaxCost stop before a correction once the
+	// calls so far reached them, MaxWall bounds the wall time. Zero fields
+	// do not bound.
+	Budget llm.Budget
 }
 
 // Planner turns specs into plans with the model. It holds no per-run state
@@ -77,14 +87,25 @@ func (p *Planner) Plan(ctx context.Context, spec *preagent.Spec) (*Plan, error) 
 	if err != nil {
 		return nil, err
 	}
+	if b := p.opts.Budget; b.MaxWall > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, b.MaxWall)
+		defer cancel()
+	}
 	msgs := []llm.Message{{Role: llm.System, Content: sys}, {Role: llm.User, Content: specPrompt(spec)}}
-	var usage llm.Usage
+	var (
+		usage llm.Usage
+		cost  float64
+	)
 	for attempt := 1; ; attempt++ {
 		resp, err := p.model.Chat(ctx, llm.Request{Role: llm.RolePlanner, Messages: msgs, JSON: true, MaxTokens: p.opts.MaxTokens})
 		if err != nil {
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) && p.opts.Budget.MaxWall > 0 {
+				return nil, fmt.Errorf("plan: %w: wall time %s", ErrBudget, p.opts.Budget.MaxWall)
+			}
 			return nil, fmt.Errorf("plan: %w", err)
 		}
-		usage = usage.Add(resp.Usage)
+		usage, cost = usage.Add(resp.Usage), cost+resp.Cost
 		plan, perr := readPlan(resp.Message.Content, spec)
 		if perr == nil {
 			plan.Usage = usage
@@ -93,10 +114,27 @@ func (p *Planner) Plan(ctx context.Context, spec *preagent.Spec) (*Plan, error) 
 		if attempt == 2 {
 			return nil, fmt.Errorf("plan: %w: %v", ErrInvalidReply, perr)
 		}
+		if why := p.spent(attempt, usage, cost); why != "" {
+			return nil, fmt.Errorf("plan: %w (%s) before a valid plan: %v", ErrBudget, why, perr)
+		}
 		msgs = append(msgs, llm.Message{Role: llm.Assistant, Content: resp.Message.Content},
 			llm.Message{Role: llm.User, Content: fmt.Sprintf("Your reply cannot be used: %v\n"+
 				"Answer again with the whole plan as one JSON object in the format asked for.", perr)})
 	}
+}
+
+// spent says which bound of the budget the calls so far reached, or "".
+func (p *Planner) spent(calls int, u llm.Usage, cost float64) string {
+	b := p.opts.Budget
+	switch {
+	case b.MaxSteps > 0 && calls >= b.MaxSteps:
+		return fmt.Sprintf("%d model call(s)", b.MaxSteps)
+	case b.MaxTokens > 0 && u.Total() >= b.MaxTokens:
+		return fmt.Sprintf("%d tokens", b.MaxTokens)
+	case b.MaxCost > 0 && cost >= b.MaxCost:
+		return fmt.Sprintf("cost %.4f", b.MaxCost)
+	}
+	return ""
 }
 
 func (p *Planner) system() (string, error) {

@@ -140,3 +140,38 @@ func TestPlanQuestionsOnlySpec(t *testing.T) {
 		t.Errorf("err = %v after %d requests", err, len(srv.Requests()))
 	}
 }
+
+// The budget of a repository's roles.planner bounds the calls: a bad first
+// reply gets no correction once the steps or tokens are spent.
+func TestPlanBudgetStopsBeforeTheCorrection(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		budget llm.Budget
+		why    string
+	}{
+		{"steps", llm.Budget{MaxSteps: 1}, "1 model call(s)"},
+		{"tokens", llm.Budget{MaxTokens: 100}, "100 tokens"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := llmtest.NewServer(t, llmtest.Script{llmtest.Reply("not a plan").WithUsage(100, 10, 0)})
+			c, err := llm.NewClient(llm.Config{BaseURL: srv.URL(), Model: "scripted", Retry: llm.RetryConfig{MaxAttempts: 1}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := New(c, Options{Budget: tc.budget})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = p.Plan(t.Context(), sampleSpec())
+			if !errors.Is(err, ErrBudget) || !strings.Contains(err.Error(), tc.why) {
+				t.Errorf("err = %v, want ErrBudget naming %q", err, tc.why)
+			}
+			if n := len(srv.Requests()); n != 1 {
+				t.Errorf("%d model calls, want 1", n)
+			}
+		})
+	}
+}
