@@ -80,6 +80,9 @@ func (w *workspace) whole(fs *fileState, content []string, res BlockResult) Bloc
 	if !fs.exists {
 		return w.create(fs, content, res)
 	}
+	if fs.doc.bom {
+		content = stripBOM(content)
+	}
 	if equalLines(fs.doc.texts(), content) {
 		res.Status, res.Message = StatusAlreadyApplied, "the file already has this content"
 		return res
@@ -164,6 +167,7 @@ func (w *workspace) replace(fs *fileState, e Edit, res BlockResult) (BlockResult
 		res.Message = fmt.Sprintf("REPLACE contains %q, which would be written into the file literally; write the code out in full", strings.TrimSpace(l))
 		return res, false
 	}
+	search, repl = stripBOM(search), stripBOM(repl)
 	pl, out := fs.place(search, repl, e.pairs, hintsOf(e))
 	if out.reason != "" {
 		if out.reason == ReasonNotFound && fs.alreadyApplied(search, repl) {
@@ -233,4 +237,15 @@ func newLazyMarker(search, repl []string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// stripBOM drops a byte order mark the model copied at the start of its
+// first line: the document keeps the file's BOM apart from its lines.
+func stripBOM(lines []string) []string {
+	if len(lines) == 0 || !strings.HasPrefix(lines[0], bom) {
+		return lines
+	}
+	out := append([]string(nil), lines...)
+	out[0] = strings.TrimPrefix(out[0], bom)
+	return out
 }

@@ -90,7 +90,7 @@ func (w *workspace) lazy(fs *fileState, e Edit, res BlockResult) BlockResult {
 		}
 		return w.create(fs, e.Replace, res)
 	}
-	segs := splitLazy(e.Replace)
+	segs := splitLazy(stripBOM(e.Replace))
 	if len(segs) == 0 {
 		res.Reason, res.Message = ReasonMalformed, "the lazy edit holds only markers"
 		return res

@@ -56,6 +56,7 @@ func TestPreservation(t *testing.T) {
 		{"crlf without final newline", "a\r\nb", sr("f", "a\n", "A\n"), "A\r\nb"},
 		{"bom kept", "\xef\xbb\xbfa\nb\n", sr("f", "a\n", "A\n"), "\xef\xbb\xbfA\nb\n"},
 		{"bom file, edit on first line", "\xef\xbb\xbfpackage x\n", sr("f", "package x\n", "package y\n"), "\xef\xbb\xbfpackage y\n"},
+		{"bom copied into SEARCH and REPLACE", "\xef\xbb\xbfa\nb\n", sr("f", "\xef\xbb\xbfa\n", "\xef\xbb\xbfA\n"), "\xef\xbb\xbfA\nb\n"},
 		{"latin-1 bytes outside the match", "caf\xe9\nb\n", sr("f", "b\n", "B\n"), "caf\xe9\nB\n"},
 		{"latin-1 bytes inside the match", "x = 'caf\xe9'\n", sr("f", "x = 'caf\xe9'\n", "x = 'cafe'\n"), "x = 'cafe'\n"},
 		{"first line", "a\nb\n", sr("f", "a\n", "A\n"), "A\nb\n"},
