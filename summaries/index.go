@@ -141,40 +141,14 @@ func (ix *Index) Refresh(ctx context.Context, src Source) (Stats, error) {
 
 func (ix *Index) refresh(ctx context.Context, src Source) (Stats, error) {
 	start := time.Now()
-	paths, err := src.Files(ctx)
-	if err != nil {
-		return Stats{}, fmt.Errorf("list files: %w", err)
-	}
-	sort.Strings(paths)
-	root, err := os.OpenRoot(src.Dir())
-	if err != nil {
-		return Stats{}, fmt.Errorf("open %s: %w", src.Dir(), err)
-	}
-	defer root.Close()
-
 	ix.mu.RLock()
 	old, built := ix.files, ix.post != nil
 	ix.mu.RUnlock()
-	var st Stats
-	var todo []string
-	next := make(map[string]*FileInfo, len(paths))
-	for _, p := range paths {
-		fi, err := root.Lstat(p)
-		if err != nil || !fi.Mode().IsRegular() {
-			continue // vanished or not a regular file (symlink, socket)
-		}
-		if prev := old[p]; prev != nil && prev.Size == fi.Size() && prev.modTime.Equal(fi.ModTime()) {
-			next[p] = prev
-			continue
-		}
-		next[p] = &FileInfo{Path: p, Size: fi.Size(), modTime: fi.ModTime()}
-		todo = append(todo, p)
+	next, todo, removed, err := changedFiles(ctx, src, old)
+	if err != nil {
+		return Stats{}, err
 	}
-	for p := range old {
-		if next[p] == nil {
-			st.Removed++
-		}
-	}
+	st := Stats{Removed: removed}
 	if err := ix.parseAll(ctx, src, todo, next, old); err != nil {
 		return Stats{}, err
 	}
@@ -213,6 +187,41 @@ func (ix *Index) refresh(ctx context.Context, src Source) (Stats, error) {
 	ix.last = st
 	ix.mu.Unlock()
 	return st, nil
+}
+
+// changedFiles lists src and compares each regular file's size and
+// modification time with old: unchanged entries are carried into next,
+// the others get a fresh entry and are listed in todo (sorted).
+func changedFiles(ctx context.Context, src Source, old map[string]*FileInfo) (next map[string]*FileInfo, todo []string, removed int, err error) {
+	paths, err := src.Files(ctx)
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("list files: %w", err)
+	}
+	sort.Strings(paths)
+	root, err := os.OpenRoot(src.Dir())
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("open %s: %w", src.Dir(), err)
+	}
+	defer root.Close()
+	next = make(map[string]*FileInfo, len(paths))
+	for _, p := range paths {
+		fi, err := root.Lstat(p)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue // vanished or not a regular file (symlink, socket)
+		}
+		if prev := old[p]; prev != nil && prev.Size == fi.Size() && prev.modTime.Equal(fi.ModTime()) {
+			next[p] = prev
+			continue
+		}
+		next[p] = &FileInfo{Path: p, Size: fi.Size(), modTime: fi.ModTime()}
+		todo = append(todo, p)
+	}
+	for p := range old {
+		if next[p] == nil {
+			removed++
+		}
+	}
+	return next, todo, removed, nil
 }
 
 // parseAll reads and parses the files in todo with a worker pool, filling

@@ -59,8 +59,31 @@ func parseQuery(text string) *query {
 			q.terms = append(q.terms, t)
 		}
 	})
-	// Inline code (`name`) is a deliberate pointer; identifiers in
-	// fenced blocks (sample code, logs) count when shaped like code.
+	q.collectIdents(text)
+	q.phrases = phrasesOf(text)
+	q.collectPaths(strings.ReplaceAll(text, `\`, "/"))
+	mseen := map[string]bool{}
+	for _, m := range dottedRe.FindAllString(text, -1) {
+		if pathRe.MatchString(m) || mseen[m] {
+			continue // a file name such as setup.py, handled as a path
+		}
+		if first := m[:strings.IndexByte(m, '.')]; first == "self" || first == "cls" || first == "this" {
+			continue // an attribute chain on an instance names no module
+		}
+		mseen[m] = true
+		q.modules = append(q.modules, m)
+		parts := strings.Split(m, ".")
+		if last := parts[len(parts)-1]; len(last) > 2 && !codeNoise[last] {
+			q.idents[last] = true
+		}
+	}
+	return q
+}
+
+// collectIdents finds identifiers written as code. Inline code (`name`) is
+// a deliberate pointer; identifiers in fenced blocks (sample code, logs) are
+// weaker unless shaped like code or called.
+func (q *query) collectIdents(text string) {
 	for _, blk := range fencedRe.FindAllString(text, -1) {
 		eachIdent(blk, func(id string) {
 			if len(id) > 2 && !codeNoise[id] {
@@ -85,43 +108,30 @@ func parseQuery(text string) *query {
 			q.idents[m[1]] = true
 		}
 	}
-	q.phrases = phrasesOf(text)
-	pseen := map[string]bool{}
+}
+
+// collectPaths finds stack-trace frames, file paths and folder paths in
+// text (backslashes already turned into slashes).
+func (q *query) collectPaths(text string) {
 	for _, re := range []*regexp.Regexp{pyFrameRe, pytestFrameRe, goFrameRe, jsFrameRe} {
 		for _, m := range re.FindAllStringSubmatch(text, -1) {
-			q.frames = append(q.frames, strings.ReplaceAll(m[1], `\`, "/"))
+			q.frames = append(q.frames, m[1])
 		}
 	}
-	for _, m := range pathRe.FindAllString(strings.ReplaceAll(text, `\`, "/"), -1) {
-		if !pseen[m] {
-			pseen[m] = true
+	seen := map[string]bool{}
+	for _, m := range pathRe.FindAllString(text, -1) {
+		if !seen[m] {
+			seen[m] = true
 			q.paths = append(q.paths, m)
 		}
 	}
-	dseen := map[string]bool{}
-	for _, m := range dirRe.FindAllString(strings.ReplaceAll(text, `\`, "/"), -1) {
+	for _, m := range dirRe.FindAllString(text, -1) {
 		m = strings.Trim(m, "/")
-		if !dseen[m] && !strings.Contains(m, "://") {
-			dseen[m] = true
+		if !seen[m] && !strings.Contains(m, "://") {
+			seen[m] = true
 			q.dirs = append(q.dirs, m)
 		}
 	}
-	mseen := map[string]bool{}
-	for _, m := range dottedRe.FindAllString(text, -1) {
-		if pathRe.MatchString(m) || mseen[m] {
-			continue // a file name such as setup.py, handled as a path
-		}
-		if first := m[:strings.IndexByte(m, '.')]; first == "self" || first == "cls" || first == "this" {
-			continue // an attribute chain on an instance names no module
-		}
-		mseen[m] = true
-		q.modules = append(q.modules, m)
-		parts := strings.Split(m, ".")
-		if last := parts[len(parts)-1]; len(last) > 2 && !codeNoise[last] {
-			q.idents[last] = true
-		}
-	}
-	return q
 }
 
 // codeShaped reports identifiers that prose would not contain: snake_case

@@ -157,6 +157,13 @@ func (si *searchIndex) explicit(q *query, res []scored) {
 		res[d].boost += w
 		res[d].reasons = append(res[d].reasons, why)
 	}
+	si.namedFiles(q, add)
+	si.namedFolders(q, add)
+	si.definitions(q, add)
+}
+
+// namedFiles adds the boosts of file paths and stack-trace frames.
+func (si *searchIndex) namedFiles(q *query, add func(d int, w float64, why string)) {
 	for _, m := range q.paths {
 		ds := si.matchPath(m)
 		for _, d := range ds {
@@ -177,6 +184,10 @@ func (si *searchIndex) explicit(q *query, res []scored) {
 	if last >= 0 {
 		add(last, boostLastFrame, "innermost stack-trace frame in the tree")
 	}
+}
+
+// namedFolders adds the boosts of folder paths and dotted module names.
+func (si *searchIndex) namedFolders(q *query, add func(d int, w float64, why string)) {
 	for _, m := range q.dirs {
 		dir, ok := si.matchDir(m)
 		if !ok {
@@ -202,6 +213,11 @@ func (si *searchIndex) explicit(q *query, res []scored) {
 			add(d, boostModule/float64(len(ds)), "module named in the issue: "+m)
 		}
 	}
+}
+
+// definitions adds the boosts of files defining identifiers written as
+// code, weighted by how rare the identifier is and capped per file.
+func (si *searchIndex) definitions(q *query, add func(d int, w float64, why string)) {
 	defBoost := map[int]float64{}
 	weight := map[string]float64{}
 	for id := range q.blockIdents {

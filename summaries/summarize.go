@@ -56,6 +56,13 @@ func (ix *Index) summarize(ctx context.Context, files map[string]*FileInfo, todo
 	if len(work) == 0 {
 		return cnt, nil
 	}
+	return ix.summarizeAll(ctx, work)
+}
+
+// summarizeAll runs summarizeOne over work with SummaryWorkers goroutines
+// and stops feeding at the first error.
+func (ix *Index) summarizeAll(ctx context.Context, work []*FileInfo) (summaryCounts, error) {
+	var cnt summaryCounts
 	var mu sync.Mutex
 	var firstErr error
 	jobs := make(chan *FileInfo)

@@ -72,16 +72,10 @@ func runSummarize(ctx context.Context, f summarizeFlags, environ []string, stdou
 		dsn = local.DatabaseURL
 	}
 	opts := summaries.Options{}
-	var model *llm.Client
 	if !f.noModel && local.Model.Configured() {
-		lc, err := local.Model.LLM()
-		if err != nil {
+		if opts.Model, err = newSummaryModel(local); err != nil {
 			return err
 		}
-		if model, err = llm.NewClient(lc); err != nil {
-			return err
-		}
-		opts.Model = model
 	}
 	st, err := store.Open(ctx, dsn)
 	if err != nil {
@@ -120,6 +114,19 @@ func runSummarize(ctx context.Context, f summarizeFlags, environ []string, stdou
 		return nil // stopped by the user
 	}
 	return err
+}
+
+// newSummaryModel builds the model client from the local settings.
+func newSummaryModel(local *config.Local) (llm.Model, error) {
+	lc, err := local.Model.LLM()
+	if err != nil {
+		return nil, err
+	}
+	c, err := llm.NewClient(lc)
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // printSummaryStats prints the final counts of a build or refresh.
