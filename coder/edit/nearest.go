@@ -14,7 +14,16 @@ const (
 	maxDiffLines     = 12   // differing lines shown in a Window's Diff
 	maxSimChars      = 4000 // text compared by Levenshtein, per side
 	maxScanLines     = 8000 // file size up to which the per-line fallback scans
+	maxLineChars     = 200  // characters of a line the per-line fallback compares
 )
+
+// clip cuts s to at most n bytes.
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
 
 // nearIndex holds a file's lines prepared once for explaining several
 // refused blocks: loosely normalized text and the words of each line.
@@ -174,8 +183,9 @@ func similarLineStarts(ix *nearIndex, ns []string) []int {
 			continue
 		}
 		best, bestSim := -1, 0.0
+		n = clip(n, maxLineChars)
 		for i, l := range ix.norm {
-			if sim := ratio(l, n); sim > bestSim {
+			if sim := ratio(clip(l, maxLineChars), n); sim > bestSim {
 				best, bestSim = i, sim
 			}
 		}
@@ -203,10 +213,17 @@ func similarity(a, b []string) float64 {
 	return ratio(join(a), join(b))
 }
 
-// ratio is 1 - edit distance / longer length.
+// ratio is 1 - edit distance / longer length. Inputs are cut to
+// maxSimChars so a minified line cannot make it quadratic in megabytes.
 func ratio(a, b string) float64 {
 	if a == b {
 		return 1
+	}
+	if len(a) > maxSimChars {
+		a = a[:maxSimChars]
+	}
+	if len(b) > maxSimChars {
+		b = b[:maxSimChars]
 	}
 	n := max(len([]rune(a)), len([]rune(b)))
 	if n == 0 {
@@ -239,7 +256,11 @@ func visibleDiff(win, search []string, start int) string {
 	return b.String()
 }
 
-// visible shows tabs as → and spaces as ·.
+// visible shows tabs as → and spaces as ·, cut to maxLineChars.
 func visible(s string) string {
-	return strings.NewReplacer("\t", "→", " ", "·").Replace(s)
+	more := ""
+	if len(s) > maxLineChars {
+		s, more = s[:maxLineChars], "…"
+	}
+	return strings.NewReplacer("\t", "→", " ", "·").Replace(s) + more
 }
