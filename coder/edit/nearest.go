@@ -219,11 +219,9 @@ func ratio(a, b string) float64 {
 	if a == b {
 		return 1
 	}
-	if len(a) > maxSimChars {
-		a = a[:maxSimChars]
-	}
-	if len(b) > maxSimChars {
-		b = b[:maxSimChars]
+	if len(a) > maxSimChars || len(b) > maxSimChars {
+		// Compared on the first maxSimChars only; never claim equality.
+		return min(ratio(clip(a, maxSimChars), clip(b, maxSimChars)), 0.99)
 	}
 	n := max(len([]rune(a)), len([]rune(b)))
 	if n == 0 {
