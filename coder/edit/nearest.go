@@ -204,11 +204,7 @@ func similarity(a, b []string) float64 {
 		for i, l := range ls {
 			parts[i] = collapse(l)
 		}
-		s := strings.Join(parts, "\n")
-		if len(s) > maxSimChars {
-			s = s[:maxSimChars]
-		}
-		return s
+		return strings.Join(parts, "\n")
 	}
 	return ratio(join(a), join(b))
 }
