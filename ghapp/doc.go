@@ -2,7 +2,10 @@
 // installation clients (tokens from ghinstallation, cached and refreshed),
 // and the few REST operations the workflow needs — comments found and updated
 // by a hidden marker, reactions, labels, collaborator permission checks, pull
-// requests, review-thread replies and file contents.
+// requests, review-thread replies and file contents. manifest*.go registers
+// the App itself: app.yml read as a GitHub App manifest, the manifest flow's
+// local page and callback (ManifestFlow), and the code exchange
+// (CompleteManifest) that hands back the App's id, webhook secret and key.
 //
 // Every request goes through one http.RoundTripper per installation that
 // honours GitHub's primary and secondary rate limits (Retry-After,

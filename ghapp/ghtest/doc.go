@@ -2,7 +2,8 @@
 // loopback by httptest. It keeps repositories, issues, comments, reactions,
 // labels, collaborator permissions, pull requests, review comments, file
 // contents and installation tokens, and it checks App JWTs and installation
-// tokens the way GitHub does.
+// tokens the way GitHub does. WebHandler stands in for github.com's new-App
+// page of the App manifest flow, whose code the API side converts.
 //
 // Every request is first validated against GitHub's published OpenAPI
 // description (a pruned copy of npm @octokit/openapi, embedded from

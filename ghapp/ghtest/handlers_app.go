@@ -12,6 +12,7 @@ import (
 var handlers = map[string]func(c *call) response{
 	"GET /app": getApp,
 	"POST /app/installations/{installation_id}/access_tokens":                      createToken,
+	"POST /app-manifests/{code}/conversions":                                       convertManifest,
 	"GET /repos/{owner}/{repo}":                                                    getRepo,
 	"GET /repos/{owner}/{repo}/contents/{path}":                                    getContents,
 	"GET /repos/{owner}/{repo}/collaborators/{username}/permission":                getPermission,

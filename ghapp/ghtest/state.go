@@ -81,6 +81,7 @@ type state struct {
 	nextID         int64
 	comments       map[int64]*comment
 	reviewComments map[int64]*reviewComment
+	manifests      []*ManifestApp // registered by the manifest flow (WebHandler)
 }
 
 func newState() state {

@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 const OPERATIONS = [
   ["get", "/app"],
   ["post", "/app/installations/{installation_id}/access_tokens"],
+  ["post", "/app-manifests/{code}/conversions"],
   ["get", "/repos/{owner}/{repo}"],
   ["get", "/repos/{owner}/{repo}/issues/{issue_number}"],
   ["get", "/repos/{owner}/{repo}/issues/{issue_number}/comments"],
