@@ -47,7 +47,8 @@ type Options struct {
 	// WatchInterval is how often a running stage checks whether its run
 	// was cancelled (default 2s).
 	WatchInterval time.Duration
-	// Cost estimates the cost of a role's usage; nil means zero.
+	// Cost estimates the cost of a role's usage when the agent reported
+	// none (Spend.Cost is 0); nil means zero.
 	Cost func(role llm.Role, u llm.Usage) float64
 	// Usage, when set, is told every agent's usage and estimated cost
 	// (metrics).
@@ -146,9 +147,10 @@ func (e *Engine) observe(stage, outcome string) {
 	}
 }
 
-func (e *Engine) cost(role llm.Role, u llm.Usage) float64 {
-	if e.o.Cost == nil {
-		return 0
+// priced is the cost of sp: the agent's own pricing, else Options.Cost.
+func (e *Engine) priced(role llm.Role, sp Spend) float64 {
+	if sp.Cost != 0 || e.o.Cost == nil {
+		return sp.Cost
 	}
-	return e.o.Cost(role, u)
+	return e.o.Cost(role, sp.Usage)
 }

@@ -153,16 +153,21 @@ type agents struct {
 	plans        []*planner.Plan
 }
 
-func (a *agents) Explore(_ context.Context, dir string, is preagent.Issue, _ *config.Repo) (*preagent.Spec, llm.Usage, error) {
+// exploreCost is what the explorer reports its calls cost (as the llm
+// client prices them); the planner and coder report none, so the engine's
+// Options.Cost prices their tokens.
+const exploreCost = 0.25
+
+func (a *agents) Explore(_ context.Context, dir string, is preagent.Issue, _ *config.Repo) (*preagent.Spec, workflow.Spend, error) {
 	a.mu.Lock()
 	a.explores++
 	exploreErr := a.exploreErr
 	a.mu.Unlock()
 	if exploreErr != nil {
-		return nil, llm.Usage{PromptTokens: 10}, exploreErr
+		return nil, workflow.Spend{Usage: llm.Usage{PromptTokens: 10}}, exploreErr
 	}
 	if _, err := os.Stat(filepath.Join(dir, "greet.go")); err != nil {
-		return nil, llm.Usage{}, fmt.Errorf("explorer saw no checkout: %w", err)
+		return nil, workflow.Spend{}, fmt.Errorf("explorer saw no checkout: %w", err)
 	}
 	return &preagent.Spec{
 		Topic:   "Greet people by name",
@@ -172,17 +177,17 @@ func (a *agents) Explore(_ context.Context, dir string, is preagent.Issue, _ *co
 			{Path: "greet.go", Action: preagent.ActionModify, Reason: "take a name"},
 			{Path: "greet_test.go", Action: preagent.ActionAdd, Reason: "test it"},
 		},
-	}, llm.Usage{PromptTokens: 1000, CompletionTokens: 100}, nil
+	}, workflow.Spend{Usage: llm.Usage{PromptTokens: 1000, CompletionTokens: 100}, Cost: exploreCost}, nil
 }
 
-func (a *agents) Plan(_ context.Context, spec *preagent.Spec, _ *config.Repo) (*planner.Plan, llm.Usage, error) {
+func (a *agents) Plan(_ context.Context, spec *preagent.Spec, _ *config.Repo) (*planner.Plan, workflow.Spend, error) {
 	p := &planner.Plan{}
 	for _, f := range spec.Files {
 		p.Items = append(p.Items, planner.Item{Path: f.Path, Action: f.Action, Reason: f.Reason, Steps: []planner.Step{
 			{Text: "step one for " + f.Path}, {Text: "step two for " + f.Path}, {Text: "step three for " + f.Path},
 		}})
 	}
-	return p, llm.Usage{PromptTokens: 500, CompletionTokens: 50}, nil
+	return p, workflow.Spend{Usage: llm.Usage{PromptTokens: 500, CompletionTokens: 50}}, nil
 }
 
 func (a *agents) Implement(ctx context.Context, dir string, _ *preagent.Spec, plan *planner.Plan, cfg *config.Repo) (*workflow.CodeResult, error) {
@@ -236,17 +241,17 @@ func (a *agents) Revise(_ context.Context, dir string, req workflow.Review, _ *c
 		Usage: llm.Usage{PromptTokens: 300, CompletionTokens: 30}}, nil
 }
 
-func (a *agents) Refresh(_ context.Context, dir string) (llm.Usage, error) {
+func (a *agents) Refresh(_ context.Context, dir string) (workflow.Spend, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return llm.Usage{}, err
+		return workflow.Spend{}, err
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, e := range entries {
 		a.refreshed = append(a.refreshed, e.Name())
 	}
-	return llm.Usage{PromptTokens: 50}, nil
+	return workflow.Spend{Usage: llm.Usage{PromptTokens: 50}}, nil
 }
 
 func (a *agents) implementCount() int {

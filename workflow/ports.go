@@ -16,12 +16,20 @@ import (
 // in dir (preagent.Explorer over a repo.Workspace, adapted in cmd/bot).
 // cfg is the repository's .github/issuesmith.yml (budgets, observer).
 type Explorer interface {
-	Explore(ctx context.Context, dir string, issue preagent.Issue, cfg *config.Repo) (*preagent.Spec, llm.Usage, error)
+	Explore(ctx context.Context, dir string, issue preagent.Issue, cfg *config.Repo) (*preagent.Spec, Spend, error)
+}
+
+// Spend is what an agent used: tokens, and their cost as the model client
+// priced them (llm.Response.Cost: per model, cached tokens, the
+// repository's model). A zero Cost with tokens falls back to Options.Cost.
+type Spend struct {
+	Usage llm.Usage
+	Cost  float64
 }
 
 // Planner turns a spec into a plan (planner.Planner, adapted in cmd/bot).
 type Planner interface {
-	Plan(ctx context.Context, spec *preagent.Spec, cfg *config.Repo) (*planner.Plan, llm.Usage, error)
+	Plan(ctx context.Context, spec *preagent.Spec, cfg *config.Repo) (*planner.Plan, Spend, error)
 }
 
 // Coder implements a plan, or a review comment, in the worktree at dir
@@ -40,7 +48,8 @@ type CodeResult struct {
 	Checks  []Check
 	Summary string // short Markdown for the PR body or the thread reply
 	Usage   llm.Usage
-	OK      bool // every item done and every check passed
+	Cost    float64 // priced by the model client; 0 falls back to Options.Cost
+	OK      bool    // every item done and every check passed
 }
 
 // ItemStatus is the outcome of one plan item.

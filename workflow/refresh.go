@@ -16,7 +16,7 @@ import (
 // the summarizer model over the store's cache, adapted in cmd/bot). The
 // explorer then finds every unchanged file's summary in the cache.
 type Summarizer interface {
-	Refresh(ctx context.Context, dir string) (llm.Usage, error)
+	Refresh(ctx context.Context, dir string) (Spend, error)
 }
 
 // Pushed is the event of a push to a repository's default branch.
@@ -78,9 +78,9 @@ func (w *refreshWorker) Work(ctx context.Context, job *river.Job[RefreshArgs]) e
 		return fmt.Errorf("check out %s/%s: %w", a.Owner, a.Repo, err)
 	}
 	defer wt.Close()
-	u, err := e.d.Summarizer.Refresh(ctx, wt.Dir())
+	sp, err := e.d.Summarizer.Refresh(ctx, wt.Dir())
 	if e.o.Usage != nil {
-		e.o.Usage(llm.RoleSummarizer, u, e.cost(llm.RoleSummarizer, u))
+		e.o.Usage(llm.RoleSummarizer, sp.Usage, e.priced(llm.RoleSummarizer, sp))
 	}
 	if err != nil && !errors.Is(err, context.Canceled) {
 		e.log.Warn("summary refresh failed", "repo", a.Owner+"/"+a.Repo, "err", err)

@@ -76,9 +76,9 @@ func (s *session) branch() string { return fmt.Sprintf("issuesmith/issue-%d", s.
 // cancelled meanwhile, which stops the stage at this checkpoint.
 func (s *session) save(ctx context.Context) error { return s.e.d.Store.SaveOpenRun(ctx, s.run) }
 
-// addUsage adds an agent's tokens and estimated cost to the run.
-func (s *session) addUsage(ctx context.Context, role llm.Role, u llm.Usage) error {
-	cost := s.e.cost(role, u)
+// addUsage adds an agent's tokens and cost to the run.
+func (s *session) addUsage(ctx context.Context, role llm.Role, sp Spend) error {
+	u, cost := sp.Usage, s.e.priced(role, sp)
 	r, err := s.e.d.Store.AddUsage(ctx, s.run.ID, int64(u.PromptTokens), int64(u.CompletionTokens), cost)
 	if err != nil {
 		return err

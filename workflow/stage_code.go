@@ -76,7 +76,7 @@ func (s *session) pushed(ctx context.Context, spec *preagent.Spec, plan *planner
 	defer wt.Close()
 	res, err := s.e.d.Coder.Implement(ctx, wt.Dir(), spec, plan, s.cfg)
 	if res != nil {
-		if uerr := s.addUsage(ctx, llm.RoleCoder, res.Usage); uerr != nil {
+		if uerr := s.addUsage(ctx, llm.RoleCoder, Spend{Usage: res.Usage, Cost: res.Cost}); uerr != nil {
 			return nil, uerr
 		}
 	}

@@ -96,7 +96,7 @@ func (s *session) revisePushed(ctx context.Context, key string, rc *github.PullR
 	rec := &reviseRecord{}
 	res, err := s.e.d.Coder.Revise(ctx, wt.Dir(), req, s.cfg)
 	if res != nil {
-		if uerr := s.addUsage(ctx, llm.RoleCoder, res.Usage); uerr != nil {
+		if uerr := s.addUsage(ctx, llm.RoleCoder, Spend{Usage: res.Usage, Cost: res.Cost}); uerr != nil {
 			return nil, uerr
 		}
 	}

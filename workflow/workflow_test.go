@@ -45,6 +45,9 @@ func TestHappyPathEditedPlanToPRAndReview(t *testing.T) {
 	require.EqualValues(t, c["plan"][0].ID, run.PlanCommentID)
 	require.Contains(t, c["progress"][0].Body, "waiting for you")
 	require.Contains(t, c["progress"][0].Body, "1,650 tokens", "explorer and planner usage is shown")
+	// The explorer priced its own calls (llm.Response.Cost); the planner
+	// reported no cost, so Options.Cost priced its 550 tokens.
+	require.InDelta(t, exploreCost+550/1e6, run.Cost, 1e-9)
 	is, _ := h.gh.Issue(owner, name, h.issue)
 	require.Equal(t, []string{h.gh.BotLogin() + ":eyes"}, is.Reactions)
 

@@ -21,7 +21,6 @@ import (
 	"github.com/issuesmith/issuesmith/coder"
 	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/ghapp"
-	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/preagent"
 	"github.com/issuesmith/issuesmith/repo"
 	"github.com/issuesmith/issuesmith/store"
@@ -94,7 +93,7 @@ func newServer(ctx context.Context, cfg *config.Server, log *slog.Logger, tune s
 		s.close()
 		return nil, err
 	}
-	ms, cost, err := newModels(cfg)
+	ms, err := newModels(&cfg.Model)
 	if err != nil {
 		s.close()
 		return nil, err
@@ -116,7 +115,7 @@ func newServer(ctx context.Context, cfg *config.Server, log *slog.Logger, tune s
 		Summarizer: &summaryRefresher{model: ms.def, cache: st},
 	}, workflow.Options{
 		BotLogin: botLogin, MaxWorkers: cfg.Workers, Logger: log, PollInterval: tune.pollInterval,
-		Cost: cost, Observe: m.job, Usage: m.usage,
+		Observe: m.job, Usage: m.usage,
 	})
 	if err != nil {
 		s.close()
@@ -155,28 +154,6 @@ func newGitHubApp(ctx context.Context, cfg *config.Server, m *metrics, writeInte
 		return nil, "", fmt.Errorf("learn the App's bot login (set %sBOT_LOGIN to skip): %w", config.EnvPrefix, err)
 	}
 	return app, login, nil
-}
-
-// newModels builds the model client and the cost estimate from the config.
-func newModels(cfg *config.Server) (*models, func(llm.Role, llm.Usage) float64, error) {
-	key, err := cfg.ModelAPIKey()
-	if err != nil {
-		return nil, nil, err
-	}
-	lc := llm.Config{BaseURL: cfg.Model.BaseURL, APIKey: key, Model: cfg.Model.Name, Timeout: cfg.Model.Timeout,
-		Retry: llm.RetryConfig{MaxAttempts: cfg.Model.MaxRetries + 1}}
-	if len(cfg.Model.Roles) > 0 {
-		lc.Roles = map[llm.Role]llm.RoleConfig{}
-		for role, name := range cfg.Model.Roles {
-			lc.Roles[llm.Role(role)] = llm.RoleConfig{Model: name}
-		}
-	}
-	client, err := llm.NewClient(lc)
-	if err != nil {
-		return nil, nil, err
-	}
-	price := llm.Price{Prompt: cfg.Model.InputPrice, Completion: cfg.Model.OutputPrice}
-	return &models{base: lc, def: client}, func(_ llm.Role, u llm.Usage) float64 { return price.Cost(u) }, nil
 }
 
 func botSignature(login string) repo.Signature {

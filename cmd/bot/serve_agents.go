@@ -22,37 +22,58 @@ import (
 // the workflow hands a worktree directory, these open the Workspace, build
 // the summaries index, run the agent and report usage.
 
-// models gives the model client for a repository: the server's, or one
-// with the repository's per-role model names (.github/issuesmith.yml
-// roles.<role>.model) over the server's endpoint and key.
+// models gives the model client for a repository: the server's (built
+// from config.Model.LLM: protocol, temperature, completion cap, no-stream,
+// prices per model), or one with the repository's per-role settings of
+// .github/issuesmith.yml (model, temperature, protocol,
+// max_completion_tokens) applied by config.Model.LLMFor.
 type models struct {
-	base llm.Config
+	conf *config.Model
 	def  llm.Model
 }
 
-func (m *models) forRepo(cfg *config.Repo) (llm.Model, error) {
-	o := map[llm.Role]llm.RoleConfig{}
-	for role, rc := range cfg.Roles {
-		if rc.Model != "" {
-			o[llm.Role(role)] = llm.RoleConfig{Model: rc.Model}
-		}
+// newModels builds the server's model client from its settings; errors
+// name the ISSUESMITH_MODEL_* variable to change.
+func newModels(conf *config.Model) (*models, error) {
+	lc, err := conf.LLM()
+	if err != nil {
+		return nil, err
 	}
-	if len(o) == 0 || m.base.BaseURL == "" {
+	client, err := llm.NewClient(lc)
+	if err != nil {
+		return nil, err
+	}
+	return &models{conf: conf, def: client}, nil
+}
+
+// forRepo is the model for a run of the repository whose settings are cfg.
+func (m *models) forRepo(cfg *config.Repo) (llm.Model, error) {
+	if cfg == nil || len(cfg.LLMRoles()) == 0 {
 		return m.def, nil
 	}
-	c, err := llm.NewClient(m.base.Override(o))
+	lc, err := m.conf.LLMFor(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("models of .github/issuesmith.yml: %w", err)
+		return nil, permanentConfig(err)
+	}
+	c, err := llm.NewClient(lc)
+	if err != nil {
+		return nil, permanentConfig(err)
 	}
 	return c, nil
 }
 
-// usageOf runs fn with a model that records its calls and returns the sum.
-func usageOf(model llm.Model, fn func(m llm.Model) error) (llm.Usage, error) {
+// permanentConfig words an error in the repository's model settings.
+func permanentConfig(err error) error {
+	return fmt.Errorf("the model settings of %s: %w", config.RepoPath, err)
+}
+
+// spendOf runs fn with a model that records its calls and returns their
+// tokens and cost (llm.Response.Cost, priced per model by the client).
+func spendOf(model llm.Model, fn func(m llm.Model) error) (workflow.Spend, error) {
 	var l llm.Ledger
 	err := fn(l.Track("call", model))
 	_, total := l.Run("call")
-	return total.Usage, err
+	return workflow.Spend{Usage: total.Usage, Cost: total.Cost}, err
 }
 
 // explorerAgent is workflow.Explorer over preagent.
@@ -64,17 +85,18 @@ type explorerAgent struct {
 
 // Explore builds the summaries index from the cache and runs the explorer
 // with the repository's explorer budget and observer setting.
-func (a *explorerAgent) Explore(ctx context.Context, dir string, is preagent.Issue, cfg *config.Repo) (*preagent.Spec, llm.Usage, error) {
+func (a *explorerAgent) Explore(ctx context.Context, dir string, is preagent.Issue, cfg *config.Repo) (*preagent.Spec, workflow.Spend, error) {
 	ws, err := repo.OpenWorkspace(dir)
 	if err != nil {
-		return nil, llm.Usage{}, fmt.Errorf("open workspace: %w", err)
+		return nil, workflow.Spend{}, fmt.Errorf("open workspace: %w", err)
 	}
+	defer ws.Close()
 	model, err := a.models.forRepo(cfg)
 	if err != nil {
-		return nil, llm.Usage{}, err
+		return nil, workflow.Spend{}, err
 	}
 	var spec *preagent.Spec
-	u, err := usageOf(model, func(m llm.Model) error {
+	u, err := spendOf(model, func(m llm.Model) error {
 		// No model here: summaries come from the cache (filled by the
 		// refresh after each push) or from outlines, so exploring never
 		// waits for a repository-wide summarisation.
@@ -102,44 +124,55 @@ func (a *explorerAgent) Explore(ctx context.Context, dir string, is preagent.Iss
 type coderAgent struct {
 	models *models
 	opts   coder.Options
+	// open opens the worktree as a Workspace; nil means repo.OpenWorkspace
+	// (tests watch the workspace it returns).
+	open func(dir string) (*repo.Workspace, error)
 }
 
-// Implement runs the coder over the plan in the worktree at dir.
-func (a *coderAgent) Implement(ctx context.Context, dir string, spec *preagent.Spec, plan *planner.Plan, cfg *config.Repo) (*workflow.CodeResult, error) {
-	ws, err := repo.OpenWorkspace(dir)
+// run opens the workspace at dir and the coder for cfg, runs fn, and
+// closes the workspace. The result's cost is what the model client priced
+// the coder's calls at.
+func (a *coderAgent) run(dir string, cfg *config.Repo, fn func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error)) (*workflow.CodeResult, error) {
+	open := a.open
+	if open == nil {
+		open = repo.OpenWorkspace
+	}
+	ws, err := open(dir)
 	if err != nil {
 		return nil, fmt.Errorf("open workspace: %w", err)
 	}
+	defer ws.Close()
 	model, err := a.models.forRepo(cfg)
 	if err != nil {
 		return nil, err
 	}
-	c, err := coder.New(model, a.options(cfg))
+	var res *coder.Result
+	sp, err := spendOf(model, func(m llm.Model) error {
+		c, err := coder.New(m, a.options(cfg))
+		if err != nil {
+			return err
+		}
+		res, err = fn(c, ws)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	res, err := c.Implement(ctx, ws, spec, plan)
-	if err != nil {
-		return nil, err
-	}
-	return codeResult(res), nil
+	out := codeResult(res)
+	out.Cost = sp.Cost
+	return out, nil
+}
+
+// Implement runs the coder over the plan in the worktree at dir.
+func (a *coderAgent) Implement(ctx context.Context, dir string, spec *preagent.Spec, plan *planner.Plan, cfg *config.Repo) (*workflow.CodeResult, error) {
+	return a.run(dir, cfg, func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error) {
+		return c.Implement(ctx, ws, spec, plan)
+	})
 }
 
 // Revise runs the coder on one review comment: the last thread comment is
 // the one to address, the earlier ones are context.
 func (a *coderAgent) Revise(ctx context.Context, dir string, req workflow.Review, cfg *config.Repo) (*workflow.CodeResult, error) {
-	ws, err := repo.OpenWorkspace(dir)
-	if err != nil {
-		return nil, fmt.Errorf("open workspace: %w", err)
-	}
-	model, err := a.models.forRepo(cfg)
-	if err != nil {
-		return nil, err
-	}
-	c, err := coder.New(model, a.options(cfg))
-	if err != nil {
-		return nil, err
-	}
 	rr := coder.ReviewRequest{Path: req.Path, Lines: coder.LineRange{Start: req.StartLine, End: req.Line}, DiffHunk: req.DiffHunk}
 	if n := len(req.Thread); n > 0 {
 		rr.Comment = req.Thread[n-1].Body
@@ -150,11 +183,9 @@ func (a *coderAgent) Revise(ctx context.Context, dir string, req workflow.Review
 	if req.Spec != nil {
 		rr.Topic = req.Spec.Topic
 	}
-	res, err := c.Revise(ctx, ws, rr)
-	if err != nil {
-		return nil, err
-	}
-	return codeResult(res), nil
+	return a.run(dir, cfg, func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error) {
+		return c.Revise(ctx, ws, rr)
+	})
 }
 
 // options maps the repository's settings onto the coder's.
@@ -254,15 +285,16 @@ func (w *gitWorktree) Push(ctx context.Context) error {
 // plannerAgent is workflow.Planner over planner.Planner.
 type plannerAgent struct{ models *models }
 
-// Plan asks the planner for a plan of spec.
-func (a *plannerAgent) Plan(ctx context.Context, spec *preagent.Spec, cfg *config.Repo) (*planner.Plan, llm.Usage, error) {
+// Plan asks the planner for a plan of spec, within the repository's
+// planner budget.
+func (a *plannerAgent) Plan(ctx context.Context, spec *preagent.Spec, cfg *config.Repo) (*planner.Plan, workflow.Spend, error) {
 	model, err := a.models.forRepo(cfg)
 	if err != nil {
-		return nil, llm.Usage{}, err
+		return nil, workflow.Spend{}, err
 	}
 	var plan *planner.Plan
-	u, err := usageOf(model, func(m llm.Model) error {
-		p, err := planner.New(m, planner.Options{})
+	u, err := spendOf(model, func(m llm.Model) error {
+		p, err := planner.New(m, planner.Options{Budget: cfg.Role(llm.RolePlanner).Budget()})
 		if err != nil {
 			return err
 		}
@@ -281,14 +313,14 @@ type summaryRefresher struct {
 }
 
 // Refresh summarises changed files of the checkout at dir into the cache.
-func (r *summaryRefresher) Refresh(ctx context.Context, dir string) (llm.Usage, error) {
+func (r *summaryRefresher) Refresh(ctx context.Context, dir string) (workflow.Spend, error) {
 	ws, err := repo.OpenWorkspace(dir)
 	if err != nil {
-		return llm.Usage{}, fmt.Errorf("open workspace: %w", err)
+		return workflow.Spend{}, fmt.Errorf("open workspace: %w", err)
 	}
-	idx, err := summaries.Build(ctx, ws, summaries.Options{Model: r.model, Cache: r.cache})
-	if err != nil {
-		return llm.Usage{}, err
-	}
-	return idx.LastStats().Tokens, nil
+	defer ws.Close()
+	return spendOf(r.model, func(m llm.Model) error {
+		_, err := summaries.Build(ctx, ws, summaries.Options{Model: m, Cache: r.cache})
+		return err
+	})
 }

@@ -62,11 +62,11 @@ func newSolveCmdWith(environ func() []string) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			lc, err := solveModelConfig(environ())
+			m, err := solveModel(environ())
 			if err != nil {
 				return err
 			}
-			return runSolve(cmd.Context(), f, lc, preagent.ParseIssueText(text), cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return runSolve(cmd.Context(), f, m, preagent.ParseIssueText(text), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	cmd.Flags().StringVar(&f.dir, "repo", "", "checkout to work on")
@@ -83,25 +83,42 @@ func newSolveCmdWith(environ func() []string) *cobra.Command {
 // ISSUESMITH_CONFIG_FILE) with the names, defaults and checks of `bot
 // serve`, without the App settings a local run does not need.
 func solveModelConfig(environ []string) (llm.Config, error) {
-	m, err := config.ParseModel(environ)
+	m, err := solveModel(environ)
 	if err != nil {
 		return llm.Config{}, err
-	}
-	if !m.Configured() {
-		return llm.Config{}, usageErr("set %sMODEL_NAME (and %sMODEL_BASE_URL, %sMODEL_API_KEY) to choose the model",
-			config.EnvPrefix, config.EnvPrefix, config.EnvPrefix)
 	}
 	return m.LLM()
 }
 
-// runSolve is the pipeline: explore → spec → plan (→ code), printing as it goes.
-func runSolve(ctx context.Context, f solveFlags, lc llm.Config, is preagent.Issue, stdout, stderr io.Writer) error {
+// solveModel is solveModelConfig before the conversion: runSolve applies
+// the checkout's .github/issuesmith.yml on top (config.Model.LLMFor).
+func solveModel(environ []string) (*config.Model, error) {
+	m, err := config.ParseModel(environ)
+	if err != nil {
+		return nil, err
+	}
+	if !m.Configured() {
+		return nil, usageErr("set %sMODEL_NAME (and %sMODEL_BASE_URL, %sMODEL_API_KEY) to choose the model",
+			config.EnvPrefix, config.EnvPrefix, config.EnvPrefix)
+	}
+	return m, nil
+}
+
+// runSolve is the pipeline: explore → spec → plan (→ code), printing as it
+// goes. The model is m with the checkout's per-role settings (model,
+// temperature, protocol, max_completion_tokens) applied, as `bot serve`
+// applies them for a run of that repository.
+func runSolve(ctx context.Context, f solveFlags, m *config.Model, is preagent.Issue, stdout, stderr io.Writer) error {
 	ws, err := repo.OpenWorkspace(f.dir)
 	if err != nil {
 		return err
 	}
 	defer ws.Close()
 	rcfg, err := repoConfig(ws)
+	if err != nil {
+		return err
+	}
+	lc, err := m.LLMFor(rcfg)
 	if err != nil {
 		return err
 	}
@@ -133,7 +150,7 @@ func runSolve(ctx context.Context, f solveFlags, lc llm.Config, is preagent.Issu
 		fmt.Fprintln(stderr, "solve:", rec.Stopped)
 		return finishSolve(f, rec, &ledger, stdout, stderr)
 	}
-	pl, err := planner.New(model, planner.Options{Guidance: guidance})
+	pl, err := planner.New(model, planner.Options{Guidance: guidance, Budget: rcfg.Role(llm.RolePlanner).Budget()})
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/llm/llmtest"
 )
 
 // TestSolveModelConfig checks that the local commands take their model
@@ -61,4 +62,25 @@ func TestSolveModelConfig(t *testing.T) {
 			tc.check(t, c)
 		})
 	}
+}
+
+// The checkout's .github/issuesmith.yml roles apply to `bot solve` as to
+// `bot serve`: the planner asks the repository's planner model with its
+// temperature and completion cap; the explorer keeps the server's model.
+func TestSolveAppliesTheRepositoryRoles(t *testing.T) {
+	t.Parallel()
+	script := solveScript()
+	script[len(script)-1] = llmtest.Reply(solvePlan).When(llmtest.Expect{Role: "planner", Model: "plan-model"})
+	srv := llmtest.NewServer(t, script)
+	dir := solveTree(t)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".github", "issuesmith.yml"), []byte("version: 1\nobserver: false\n"+
+		"roles:\n  explorer:\n    max_steps: 6\n  planner:\n    model: plan-model\n    temperature: 0.6\n    max_completion_tokens: 900\n"), 0o644))
+	_, progress, err := runSolveCmd(t, srv, "--repo", dir, "--issue", "-", "--plan-only")
+	require.NoError(t, err, progress)
+	reqs := srv.Requests()
+	plan := reqs[len(reqs)-1]
+	assert.Equal(t, "plan-model", plan.Model)
+	assert.InDelta(t, 0.6, plan.Temperature, 1e-6)
+	assert.Equal(t, 900, plan.MaxTokens)
+	assert.Equal(t, "scripted", reqs[0].Model)
 }

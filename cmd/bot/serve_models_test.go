@@ -1,0 +1,140 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/issuesmith/issuesmith/coder"
+	"github.com/issuesmith/issuesmith/config"
+	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/llm/llmtest"
+	"github.com/issuesmith/issuesmith/planner"
+	"github.com/issuesmith/issuesmith/preagent"
+	"github.com/issuesmith/issuesmith/repo"
+	"github.com/issuesmith/issuesmith/workflow"
+)
+
+// modelEnv is a server's model settings over the scripted endpoint: the
+// house model has the default prices, big-coder its own (USD per million
+// tokens: input, output, cached input).
+func modelEnv(url string, extra ...string) *config.Model {
+	env := append([]string{"ISSUESMITH_MODEL_BASE_URL=" + url, "ISSUESMITH_MODEL_NAME=house-model",
+		"ISSUESMITH_MODEL_MAX_RETRIES=0", "ISSUESMITH_MODEL_INPUT_PRICE=1", "ISSUESMITH_MODEL_OUTPUT_PRICE=4",
+		"ISSUESMITH_MODEL_PRICES=big-coder=2/8/0.5", "ISSUESMITH_MODEL_TEMPERATURE=0.1"}, extra...)
+	m, err := config.ParseModel(env)
+	if err != nil {
+		panic(err)
+	}
+	return m
+}
+
+func hello() llm.Request {
+	return llm.Request{Messages: []llm.Message{{Role: llm.User, Content: "hi"}}}
+}
+
+// The server's model comes from config.Model.LLM (temperature, prices per
+// model), a repository's roles apply on top (model, temperature,
+// max_completion_tokens) for that role only, and each call is priced by its
+// own model, cached tokens included.
+func TestModelsFromConfigAndRepositoryRoles(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.Script{
+		llmtest.Reply("a").When(llmtest.Expect{Role: "coder", Model: "big-coder"}).WithUsage(1000, 100, 400),
+		llmtest.Reply("b").When(llmtest.Expect{Role: "explorer", Model: "house-model"}).WithUsage(1000, 100, 0),
+	})
+	ms, err := newModels(modelEnv(srv.URL()))
+	require.NoError(t, err)
+	rc, err := config.ParseRepo([]byte("version: 1\nroles:\n  coder:\n    model: big-coder\n    temperature: 0.7\n    max_completion_tokens: 55\n"))
+	require.NoError(t, err)
+	m, err := ms.forRepo(rc)
+	require.NoError(t, err)
+	var costs []float64
+	for _, role := range []llm.Role{llm.RoleCoder, llm.RoleExplorer} {
+		sp, err := spendOf(m, func(m llm.Model) error {
+			req := hello()
+			req.Role = role
+			_, err := m.Chat(t.Context(), req)
+			return err
+		})
+		require.NoError(t, err)
+		costs = append(costs, sp.Cost)
+	}
+	reqs := srv.Requests()
+	assert.InDelta(t, 0.7, reqs[0].Temperature, 1e-6, "the repository's coder temperature")
+	assert.Equal(t, 55, reqs[0].MaxTokens, "the repository's coder max_completion_tokens")
+	assert.InDelta(t, 0.1, reqs[1].Temperature, 1e-6, "the server's temperature for other roles")
+	assert.InDelta(t, (600*2+400*0.5+100*8)/1e6, costs[0], 1e-12, "big-coder's own prices, cached tokens cheaper")
+	assert.InDelta(t, (1000*1+100*4)/1e6, costs[1], 1e-12, "the default prices")
+
+	same, err := ms.forRepo(config.DefaultRepo())
+	require.NoError(t, err)
+	require.Same(t, ms.def, same, "no override: the server's client")
+}
+
+// A bad model setting is reported by the variable or the repository key to
+// change.
+func TestModelsErrorsNameTheSetting(t *testing.T) {
+	t.Parallel()
+	m := modelEnv("http://127.0.0.1:1/v1")
+	m.BaseURL = "not a url"
+	_, err := newModels(m)
+	require.ErrorContains(t, err, "ISSUESMITH_MODEL_BASE_URL")
+
+	ms, err := newModels(modelEnv("http://127.0.0.1:1/v1"))
+	require.NoError(t, err)
+	rc, err := config.ParseRepo([]byte("version: 1\nroles:\n  coder:\n    model: big-coder\n"))
+	require.NoError(t, err)
+	r := rc.Roles["coder"]
+	r.Protocol = "smoke-signals" // past ParseRepo's check: llm's validation names the key
+	rc.Roles["coder"] = r
+	_, err = ms.forRepo(rc)
+	require.ErrorContains(t, err, ".github/issuesmith.yml roles.coder.protocol")
+}
+
+// The planner gets the repository's planner budget: with max_steps 1 a bad
+// first reply is not sent back for a correction.
+func TestPlannerAgentUsesTheRepositoryBudget(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.Script{llmtest.Reply("no plan here").WithUsage(10, 1, 0)})
+	ms, err := newModels(modelEnv(srv.URL()))
+	require.NoError(t, err)
+	rc, err := config.ParseRepo([]byte("version: 1\nroles:\n  planner:\n    max_steps: 1\n"))
+	require.NoError(t, err)
+	spec := &preagent.Spec{Topic: "t", Desired: []string{"d"},
+		Files: []preagent.FileChange{{Path: "a.go", Action: preagent.ActionModify, Reason: "r"}}}
+	_, sp, err := (&plannerAgent{models: ms}).Plan(t.Context(), spec, rc)
+	require.ErrorIs(t, err, planner.ErrBudget)
+	require.Len(t, srv.Requests(), 1)
+	require.Equal(t, 10, sp.Usage.PromptTokens)
+}
+
+// The coder's workspace is closed when the coder returns, whether it
+// succeeded or not.
+func TestCoderAgentClosesItsWorkspace(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.txt"), []byte("one\n"), 0o644))
+	ms, err := newModels(modelEnv("http://127.0.0.1:1/v1"))
+	require.NoError(t, err)
+	var opened []*repo.Workspace
+	a := &coderAgent{models: ms, opts: coder.Options{SkipGoChecks: true}, open: func(d string) (*repo.Workspace, error) {
+		ws, err := repo.OpenWorkspace(d)
+		opened = append(opened, ws)
+		return ws, err
+	}}
+	// An empty plan asks the model nothing; a review of a missing file fails.
+	_, err = a.Implement(t.Context(), dir, &preagent.Spec{}, &planner.Plan{}, config.DefaultRepo())
+	require.NoError(t, err)
+	_, err = a.Revise(t.Context(), dir, workflow.Review{Path: "missing.txt", Line: 1,
+		Thread: []workflow.ThreadComment{{Author: "alice", Body: "fix"}}}, config.DefaultRepo())
+	require.Error(t, err)
+	require.Len(t, opened, 2)
+	for _, ws := range opened {
+		_, err := ws.ReadBytes("a.txt")
+		require.Error(t, err, "the workspace is still open")
+	}
+}
