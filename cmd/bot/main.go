@@ -42,6 +42,7 @@ func newRootCmd() *cobra.Command {
 		newSearchCmd(),
 		newSummarizeCmd(),
 		newServeCmd(),
+		newSetupCmd(),
 		newSolveCmd(),
 	)
 	return root
