@@ -76,6 +76,13 @@ func parseQuery(text string) *query {
 		if last := parts[len(parts)-1]; len(last) > 2 && !codeNoise[last] {
 			q.idents[last] = true
 		}
+		// a qualified name (http.Server.Shutdown) names its parts too,
+		// more weakly than the last one
+		for _, p := range parts[1 : len(parts)-1] {
+			if len(p) > 2 && !codeNoise[p] && !q.idents[p] {
+				q.blockIdents[p] = true
+			}
+		}
 	}
 	return q
 }
