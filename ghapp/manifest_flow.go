@@ -102,6 +102,17 @@ func (f *ManifestFlow) Wait(ctx context.Context) (*AppCredentials, error) {
 	case r := <-f.done:
 		return r.creds, r.err
 	case <-ctx.Done():
+		// A callback already exchanging the code finishes (its time is
+		// bounded), so the caller learns whether files were saved; a later
+		// callback is refused.
+		f.mu.Lock()
+		claimed := f.claimed
+		f.claimed = true
+		f.mu.Unlock()
+		if claimed {
+			r := <-f.done
+			return r.creds, r.err
+		}
 		return nil, fmt.Errorf("manifest flow: waiting for github's redirect: %w", ctx.Err())
 	}
 }
@@ -146,12 +157,14 @@ func (f *ManifestFlow) callback(w http.ResponseWriter, r *http.Request) {
 	// not cancel the exchange or the save half-way.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), time.Minute)
 	defer cancel()
+	status := http.StatusBadGateway // GitHub refused or failed
 	creds, err := CompleteManifest(ctx, f.cfg.HTTPClient, f.cfg.APIURL, code)
 	if err == nil {
+		status = http.StatusInternalServerError // saving failed here
 		err = f.cfg.Save(ctx, creds)
 	}
 	if err != nil {
-		f.render(w, http.StatusBadGateway, messagePage, message{Title: "Setup failed",
+		f.render(w, status, messagePage, message{Title: "Setup failed",
 			Text: err.Error() + ". Nothing was saved; see the terminal."})
 		f.done <- flowResult{err: err}
 		return

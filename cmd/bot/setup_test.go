@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -55,6 +56,8 @@ type setupRun struct {
 	dir  string
 	base string // the local page, http://127.0.0.1:PORT
 	done chan error
+	// stop is Ctrl-C.
+	stop context.CancelFunc
 }
 
 func startSetup(t *testing.T, extra ...string) *setupRun {
@@ -68,7 +71,9 @@ func startSetup(t *testing.T, extra ...string) *setupRun {
 	root.SetErr(r.out)
 	root.SetArgs(append([]string{"setup", "--manifest", "../../app.yml", "--listen", "127.0.0.1:0", "--out", r.dir,
 		"--github-url", web.URL, "--api-url", gh.URL(), "--webhook-url", testWebhook}, extra...))
-	root.SetContext(t.Context())
+	ctx, stop := context.WithCancel(t.Context())
+	r.stop = stop
+	root.SetContext(ctx)
 	go func() { r.done <- root.Execute() }()
 	open := regexp.MustCompile(`Open (http://127\.0\.0\.1:\d+)/ in your browser`)
 	require.Eventually(t, func() bool {
@@ -322,7 +327,7 @@ func TestSetupSaveFailureRemovesTheKey(t *testing.T) {
 	require.NoError(t, os.WriteFile(envPath, []byte("mine\n"), 0o600))
 	to := submit(t, action, manifest)
 	status, _, _ := get(t, to.String())
-	require.Equal(t, http.StatusBadGateway, status)
+	require.Equal(t, http.StatusInternalServerError, status)
 	err := r.wait(t)
 	require.ErrorContains(t, err, "save app settings")
 	require.ErrorContains(t, err, "nothing was written")
@@ -332,4 +337,15 @@ func TestSetupSaveFailureRemovesTheKey(t *testing.T) {
 	data, err := os.ReadFile(envPath)
 	require.NoError(t, err)
 	require.Equal(t, "mine\n", string(data))
+}
+
+func TestSetupStoppedWritesNothing(t *testing.T) {
+	t.Parallel()
+	r := startSetup(t)
+	r.stop()
+	err := r.wait(t)
+	require.ErrorContains(t, err, "waiting for github's redirect: context canceled; nothing was written")
+	requireNoFiles(t, r.dir)
+	_, err = browser.Get(r.base + "/")
+	require.Error(t, err, "the local page is gone")
 }
