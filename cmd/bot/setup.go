@@ -53,7 +53,7 @@ func newSetupCmd() *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.manifest, "manifest", "app.yml", "the App manifest (Probot-style app.yml)")
-	f.StringVar(&o.webhookURL, "webhook-url", "", "public URL GitHub delivers webhooks to: your `bot serve` address + /webhook")
+	f.StringVar(&o.webhookURL, "webhook-url", "", "public URL GitHub delivers webhooks to: your server's address + /webhook")
 	f.StringVar(&o.name, "name", "", "App name instead of app.yml's (unique on GitHub)")
 	f.StringVar(&o.org, "org", "", "create the App under this organization instead of your account")
 	f.StringVar(&o.listen, "listen", "127.0.0.1:3000", "address of the local page GitHub redirects back to")
@@ -211,9 +211,6 @@ func newSetupFiles(dir string) (*setupFiles, error) {
 			return nil, usageErr("setup: %s already exists; move it away or pass another --out (setup never overwrites)", p)
 		}
 	}
-	if err := os.MkdirAll(abs, 0o700); err != nil {
-		return nil, fmt.Errorf("setup: create --out folder: %w", err)
-	}
 	return f, nil
 }
 
@@ -229,6 +226,9 @@ func (f *setupFiles) write(c *ghapp.AppCredentials, apiURL string) error {
 		p, c.ID, p, f.key, p, c.WebhookSecret, p, apiURL, p, c.BotLogin())
 	if strings.ContainsAny(c.WebhookSecret+c.Slug+f.key+apiURL, "\r\n") {
 		return errors.New("save app settings: a value holds a line break")
+	}
+	if err := os.MkdirAll(filepath.Dir(f.key), 0o700); err != nil {
+		return fmt.Errorf("save app settings: create the --out folder: %w", err)
 	}
 	if err := writeNew(f.key, c.PrivateKey); err != nil {
 		return err
