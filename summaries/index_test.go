@@ -243,6 +243,10 @@ func TestModelSummariesAreCachedByBlob(t *testing.T) {
 	assert.Equal(t, 2, idx2.LastStats().CacheHits)
 	assert.Zero(t, idx2.LastStats().Summarised)
 	assert.Equal(t, "Order model with coupon handling.", idx2.Summary("app/models.py"))
+	// the summary's words are searchable: nothing else in views.py says HTTP
+	hits := idx2.Search("HTTP rendering", 1)
+	require.Len(t, hits, 1)
+	assert.Equal(t, "app/views.py", hits[0].Path)
 	got, ok, err := st.GetSummary(ctx, summaries.BlobHash([]byte(smallTree["app/views.py"])))
 	require.NoError(t, err)
 	assert.True(t, ok)

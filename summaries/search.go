@@ -111,12 +111,14 @@ func (ix *Index) Search(text string, k int) []Hit {
 }
 
 // bm25 sets the normalised BM25F text score of every document: body terms,
-// plus path and definition-name terms weighted by wPath and wSym.
+// plus path, definition-name and model-summary terms weighted by wPath,
+// wSym and wSummary.
 func (si *searchIndex) bm25(terms []string, res []scored) {
 	n := float64(len(si.docs))
 	tf := func(d int, t string) float64 {
 		f := si.docs[d]
-		return float64(f.terms[t]) + wPath*float64(si.pathTerms[d][t]) + wSym*float64(si.symTerms[d][t])
+		return float64(f.terms[t]) + wPath*float64(si.pathTerms[d][t]) + wSym*float64(si.symTerms[d][t]) +
+			wSummary*float64(si.sumTerms[d][t])
 	}
 	best := 0.0
 	for _, t := range terms {

@@ -14,6 +14,7 @@ type searchIndex struct {
 	// into the BM25F term frequency.
 	pathTerms []map[string]int32
 	symTerms  []map[string]int32
+	sumTerms  []map[string]int32 // terms of model-written summaries
 	fieldLen  []int
 	// defs maps a lower-cased symbol name to the documents defining it:
 	// an issue's `session` points at class Session as well.
@@ -30,8 +31,9 @@ type searchIndex struct {
 // Field weights of BM25F: a term in a file's path or in the name of a
 // definition says more about the file than one more use in its body.
 const (
-	wPath = 3
-	wSym  = 2
+	wPath    = 3
+	wSym     = 2
+	wSummary = 2 // a model summary says in a few words what the file is for
 )
 
 func buildSearchIndex(files map[string]*FileInfo, sorted []string) *searchIndex {
@@ -62,13 +64,22 @@ func buildSearchIndex(files map[string]*FileInfo, sorted []string) *searchIndex 
 				si.defs[ln] = append(si.defs[ln], i)
 			}
 		}
+		var sm map[string]int32
+		if f.FromModel { // outline summaries repeat the body and symbols
+			sm = map[string]int32{}
+			eachTerm(f.Summary, func(t string) { sm[t]++ })
+		}
 		n := f.length
+		for _, c := range sm {
+			n += wSummary * int(c)
+		}
 		for _, c := range pt {
 			n += wPath * int(c)
 		}
 		for _, c := range st {
 			n += wSym * int(c)
 		}
+		si.sumTerms = append(si.sumTerms, sm)
 		si.pathTerms = append(si.pathTerms, pt)
 		si.symTerms = append(si.symTerms, st)
 		si.fieldLen = append(si.fieldLen, n)
