@@ -230,6 +230,11 @@ func (fs *fileState) lazyPlacements(spots []segSpot) ([]placement, string) {
 		for _, sp := range spots {
 			m, f := similarPairs(sp.seg[sp.h:len(sp.seg)-sp.t], fs.window(sp.start+sp.h, sp.end-sp.t-sp.start-sp.h), 0.8)
 			model, file = append(model, m...), append(file, f...)
+			// A segment that starts the file puts its first line where the
+			// file's first line is, and a first line is not indented.
+			if sp.h == 0 && sp.start == 0 && len(fs.doc.lines) > 0 && !isBlank(sp.seg[0]) && !isBlank(fs.doc.lines[0].text) {
+				model, file = append(model, sp.seg[0]), append(file, fs.doc.lines[0].text)
+			}
 		}
 		plan = planIndent(model, file, st)
 	}
