@@ -25,6 +25,9 @@ const (
 	CommentEdited  EventKind = "comment_edited"  // issue comment edited: maybe the plan's approve box
 	ReviewComment  EventKind = "review_comment"  // review comment on a pull request
 	Mention        EventKind = "mention"         // conversation comment on the bot's PR mentioning it
+	// ReviewSubmitted is a submitted review of the bot's PR whose body
+	// mentions the bot (CommentID is the review's id, Body its text).
+	ReviewSubmitted EventKind = "review_submitted"
 )
 
 // Event is one webhook event reduced to what the workflow needs.
@@ -68,7 +71,9 @@ func (e *Engine) Handle(ctx context.Context, ev Event) error {
 	case ReviewComment:
 		return e.reviewComment(ctx, ev)
 	case Mention:
-		return e.mention(ctx, ev)
+		return e.conversation(ctx, ev, SourceComment)
+	case ReviewSubmitted:
+		return e.conversation(ctx, ev, SourceReview)
 	case Pushed:
 		return e.pushed(ctx, ev)
 	}
@@ -169,17 +174,22 @@ func (e *Engine) reviewComment(ctx context.Context, ev Event) error {
 	return e.enqueue(ctx, run, StageRevise, 0, ev.CommentID)
 }
 
-// mention answers a conversation comment on the bot's PR that mentions it:
-// changes are asked for on a line of the diff.
-func (e *Engine) mention(ctx context.Context, ev Event) error {
+// conversation turns a PR conversation comment or a submitted review that
+// mentions the bot into a revise of the whole pull request: there is no
+// file or line, so the coder gets the PR's changed files and the text.
+func (e *Engine) conversation(ctx context.Context, ev Event, source string) error {
+	if !e.mentioned(ev.Body) || ev.CommentID == 0 {
+		return ErrIgnored
+	}
 	run, err := e.d.Store.RunByPR(ctx, ev.Owner, ev.Repo, ev.Number)
 	if errors.Is(err, store.ErrNotFound) {
-		return ErrIgnored
+		return ErrIgnored // not the bot's pull request
 	}
 	if err != nil {
 		return err
 	}
-	return e.enqueue(ctx, run, StageMention, 0, ev.CommentID)
+	return e.insert(ctx, run, StageArgs{Stage: StageRevise, CommentID: ev.CommentID, Source: source,
+		Author: ev.Sender, Body: ev.Body})
 }
 
 // mentioned reports whether body mentions the bot (@name or @name[bot]).

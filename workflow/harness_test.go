@@ -151,6 +151,7 @@ type agents struct {
 	implementErr error         // Implement writes the first file, then fails
 	implements   int
 	plans        []*planner.Plan
+	reviews      []workflow.Review
 }
 
 // exploreCost is what the explorer reports its calls cost (as the llm
@@ -227,17 +228,29 @@ func (a *agents) Implement(ctx context.Context, dir string, _ *preagent.Spec, pl
 	return res, nil
 }
 
+// Revise appends the comment to the file it is on, or — for a comment on
+// the whole PR — to each of the PR's changed files.
 func (a *agents) Revise(_ context.Context, dir string, req workflow.Review, _ *config.Repo) (*workflow.CodeResult, error) {
 	last := req.Thread[len(req.Thread)-1]
-	f, err := os.OpenFile(filepath.Join(dir, req.Path), os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		return nil, err
+	a.mu.Lock()
+	a.reviews = append(a.reviews, req)
+	a.mu.Unlock()
+	paths, note := []string{req.Path}, fmt.Sprintf("// review line %d: %s\n", req.Line, last.Body)
+	if req.Path == "" {
+		paths, note = req.Files, fmt.Sprintf("// review of the PR by %s: %s\n", last.Author, last.Body)
 	}
-	defer f.Close()
-	if _, err := fmt.Fprintf(f, "// review line %d: %s\n", req.Line, last.Body); err != nil {
-		return nil, err
+	for _, p := range paths {
+		f, err := os.OpenFile(filepath.Join(dir, p), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			return nil, err
+		}
+		_, err = f.WriteString(note)
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
 	}
-	return &workflow.CodeResult{OK: true, Changed: []string{req.Path}, Summary: "Applied the review.",
+	return &workflow.CodeResult{OK: true, Changed: paths, Summary: "Applied the review.",
 		Usage: llm.Usage{PromptTokens: 300, CompletionTokens: 30}}, nil
 }
 
@@ -322,7 +335,13 @@ type cliWorktree struct{ dir, branch string }
 
 func (w *cliWorktree) Dir() string  { return w.dir }
 func (w *cliWorktree) Close() error { return os.RemoveAll(w.dir) }
-func (w *cliWorktree) Commit(ctx context.Context, msg string) (string, bool, error) {
+func (w *cliWorktree) Commit(ctx context.Context, msg string, coAuthors ...string) (string, bool, error) {
+	if len(coAuthors) > 0 {
+		msg = strings.TrimRight(msg, "\n") + "\n"
+		for _, login := range coAuthors {
+			msg += "\nCo-authored-by: " + login + " <" + login + "@users.noreply.github.com>"
+		}
+	}
 	if _, err := runGit(ctx, w.dir, "add", "-A"); err != nil {
 		return "", false, err
 	}
@@ -372,4 +391,9 @@ func testLogger() *slog.Logger {
 		return slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
 	return slog.New(slog.NewTextHandler(io.Discard, nil))
+}
+
+// branchMessage is the message of the tip commit of branch.
+func (h *harness) branchMessage(branch string) string {
+	return git(h.t, h.bare, "log", "-1", "--format=%B", branch)
 }

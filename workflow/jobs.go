@@ -37,8 +37,22 @@ type StageArgs struct {
 	Stage     string `json:"stage" river:"unique"`
 	Gen       int64  `json:"gen,omitempty" river:"unique"`
 	CommentID int64  `json:"comment_id,omitempty" river:"unique"`
-	Issue     string `json:"issue"` // owner/repo#n, for people reading the queue
+	// Source says what CommentID names for a revise: "" a review comment
+	// on a diff line, SourceComment a PR conversation comment,
+	// SourceReview a submitted review.
+	Source string `json:"source,omitempty" river:"unique"`
+	// Author and Body are the conversation comment's or review's writer
+	// and text (a review's body cannot be fetched by id alone).
+	Author string `json:"author,omitempty"`
+	Body   string `json:"body,omitempty"`
+	Issue  string `json:"issue"` // owner/repo#n, for people reading the queue
 }
+
+// Sources of a revise request (StageArgs.Source).
+const (
+	SourceComment = "comment"
+	SourceReview  = "review"
+)
 
 // Kind names the job kind in River.
 func (StageArgs) Kind() string { return "issuesmith_stage" }
@@ -56,7 +70,13 @@ func (StageArgs) InsertOpts() river.InsertOpts {
 }
 
 func (e *Engine) enqueue(ctx context.Context, run *store.Run, stage string, gen, commentID int64) error {
-	args := StageArgs{RunID: run.ID, Stage: stage, Gen: gen, CommentID: commentID, Issue: run.IssueKey.String()}
+	return e.insert(ctx, run, StageArgs{Stage: stage, Gen: gen, CommentID: commentID})
+}
+
+// insert enqueues args (RunID and Issue filled from run).
+func (e *Engine) insert(ctx context.Context, run *store.Run, args StageArgs) error {
+	args.RunID, args.Issue = run.ID, run.IssueKey.String()
+	stage := args.Stage
 	id, skipped, err := e.queue.Insert(ctx, args, nil)
 	if err != nil {
 		return err
@@ -213,7 +233,7 @@ func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run,
 	case StageCode:
 		err = s.code(ctx)
 	case StageRevise:
-		err = s.revise(ctx, a.CommentID)
+		err = s.revise(ctx, a, jobID)
 	case StageMention:
 		err = s.answerMention(ctx)
 	default:

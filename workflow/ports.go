@@ -66,14 +66,17 @@ type Check struct {
 	Output string // tail of the output, for a failing check
 }
 
-// Review is one review comment to address: the file and line range it is
-// on, and its thread (oldest first, the comment to address last).
+// Review is one review request to address: a review comment's file and
+// line range and its thread (oldest first, the comment to address last),
+// or — for a PR conversation comment or a submitted review, which have no
+// file — an empty Path, the PR's changed Files and the text as the thread.
 type Review struct {
 	Path      string
 	StartLine int
 	Line      int
 	DiffHunk  string
 	Thread    []ThreadComment
+	Files     []string // the PR's changed files when Path is ""
 	Spec      *preagent.Spec
 }
 
@@ -108,8 +111,11 @@ type Git interface {
 type Worktree interface {
 	Dir() string
 	// Commit stages every change and commits it; changed is false (and
-	// sha the current head) when there was nothing to commit.
-	Commit(ctx context.Context, message string) (sha string, changed bool, err error)
+	// sha the current head) when there was nothing to commit. coAuthors
+	// are the GitHub logins of the people who asked for the change (who
+	// labelled, approved or wrote the review comment): each becomes a
+	// Co-authored-by trailer.
+	Commit(ctx context.Context, message string, coAuthors ...string) (sha string, changed bool, err error)
 	// Push pushes the branch to the remote.
 	Push(ctx context.Context) error
 	Close() error

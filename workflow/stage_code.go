@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/issuesmith/issuesmith/ghapp"
@@ -89,7 +90,7 @@ func (s *session) pushed(ctx context.Context, spec *preagent.Spec, plan *planner
 	if err := s.save(ctx); err != nil { // cancelled meanwhile: push nothing
 		return nil, err
 	}
-	sha, _, err := wt.Commit(ctx, commitMessage(s.run.Issue, spec))
+	sha, _, err := wt.Commit(ctx, commitMessage(s.run.Issue, spec), s.coAuthors()...)
 	if err != nil {
 		return nil, fmt.Errorf("commit: %w", err)
 	}
@@ -212,6 +213,18 @@ func (e *Engine) reportCancel(ctx context.Context, run *store.Run) error {
 		return err
 	}
 	return s.resetLabel(ctx)
+}
+
+// coAuthors are the people credited on the run's commits: the requester
+// (who labelled the issue or gave the command that started the run).
+func (s *session) coAuthors(more ...string) []string {
+	var out []string
+	for _, login := range append([]string{s.run.Requester}, more...) {
+		if login != "" && !strings.HasSuffix(login, "[bot]") && !slices.Contains(out, login) {
+			out = append(out, login)
+		}
+	}
+	return out
 }
 
 func commitMessage(issue int, spec *preagent.Spec) string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/google/go-github/v60/github"
@@ -15,30 +16,54 @@ import (
 	"github.com/issuesmith/issuesmith/preagent"
 )
 
-// reviseRecord is kept once a review comment's commit is pushed.
+// reviseRecord is kept once a revise request's commit is pushed.
 type reviseRecord struct {
-	SHA     string `json:"sha"`
-	Changed bool   `json:"changed"`
-	Summary string `json:"summary"`
-	Failure string `json:"failure,omitempty"`
+	SHA     string   `json:"sha"`
+	Changed bool     `json:"changed"`
+	Summary string   `json:"summary"`
+	Failure string   `json:"failure,omitempty"`
+	Files   []string `json:"files,omitempty"` // paths the commit changed
 }
 
-// revise addresses one review comment on the run's pull request: the coder
-// gets the comment's file, lines and thread; the result is a new commit on
-// the same branch and a reply in the thread. Jobs for one issue run one at a
-// time (the lease), in the order they were queued.
-func (s *session) revise(ctx context.Context, commentID int64) error {
-	st := s.e.d.Store
-	doneKey := fmt.Sprintf("revise.%d", commentID)
-	if _, ok, err := st.StepResult(ctx, s.run.ID, doneKey); err != nil || ok {
+// reviseKey is the checkpoint key of the revise request a names.
+func reviseKey(a StageArgs) string {
+	if a.Source == "" {
+		return fmt.Sprintf("revise.%d", a.CommentID) // review comments, as before sources existed
+	}
+	return fmt.Sprintf("revise.%s.%d", a.Source, a.CommentID)
+}
+
+// revise addresses one review request on the run's pull request: a review
+// comment on a diff line (its file, lines and thread go to the coder; the
+// reply goes in the thread), or a conversation comment or submitted review
+// (the PR's changed files and the text go to the coder; the reply goes in
+// the conversation). The result is a new commit on the same branch. Jobs for
+// one issue run one at a time (the lease), in the order they were queued.
+func (s *session) revise(ctx context.Context, a StageArgs, jobID int64) error {
+	doneKey := reviseKey(a)
+	if _, ok, err := s.e.d.Store.StepResult(ctx, s.run.ID, doneKey); err != nil || ok {
 		return err
 	}
-	if waiting, err := s.earlierReviewPending(ctx, commentID); err != nil || waiting {
+	if waiting, err := s.earlierReviewPending(ctx, jobID); err != nil || waiting {
 		if err == nil {
-			err = river.JobSnooze(s.e.o.LeaseWait) // the earlier comment goes first
+			err = river.JobSnooze(s.e.o.LeaseWait) // the earlier request goes first
 		}
 		return err
 	}
+	var err error
+	if a.Source == "" {
+		err = s.reviseLine(ctx, a.CommentID, doneKey)
+	} else {
+		err = s.reviseConversation(ctx, a, doneKey)
+	}
+	if err != nil {
+		return err
+	}
+	return s.progress(ctx) // the tokens and cost now include this revision
+}
+
+// reviseLine addresses a review comment on a line of the diff.
+func (s *session) reviseLine(ctx context.Context, commentID int64, doneKey string) error {
 	o := s.run
 	rc, err := s.gh.GetReviewComment(ctx, o.Owner, o.Repo, commentID)
 	if err != nil {
@@ -48,7 +73,15 @@ func (s *session) revise(ctx context.Context, commentID int64) error {
 	if err != nil {
 		return err
 	}
-	rec, err := s.revisePushed(ctx, doneKey+".pushed", rc, thread)
+	req := Review{Path: rc.GetPath(), StartLine: rc.GetStartLine(), Line: rc.GetLine(), DiffHunk: rc.GetDiffHunk()}
+	if req.Line == 0 {
+		req.Line = rc.GetOriginalLine()
+	}
+	for _, c := range thread {
+		req.Thread = append(req.Thread, ThreadComment{Author: c.GetUser().GetLogin(), Body: c.GetBody()})
+	}
+	msg := fmt.Sprintf("Address review comment on %s\n\n%s\n", req.Path, firstLine(rc.GetBody()))
+	rec, err := s.revisePushed(ctx, doneKey+".pushed", req, msg, rc.GetUser().GetLogin())
 	if err != nil {
 		return err
 	}
@@ -59,15 +92,64 @@ func (s *session) revise(ctx context.Context, commentID int64) error {
 			return fmt.Errorf("reply to review comment %d: %w", commentID, err)
 		}
 	}
-	if _, err := st.Checkpoint(ctx, o.ID, doneKey, rec.SHA); err != nil {
-		return err
-	}
-	return s.progress(ctx) // the tokens and cost now include this revision
+	_, err = s.e.d.Store.Checkpoint(ctx, o.ID, doneKey, rec.SHA)
+	return err
 }
 
-// revisePushed runs the coder on the branch and pushes its commit, unless a
-// checkpoint says that was done.
-func (s *session) revisePushed(ctx context.Context, key string, rc *github.PullRequestComment, thread []*github.PullRequestComment) (*reviseRecord, error) {
+// reviseConversation addresses a PR conversation comment or a submitted
+// review: no file or line, so the coder gets the PR's changed files. The
+// reply is a conversation comment of its own (found by marker on a retry).
+func (s *session) reviseConversation(ctx context.Context, a StageArgs, doneKey string) error {
+	o := s.run
+	files, err := s.prFiles(ctx)
+	if err != nil {
+		return err
+	}
+	req := Review{Thread: []ThreadComment{{Author: a.Author, Body: a.Body}}, Files: files}
+	what := "comment"
+	if a.Source == SourceReview {
+		what = "review"
+	}
+	msg := fmt.Sprintf("Address %s on the pull request\n\n%s\n", what, firstLine(a.Body))
+	rec, err := s.revisePushed(ctx, doneKey+".pushed", req, msg, a.Author)
+	if err != nil {
+		return err
+	}
+	marker := ghapp.Marker{Kind: fmt.Sprintf("%s-%s-%d", kindReply, a.Source, a.CommentID), Run: runID(o)}
+	body := fmt.Sprintf("> @%s: %s\n\n%s", a.Author, firstLine(a.Body), replyText(rec))
+	if _, err := s.gh.UpsertComment(ctx, o.Owner, o.Repo, o.PRNumber, marker, body); err != nil {
+		return fmt.Errorf("reply to the %s: %w", what, err)
+	}
+	_, err = s.e.d.Store.Checkpoint(ctx, o.ID, doneKey, rec.SHA)
+	return err
+}
+
+// prFiles are the pull request's changed files: the items the code stage
+// pushed (done), then the files later revisions changed, in that order.
+func (s *session) prFiles(ctx context.Context) ([]string, error) {
+	raw, ok, err := s.e.d.Store.StepResult(ctx, s.run.ID, stepPushed)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, permanent(fmt.Errorf("the pull request's changes are unknown (no push recorded for run %d)", s.run.ID))
+	}
+	var rec pushRecord
+	if err := json.Unmarshal([]byte(raw), &rec); err != nil {
+		return nil, fmt.Errorf("read push checkpoint: %w", err)
+	}
+	var files []string
+	for _, it := range rec.Items {
+		if it.Status == "done" && !slices.Contains(files, it.Path) {
+			files = append(files, it.Path)
+		}
+	}
+	return files, nil
+}
+
+// revisePushed runs the coder on the branch and pushes its commit
+// (crediting requester), unless a checkpoint says that was done.
+func (s *session) revisePushed(ctx context.Context, key string, req Review, msg, requester string) (*reviseRecord, error) {
 	st := s.e.d.Store
 	if raw, ok, err := st.StepResult(ctx, s.run.ID, key); err != nil || ok {
 		if err != nil {
@@ -81,13 +163,6 @@ func (s *session) revisePushed(ctx context.Context, key string, rc *github.PullR
 		return nil, fmt.Errorf("check out %s: %w", s.run.Branch, err)
 	}
 	defer wt.Close()
-	req := Review{Path: rc.GetPath(), StartLine: rc.GetStartLine(), Line: rc.GetLine(), DiffHunk: rc.GetDiffHunk()}
-	if req.Line == 0 {
-		req.Line = rc.GetOriginalLine()
-	}
-	for _, c := range thread {
-		req.Thread = append(req.Thread, ThreadComment{Author: c.GetUser().GetLogin(), Body: c.GetBody()})
-	}
 	if spec, err := s.readSpec(ctx); err == nil {
 		req.Spec = spec
 	} else {
@@ -108,14 +183,18 @@ func (s *session) revisePushed(ctx context.Context, key string, rc *github.PullR
 	case len(res.Changed) == 0:
 		rec.Failure = "the coder found nothing to change." + "\n" + strings.TrimSpace(res.Summary)
 	default:
-		sha, changed, err := wt.Commit(ctx, fmt.Sprintf("Address review comment on %s\n\n%s\n", req.Path, firstLine(rc.GetBody())))
+		coAuthors := []string{}
+		if requester != "" && !strings.HasSuffix(requester, "[bot]") {
+			coAuthors = append(coAuthors, requester)
+		}
+		sha, changed, err := wt.Commit(ctx, msg, coAuthors...)
 		if err != nil {
 			return nil, fmt.Errorf("commit: %w", err)
 		}
 		if err := wt.Push(ctx); err != nil {
 			return nil, fmt.Errorf("push %s: %w", s.run.Branch, err)
 		}
-		rec.SHA, rec.Changed, rec.Summary = sha, changed, res.Summary
+		rec.SHA, rec.Changed, rec.Summary, rec.Files = sha, changed, res.Summary, res.Changed
 	}
 	raw, err := json.Marshal(rec)
 	if err != nil {
@@ -155,10 +234,10 @@ func firstLine(s string) string {
 	return s
 }
 
-// earlierReviewPending reports whether a review comment of this run that
-// came before commentID still waits to be handled: comments are handled one
-// at a time, in the order they were written.
-func (s *session) earlierReviewPending(ctx context.Context, commentID int64) (bool, error) {
+// earlierReviewPending reports whether a revise request of this run that
+// was queued before job jobID still waits to be handled: requests are
+// handled one at a time, in the order they arrived, whatever their source.
+func (s *session) earlierReviewPending(ctx context.Context, jobID int64) (bool, error) {
 	params := river.NewJobListParams().Kinds(StageArgs{}.Kind()).First(1000).States(
 		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable,
 		rivertype.JobStateRunning, rivertype.JobStateScheduled)
@@ -168,13 +247,13 @@ func (s *session) earlierReviewPending(ctx context.Context, commentID int64) (bo
 	}
 	for _, j := range jobs {
 		var a StageArgs
-		if json.Unmarshal(j.EncodedArgs, &a) != nil || a.RunID != s.run.ID || a.Stage != StageRevise ||
-			a.CommentID == 0 || a.CommentID >= commentID {
+		if j.ID >= jobID || json.Unmarshal(j.EncodedArgs, &a) != nil || a.RunID != s.run.ID ||
+			a.Stage != StageRevise || a.CommentID == 0 {
 			continue
 		}
 		// River records completions asynchronously: the checkpoint says
 		// whether it really is still to do.
-		if _, done, err := s.e.d.Store.StepResult(ctx, s.run.ID, fmt.Sprintf("revise.%d", a.CommentID)); err != nil {
+		if _, done, err := s.e.d.Store.StepResult(ctx, s.run.ID, reviseKey(a)); err != nil {
 			return false, err
 		} else if !done {
 			return true, nil

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -134,12 +135,44 @@ func TestEndToEndLabelToPRWithRestartAndReview(t *testing.T) {
 	require.Contains(t, reply.Body, "Done in "+log[0].Hash)
 	require.Contains(t, e.git.Files(t, name, pr.Head)["greet.go"], `return "Hello, " + name`)
 
+	// A submitted review mentioning the bot → a commit over the PR's files
+	// and a reply in the conversation.
+	review := "@issuesmith say Hi instead of Hello"
+	require.Equal(t, http.StatusAccepted, e.deliver("pull_request_review", "pull_request_review.submitted.json", func(p map[string]any) {
+		pr := obj(p, "pull_request")
+		pr["number"] = prs[0].Number
+		obj(pr, "user")["login"], obj(pr, "user")["type"] = e.gh.BotLogin(), "Bot"
+		obj(pr, "head")["ref"] = prs[0].Head
+		obj(p, "review")["body"], obj(p, "review")["state"] = review, "changes_requested"
+	}))
+	var convReply string
+	require.Eventually(t, func() bool {
+		for _, c := range e.gh.Comments(e2eOwner, e2eRepo, pr.Number) {
+			if c.User == e.gh.BotLogin() && strings.Contains(c.Body, "> @"+e2eUser+": "+review) {
+				convReply = c.Body
+				return true
+			}
+		}
+		return false
+	}, 60*time.Second, 25*time.Millisecond, "no reply to the review in the conversation")
+	log = e.git.Log(t, name, pr.Head)
+	require.Len(t, log, 4)
+	require.Contains(t, convReply, "Done in "+log[0].Hash)
+	require.Contains(t, e.git.Files(t, name, pr.Head)["greet.go"], `return "Hi, " + name`)
+
+	// Every commit of the run credits the person who asked for it, in
+	// GitHub's noreply form (user id + login).
+	trailer := regexp.MustCompile(`(?m)^Co-authored-by: ` + e2eUser + ` <\d+\+` + e2eUser + `@users\.noreply\.github\.com>$`)
+	for _, c := range log[:3] {
+		require.Regexp(t, trailer, c.Message)
+	}
+
 	// Metrics saw it all.
 	body := e.get("/metrics")
 	for _, want := range []string{
 		`issuesmith_webhook_deliveries_total{event="pull_request_review_comment",result="dispatched"} 1`,
-		`issuesmith_jobs_total{outcome="ok",stage="revise"} 1`,
-		`issuesmith_model_tokens_total{kind="prompt",role="coder"} 2200`,
+		`issuesmith_jobs_total{outcome="ok",stage="revise"} 2`,
+		`issuesmith_model_tokens_total{kind="prompt",role="coder"} 3100`,
 		`issuesmith_github_api_calls_total{method="POST",status="201"}`,
 		"issuesmith_github_rate_limit_remaining",
 	} {

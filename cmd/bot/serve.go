@@ -261,6 +261,8 @@ func (d dispatcher) Dispatch(ctx context.Context, ev webhook.Event) error {
 		wev.Kind = workflow.Pushed
 	case webhook.KindMention:
 		wev.Kind = workflow.Mention
+	case webhook.KindReview:
+		wev.Kind, wev.CommentID = workflow.ReviewSubmitted, ev.ReviewID
 	default:
 		d.log.Debug("event not used by the workflow", "kind", ev.Kind, "delivery", ev.Delivery)
 		return nil

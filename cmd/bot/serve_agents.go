@@ -170,8 +170,11 @@ func (a *coderAgent) Implement(ctx context.Context, dir string, spec *preagent.S
 	})
 }
 
-// Revise runs the coder on one review comment: the last thread comment is
-// the one to address, the earlier ones are context.
+// Revise runs the coder on one review request: the last thread comment is
+// the one to address, the earlier ones are context. A request without a
+// file (a PR conversation comment or a review) is put to the coder once
+// per changed file of the PR, in order, each free to decline; the results
+// are merged.
 func (a *coderAgent) Revise(ctx context.Context, dir string, req workflow.Review, cfg *config.Repo) (*workflow.CodeResult, error) {
 	rr := coder.ReviewRequest{Path: req.Path, Lines: coder.LineRange{Start: req.StartLine, End: req.Line}, DiffHunk: req.DiffHunk}
 	if n := len(req.Thread); n > 0 {
@@ -183,9 +186,47 @@ func (a *coderAgent) Revise(ctx context.Context, dir string, req workflow.Review
 	if req.Spec != nil {
 		rr.Topic = req.Spec.Topic
 	}
+	paths := []string{req.Path}
+	if req.Path == "" {
+		if len(req.Files) == 0 {
+			return nil, errors.New("revise: the review names no file and the pull request changes none")
+		}
+		paths = req.Files
+	}
 	return a.run(dir, cfg, func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error) {
-		return c.Revise(ctx, ws, rr)
+		var all *coder.Result
+		for _, p := range paths {
+			one := rr
+			one.Path = p
+			res, err := c.Revise(ctx, ws, one)
+			if err != nil {
+				return nil, err
+			}
+			all = mergeResults(all, res)
+		}
+		return all, nil
 	})
+}
+
+// mergeResults adds b (a later revision of the same workspace) to a.
+func mergeResults(a, b *coder.Result) *coder.Result {
+	if a == nil {
+		return b
+	}
+	a.Items = append(a.Items, b.Items...)
+	a.Checks = b.Checks // the last checks saw every change
+	a.Usage = a.Usage.Add(b.Usage)
+	seen := map[string]bool{}
+	for _, f := range a.Changes.Files {
+		seen[f.Path] = true
+	}
+	for _, f := range b.Changes.Files {
+		if !seen[f.Path] {
+			a.Changes.Files = append(a.Changes.Files, f)
+		}
+	}
+	a.Summary = strings.TrimSpace(a.Summary + "\n" + b.Summary)
+	return a
 }
 
 // options maps the repository's settings onto the coder's.
@@ -251,13 +292,13 @@ func (g *gitRepos) Checkout(ctx context.Context, r workflow.RepoRef, branch stri
 	if err != nil {
 		return nil, err
 	}
-	return &gitWorktree{wt: wt, g: g, inst: r.InstallationID}, nil
+	return &gitWorktree{wt: wt, g: g, ref: r}, nil
 }
 
 type gitWorktree struct {
-	wt   *repo.Worktree
-	g    *gitRepos
-	inst int64
+	wt  *repo.Worktree
+	g   *gitRepos
+	ref workflow.RepoRef
 }
 
 // Dir, Close, Commit and Push implement workflow.Worktree over repo.Worktree;
@@ -265,8 +306,14 @@ type gitWorktree struct {
 func (w *gitWorktree) Dir() string  { return w.wt.Dir }
 func (w *gitWorktree) Close() error { return w.wt.Remove() }
 
-func (w *gitWorktree) Commit(ctx context.Context, msg string) (string, bool, error) {
-	sha, err := w.wt.Commit(ctx, repo.CommitOptions{Message: msg, Author: w.g.author})
+// Commit credits each co-author with a Co-authored-by trailer in GitHub's
+// noreply form (user id + login), so the commit links to the account.
+func (w *gitWorktree) Commit(ctx context.Context, msg string, coAuthors ...string) (string, bool, error) {
+	opts := repo.CommitOptions{Message: msg, Author: w.g.author}
+	for _, login := range coAuthors {
+		opts.CoAuthors = append(opts.CoAuthors, w.coAuthor(ctx, login))
+	}
+	sha, err := w.wt.Commit(ctx, opts)
 	if errors.Is(err, repo.ErrEmptyChange) {
 		head, herr := w.wt.Head()
 		return head, false, herr
@@ -274,8 +321,24 @@ func (w *gitWorktree) Commit(ctx context.Context, msg string) (string, bool, err
 	return sha, err == nil, err
 }
 
+// coAuthor is login's git identity. The user id comes from the
+// collaborator permission endpoint (the requester has write access, so it
+// answers); without it the login-only noreply address still names them.
+func (w *gitWorktree) coAuthor(ctx context.Context, login string) repo.Signature {
+	sig := repo.Signature{Name: login, Email: login + "@users.noreply.github.com"}
+	c, err := w.g.app.Client(ctx, w.ref.InstallationID)
+	if err != nil {
+		return sig
+	}
+	perm, _, err := c.GitHub().Repositories.GetPermissionLevel(ctx, w.ref.Owner, w.ref.Repo, login)
+	if err == nil && perm.GetUser().GetID() != 0 {
+		sig.Email = repo.NoReplyEmail(perm.GetUser().GetID(), perm.GetUser().GetLogin())
+	}
+	return sig
+}
+
 func (w *gitWorktree) Push(ctx context.Context) error {
-	token, err := w.g.app.Token(ctx, w.inst)
+	token, err := w.g.app.Token(ctx, w.ref.InstallationID)
 	if err != nil {
 		return err
 	}
