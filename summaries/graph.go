@@ -14,7 +14,7 @@ type importGraph struct {
 	in  map[string][]string // imported file → importers
 }
 
-// goModules maps module paths declared by go.mod files to their directory.
+// goModule is a module path declared by a go.mod file and its directory.
 type goModule struct{ path, dir string }
 
 func buildGraph(files map[string]*FileInfo, sorted []string) *importGraph {

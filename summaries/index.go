@@ -4,9 +4,7 @@ import (
 	"context"
 	"crypto/sha1"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"runtime"
@@ -356,6 +354,3 @@ func (ix *Index) LastStats() Stats {
 	defer ix.mu.RUnlock()
 	return ix.last
 }
-
-// isNotExist reports a missing file in either the fs or os spelling.
-func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }

@@ -231,7 +231,7 @@ func (w *tsWalker) symbol(n *ts.Node, kind string, inContainer bool) (Symbol, bo
 		}
 	}
 	s := Symbol{Kind: kind, Name: name, StartLine: int(n.StartPosition().Row) + 1, EndLine: int(n.EndPosition().Row) + 1}
-	s.Signature = w.signature(n, body, kind)
+	s.Signature = w.signature(n, body)
 	if w.g.containers[kind] && body != nil {
 		s.Children = w.walk(body, kind != "namespace" && kind != "module")
 	}
@@ -272,7 +272,7 @@ func (w *tsWalker) name(n *ts.Node, text func(*ts.Node) string) string {
 	return ""
 }
 
-func (w *tsWalker) signature(n, body *ts.Node, kind string) string {
+func (w *tsWalker) signature(n, body *ts.Node) string {
 	start := n.StartByte()
 	end := n.EndByte()
 	if v := n.ChildByFieldName("value"); n.Kind() == "variable_declarator" && v != nil {
@@ -299,7 +299,6 @@ func (w *tsWalker) signature(n, body *ts.Node, kind string) string {
 			s = "type " + s
 		}
 	}
-	_ = kind
 	return s
 }
 
