@@ -79,14 +79,11 @@ func writeAtomic(r *os.Root, p string, data []byte, mode fs.FileMode) error {
 		return fmt.Errorf("create temp file for %s: %w", p, err)
 	}
 	_, werr := f.Write(data)
+	merr := f.Chmod(mode) // the umask may have narrowed the mode given to OpenFile
 	cerr := f.Close()
-	if err := errors.Join(werr, cerr); err != nil {
+	if err := errors.Join(werr, merr, cerr); err != nil {
 		_ = r.Remove(tmp)
 		return fmt.Errorf("write %s: %w", p, err)
-	}
-	if err := r.Chmod(tmp, mode); err != nil {
-		_ = r.Remove(tmp)
-		return fmt.Errorf("set mode of %s: %w", p, err)
 	}
 	if err := r.Rename(tmp, name); err != nil {
 		_ = r.Remove(tmp)
