@@ -39,6 +39,7 @@ const (
 	boostDir       = 0.4  // the issue names the file's folder or package
 	boostDef       = 0.6  // the file defines an identifier written as code
 	boostPhrase    = 0.5  // the file contains a literal of the issue verbatim
+	maxPhraseBoost = 1.0  // cap on the sum of phrase boosts per file
 	maxDefBoost    = 1.2  // cap on the sum of definition boosts per file
 	liftNeighbour  = 0.15 // share of a strong hit's score lent to its import neighbours
 	maxStrong      = 5    // how many of the best hits lend to their neighbours
@@ -264,6 +265,7 @@ func (si *searchIndex) phrases(src Source, phrases []string, res []scored) {
 		return
 	}
 	content := map[int][]byte{}
+	got := map[int]float64{}
 	for _, ph := range phrases {
 		terms := Terms(ph)
 		if len(terms) == 0 {
@@ -286,8 +288,13 @@ func (si *searchIndex) phrases(src Source, phrases []string, res []scored) {
 		if len(hits) == 0 || len(hits) > 10 {
 			continue // nowhere, or too common to point anywhere
 		}
-		w := boostPhrase / math.Sqrt(float64(len(hits)))
+		w0 := boostPhrase / math.Sqrt(float64(len(hits)))
 		for _, d := range hits {
+			w := min(w0, maxPhraseBoost-got[d])
+			if w <= 0 {
+				continue // a file quoting the whole issue (a changelog) gains no more
+			}
+			got[d] += w
 			res[d].boost += w
 			res[d].reasons = append(res[d].reasons, fmt.Sprintf("contains %q", ph))
 		}
