@@ -57,6 +57,10 @@ type Stats struct {
 	CacheHits  int // summaries found in the Cache
 	Tokens     llm.Usage
 	Elapsed    time.Duration
+	// Outlines counts the indexed files by the parser of their outline
+	// (SourceTreeSitter, SourceCtags, SourcePlain); binary, unreadable
+	// and oversized files have none.
+	Outlines map[string]int
 }
 
 // FileInfo is what the index knows about one file.
@@ -157,6 +161,12 @@ func (ix *Index) refresh(ctx context.Context, src Source) (Stats, error) {
 	}
 	st.Summarised, st.CacheHits, st.Tokens = sum.Summarised, sum.CacheHits, sum.Tokens
 	st.Files = len(next)
+	st.Outlines = map[string]int{}
+	for _, f := range next {
+		if f.Outline != nil {
+			st.Outlines[f.Outline.Source]++
+		}
+	}
 	if len(todo) == 0 && st.Removed == 0 && built {
 		st.Elapsed = time.Since(start)
 		ix.mu.Lock()

@@ -102,6 +102,7 @@ func TestSummarizeWithoutModel(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, out, "4 files (4 parsed, 0 removed); 0 summarised by the model, 0 cache hits; tokens 0")
 	assert.Contains(t, out, "no model configured: outline-only summaries")
+	assert.Contains(t, out, "outlines: 3 by tree-sitter, 0 by ctags, 1 by the plain line fallback")
 	assert.Contains(t, stderr, "parse     [")
 }
 

@@ -142,6 +142,8 @@ func printSummaryStats(w io.Writer, s summaries.Stats, withModel, modelSummaries
 		"tokens %d (prompt %d, completion %d); %s; %s\n",
 		s.Files, s.Parsed, s.Removed, s.Summarised, s.CacheHits, s.Tokens.Total(), s.Tokens.PromptTokens,
 		s.Tokens.CompletionTokens, mode, s.Elapsed.Round(time.Millisecond))
+	fmt.Fprintf(w, "outlines: %d by tree-sitter, %d by ctags, %d by the plain line fallback\n",
+		s.Outlines[summaries.SourceTreeSitter], s.Outlines[summaries.SourceCtags], s.Outlines[summaries.SourcePlain])
 }
 
 // progressBar draws one line on stderr, at most ten times a second.
