@@ -152,11 +152,18 @@ func (w *workspace) replace(fs *fileState, e Edit, res BlockResult) (BlockResult
 		}
 		res.Reason = ReasonFileExists
 		res.Message = fmt.Sprintf("SEARCH is empty but %s exists; quote the lines to change in SEARCH", fs.path)
+		if e.Format == FormatDiff || e.Format == FormatPatch {
+			res.Reason = ReasonNotFound
+			res.Message = "the hunk has no context or removed lines, so it cannot be placed (line numbers are only hints); include at least one unchanged line"
+		}
 		return res, false
 	}
 	if !fs.exists {
 		res.Reason, res.Message = ReasonFileMissing, fmt.Sprintf("%s does not exist; to create it use an empty SEARCH", fs.path)
 		return res, false
+	}
+	if len(search) == 0 {
+		return w.insertAt(fs, e, res), false
 	}
 	if equalLines(search, repl) {
 		res.Reason, res.Message = ReasonNoChange, "SEARCH and REPLACE are identical; nothing would change"
@@ -248,4 +255,23 @@ func stripBOM(lines []string) []string {
 	out := append([]string(nil), lines...)
 	out[0] = strings.TrimPrefix(out[0], bom)
 	return out
+}
+
+// insertAt places a patch hunk that has no context lines: at the end of the
+// file (*** End of File) or right after its @@ anchor line.
+func (w *workspace) insertAt(fs *fileState, e Edit, res BlockResult) BlockResult {
+	at, level := len(fs.doc.lines), "end_of_file"
+	if !e.AtEOF {
+		level = "anchor"
+		pos, ok := fs.anchorLine(e.Anchors)
+		if !ok {
+			res.Reason, res.Message = ReasonNotFound, "the @@ anchor is not a unique line of the file; add context lines"
+			return res
+		}
+		at = pos + 1
+	}
+	fs.splice(at, at, e.Replace)
+	res.Status, res.Level = StatusApplied, level
+	res.Start, res.End = at+1, at+len(e.Replace)
+	return res
 }

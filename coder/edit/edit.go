@@ -124,7 +124,7 @@ type BlockResult struct {
 	Status     Status  `json:"status"`               // applied / already_applied / refused / incomplete
 	Reason     Reason  `json:"reason,omitempty"`     // why it was refused
 	Message    string  `json:"message,omitempty"`    // one-line explanation for people and models
-	Level      string  `json:"level,omitempty"`      // the matching level that placed it (exact, trailing_ws, indent, whitespace, unicode, elision, lazy)
+	Level      string  `json:"level,omitempty"`      // how it was placed: exact, trailing_ws, indent, whitespace, unicode, elision, lazy, anchor, end_of_file, create, whole
 	Start      int     `json:"start,omitempty"`      // first matched line (1-based) in the file as the block saw it
 	End        int     `json:"end,omitempty"`        // last matched line (1-based, inclusive)
 	Candidates []int   `json:"candidates,omitempty"` // start lines of every candidate when ambiguous

@@ -37,22 +37,9 @@ func (fs *fileState) choose(cands []int, n int, h hints) (int, bool) {
 // the same indentation.
 func (fs *fileState) chooseByAnchors(cands []int, anchors []string) (int, bool) {
 	lines := fs.doc.lines
-	pos := -1
-	for _, a := range anchors {
-		want := collapse(fold(a))
-		found := -1
-		for i := pos + 1; i < len(lines); i++ {
-			if collapse(fold(lines[i].text)) == want {
-				if found >= 0 {
-					return 0, false
-				}
-				found = i
-			}
-		}
-		if found < 0 {
-			return 0, false
-		}
-		pos = found
+	pos, ok := fs.anchorLine(anchors)
+	if !ok {
+		return 0, false
 	}
 	anchor := lines[pos].text
 	indent := leadWS(anchor)
@@ -75,6 +62,31 @@ func (fs *fileState) chooseByAnchors(cands []int, anchors []string) (int, bool) 
 		return in[0], true
 	}
 	return 0, false
+}
+
+// anchorLine finds Codex @@ anchors in order, each the only line after the
+// previous one that equals it (whitespace and punctuation folded), and
+// returns the last one's index.
+func (fs *fileState) anchorLine(anchors []string) (int, bool) {
+	lines := fs.doc.lines
+	pos := -1
+	for _, a := range anchors {
+		want := collapse(fold(a))
+		found := -1
+		for i := pos + 1; i < len(lines); i++ {
+			if collapse(fold(lines[i].text)) == want {
+				if found >= 0 {
+					return 0, false
+				}
+				found = i
+			}
+		}
+		if found < 0 {
+			return 0, false
+		}
+		pos = found
+	}
+	return pos, pos >= 0
 }
 
 // firstWord returns the first space-separated word of a trimmed line.
