@@ -2,12 +2,14 @@ package workflow
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/store"
@@ -38,8 +40,20 @@ type Options struct {
 	// PollInterval is how often idle workers look for jobs (default 1s).
 	PollInterval time.Duration
 	// JobTimeout bounds one job (default 1 hour: the coder alone may use
-	// 30 minutes by the default budgets).
+	// 30 minutes by the default budgets). The engine enforces it itself,
+	// so River's rescue of a dead replica's jobs does not wait for it.
 	JobTimeout time.Duration
+	// LeaseTTL is how long an issue's lease outlives its holder's last
+	// heartbeat (default 90s; the holder renews it every third of that).
+	// A crashed process's issues are free again after at most this long.
+	LeaseTTL time.Duration
+	// RescueAfter is how long a stage job may run on PostgreSQL before
+	// River's rescuer assumes its replica died and queues it again
+	// (default 3 minutes; more than LeaseTTL). A live job that runs longer
+	// keeps its issue's lease, so the queued copy waits and then finds the
+	// stage done. SQLite has one process: jobs it left running are
+	// resumed at its next start instead.
+	RescueAfter time.Duration
 	// LeaseWait is how long a job for a busy issue waits before trying
 	// again (default 5s; River promotes waiting jobs every few seconds, so
 	// shorter values only matter when negative: retry at the next poll).
@@ -59,6 +73,14 @@ type Options struct {
 	// Logger receives the engine's and River's logs; slog.Default() if nil.
 	Logger *slog.Logger
 }
+
+// Defaults of Options.LeaseTTL and Options.RescueAfter: a PostgreSQL
+// replica that dies mid-stage has its job picked up by another replica
+// within RescueAfter plus River's 30s rescue interval (about 3.5 minutes).
+const (
+	DefaultLeaseTTL    = 90 * time.Second
+	DefaultRescueAfter = 3 * time.Minute
+)
 
 // Engine runs issue journeys as River jobs on the store's database. It is
 // safe for concurrent use.
@@ -89,6 +111,15 @@ func New(d Deps, o Options) (*Engine, error) {
 	if o.JobTimeout <= 0 {
 		o.JobTimeout = time.Hour
 	}
+	if o.LeaseTTL <= 0 {
+		o.LeaseTTL = DefaultLeaseTTL
+	}
+	if o.RescueAfter <= 0 {
+		o.RescueAfter = DefaultRescueAfter
+	}
+	if o.RescueAfter <= o.LeaseTTL {
+		return nil, fmt.Errorf("workflow: RescueAfter (%s) must exceed LeaseTTL (%s)", o.RescueAfter, o.LeaseTTL)
+	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
@@ -106,14 +137,18 @@ func New(d Deps, o Options) (*Engine, error) {
 	if err := river.AddWorkerSafely(workers, &labelWorker{e: e}); err != nil {
 		return nil, fmt.Errorf("workflow: %w", err)
 	}
-	q, err := d.Store.NewQueue(store.QueueOptions{
+	qo := store.QueueOptions{
 		Workers:      workers,
 		MaxWorkers:   o.MaxWorkers,
 		PollInterval: o.PollInterval,
-		JobTimeout:   o.JobTimeout,
+		JobTimeout:   -1, // no River timeout: the worker applies o.JobTimeout
 		Logger:       o.Logger,
 		PeriodicJobs: periodicJobs(),
-	})
+	}
+	if d.Store.Dialect() == store.Postgres {
+		qo.RescueAfter = o.RescueAfter
+	}
+	q, err := d.Store.NewQueue(qo)
 	if err != nil {
 		return nil, err
 	}
@@ -123,6 +158,13 @@ func New(d Deps, o Options) (*Engine, error) {
 
 // Start resumes work left by a previous process and starts working jobs.
 func (e *Engine) Start(ctx context.Context) error {
+	if e.d.Store.Dialect() == store.SQLite {
+		// One process works a SQLite database: every running job is an
+		// orphan of the last one, and so are the leases they held.
+		if err := e.releaseOrphanLeases(ctx); err != nil {
+			return err
+		}
+	}
 	n, err := e.queue.RequeueOrphans(ctx)
 	if err != nil {
 		return err
@@ -131,6 +173,33 @@ func (e *Engine) Start(ctx context.Context) error {
 		e.log.Info("resuming jobs left running by a previous process", "jobs", n)
 	}
 	return e.queue.Start(ctx)
+}
+
+// releaseOrphanLeases gives back the issue leases of stage jobs left
+// running, so they resume at once instead of after LeaseTTL.
+func (e *Engine) releaseOrphanLeases(ctx context.Context) error {
+	jobs, err := e.queue.Jobs(ctx, river.NewJobListParams().Kinds(StageArgs{}.Kind()).
+		States(rivertype.JobStateRunning).First(1000))
+	if err != nil {
+		return err
+	}
+	for _, j := range jobs {
+		var a StageArgs
+		if json.Unmarshal(j.EncodedArgs, &a) != nil {
+			continue
+		}
+		run, err := e.d.Store.Run(ctx, a.RunID)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if err := e.d.Store.ReleaseLease(ctx, run.IssueKey, leaseHolder(j.ID, j.Attempt)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Stop stops taking jobs and waits for running ones to finish; when ctx

@@ -31,6 +31,10 @@ var _ workflow.GitHub = (*ghapp.Client)(nil)
 
 const owner, name = "acme", "app"
 
+// leaseTTL is the harness's issue lease lifetime: short, so heartbeats
+// renew it several times during a blocked stage.
+const leaseTTL = 300 * time.Millisecond
+
 // harness is a workflow on real parts: a SQLite store in a temp dir, the
 // fake GitHub through the real ghapp client, and real git repositories.
 type harness struct {
@@ -69,6 +73,15 @@ func newHarnessOn(t *testing.T, ag *agents, st *store.Store) *harness {
 // stop, to model a restarted process).
 func (h *harness) start() {
 	h.t.Helper()
+	eng := h.build()
+	require.NoError(h.t, eng.Start(h.t.Context()))
+	h.eng = eng
+	h.t.Cleanup(func() { h.stop(10 * time.Second) })
+}
+
+// build makes an engine on the harness's store without starting it.
+func (h *harness) build() *workflow.Engine {
+	h.t.Helper()
 	eng, err := workflow.New(workflow.Deps{
 		Store: h.st,
 		GitHub: workflow.InstallationsFunc(func(ctx context.Context, id int64) (workflow.GitHub, error) {
@@ -78,13 +91,12 @@ func (h *harness) start() {
 		Explorer: h.agents, Planner: h.agents, Coder: h.agents, Summarizer: h.agents,
 	}, workflow.Options{
 		BotLogin: h.gh.BotLogin(), PollInterval: 20 * time.Millisecond, LeaseWait: -1, WatchInterval: 20 * time.Millisecond,
+		LeaseTTL: leaseTTL,
 		Logger: testLogger(),
 		Cost:   func(_ llm.Role, u llm.Usage) float64 { return float64(u.Total()) / 1e6 },
 	})
 	require.NoError(h.t, err)
-	require.NoError(h.t, eng.Start(h.t.Context()))
-	h.eng = eng
-	h.t.Cleanup(func() { h.stop(10 * time.Second) })
+	return eng
 }
 
 // stop stops the engine, cancelling running jobs after grace.

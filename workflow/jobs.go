@@ -120,8 +120,12 @@ func (w *worker) Work(ctx context.Context, job *river.Job[StageArgs]) (err error
 	if err != nil {
 		return err
 	}
-	holder := "job-" + strconv.FormatInt(job.ID, 10)
-	ok, err := e.d.Store.AcquireLease(ctx, run.IssueKey, holder, e.o.JobTimeout+time.Minute)
+	// The engine's own timeout: River has none, so that its rescuer can
+	// take over a dead replica's job long before a job may end.
+	ctx, cancelTimeout := context.WithTimeout(ctx, e.o.JobTimeout)
+	defer cancelTimeout()
+	holder := leaseHolder(job.ID, job.Attempt)
+	ok, err := e.d.Store.AcquireLease(ctx, run.IssueKey, holder, e.o.LeaseTTL)
 	if err != nil {
 		return err
 	}
@@ -141,13 +145,14 @@ func (w *worker) Work(ctx context.Context, job *river.Job[StageArgs]) (err error
 		}
 	}
 	defer release()
-	sctx, unwatch := ctx, func() {}
-	if a.Stage != StageCancel { // the cancel stage reports a cancelled run
-		sctx, unwatch = e.watchRun(ctx, run.ID)
-	}
+	sctx, unwatch := e.watchRun(ctx, run, holder, a.Stage != StageCancel)
 	next, err := e.runStage(sctx, log, run, a, job.ID)
 	if err != nil && errors.Is(context.Cause(sctx), errRunEnded) {
 		err = fmt.Errorf("%w: %w", store.ErrClosed, err) // /stop, unlabel or close during the stage
+	}
+	if err != nil && errors.Is(context.Cause(sctx), errLeaseLost) {
+		log.Warn("the issue's lease was taken over; the stage stopped and runs again later", "err", err)
+		err = river.JobSnooze(e.o.LeaseWait)
 	}
 	unwatch()
 	release()
@@ -245,24 +250,49 @@ func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run,
 // errRunEnded is the cancel cause of a stage whose run was cancelled.
 var errRunEnded = errors.New("the run was cancelled")
 
-// watchRun returns a context that is cancelled when the run is cancelled
-// (/stop, unlabel, close), so a long agent call stops promptly instead of at
-// the next checkpoint. It works the same on SQLite (no LISTEN/NOTIFY) and
-// PostgreSQL: it polls the run row.
-func (e *Engine) watchRun(ctx context.Context, id int64) (context.Context, func()) {
+// errLeaseLost is the cancel cause of a stage whose issue lease was taken
+// over (its heartbeats stalled past LeaseTTL): another job may be working
+// the issue now, so this one stops and is retried.
+var errLeaseLost = errors.New("the issue's lease was lost")
+
+// leaseHolder names a job attempt as an issue lease holder: a copy of a
+// job that River's rescuer queued again while the first attempt still runs
+// is another holder, so it waits instead of working the issue twice.
+func leaseHolder(jobID int64, attempt int) string {
+	return "job-" + strconv.FormatInt(jobID, 10) + "-" + strconv.Itoa(attempt)
+}
+
+// watchRun returns a context for the stage that renews the issue's lease
+// every third of LeaseTTL (a crashed process stops renewing, so its issues
+// are free again soon) and, when cancellable, is cancelled when the run is
+// cancelled (/stop, unlabel, close), so a long agent call stops promptly
+// instead of at the next checkpoint. It works the same on SQLite (no
+// LISTEN/NOTIFY) and PostgreSQL: it polls the run row.
+func (e *Engine) watchRun(ctx context.Context, run *store.Run, holder string, cancellable bool) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	done := make(chan struct{})
 	go func() {
-		t := time.NewTicker(e.o.WatchInterval)
-		defer t.Stop()
+		watch := time.NewTicker(e.o.WatchInterval)
+		defer watch.Stop()
+		renew := time.NewTicker(e.o.LeaseTTL / 3)
+		defer renew.Stop()
 		for {
 			select {
 			case <-done:
 				return
 			case <-ctx.Done():
 				return
-			case <-t.C:
-				if r, err := e.d.Store.Run(ctx, id); err == nil && r.State == store.StateCancelled {
+			case <-renew.C:
+				ok, err := e.d.Store.AcquireLease(ctx, run.IssueKey, holder, e.o.LeaseTTL)
+				if err == nil && !ok {
+					cancel(errLeaseLost)
+					return
+				}
+			case <-watch.C:
+				if !cancellable {
+					continue
+				}
+				if r, err := e.d.Store.Run(ctx, run.ID); err == nil && r.State == store.StateCancelled {
 					cancel(errRunEnded)
 					return
 				}

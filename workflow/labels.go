@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
@@ -72,6 +73,9 @@ type labelWorker struct {
 	river.WorkerDefaults[LabelArgs]
 	e *Engine
 }
+
+// Timeout bounds a label job (River itself has no job timeout here).
+func (w *labelWorker) Timeout(*river.Job[LabelArgs]) time.Duration { return 5 * time.Minute }
 
 // Work reads the repository's trigger label and starts a run when it is the
 // label added. An invalid config file still starts a run for the default

@@ -23,6 +23,9 @@ type pruneWorker struct {
 	e *Engine
 }
 
+// Timeout bounds a prune (River itself has no job timeout here).
+func (w *pruneWorker) Timeout(*river.Job[PruneArgs]) time.Duration { return 10 * time.Minute }
+
 // Work deletes deliveries older than DeliveryRetention.
 func (w *pruneWorker) Work(ctx context.Context, _ *river.Job[PruneArgs]) error {
 	n, err := w.e.d.Store.PruneDeliveries(ctx, DeliveryRetention)

@@ -113,6 +113,12 @@ func TestStopDuringCodingStopsTheCoderAndOpensNoPR(t *testing.T) {
 	h.waitRun("approval", waitingForApproval)
 	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) { ev.Body = "/implement" }))
 	<-hit // the coder is working (and would work until its context ends)
+	// Heartbeats keep the working job's issue lease long past its TTL: no
+	// other job (or replica) can take the issue meanwhile.
+	time.Sleep(4 * leaseTTL)
+	ok, err := h.st.AcquireLease(t.Context(), store.IssueKey{Owner: owner, Repo: name, Issue: h.issue}, "intruder", time.Second)
+	require.NoError(t, err)
+	require.False(t, ok, "the live stage's lease expired")
 	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) { ev.Body = "/stop" }))
 	h.waitProgress("issuesmith: cancelled")
 	require.Eventually(t, func() bool {

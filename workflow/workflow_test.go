@@ -2,6 +2,7 @@ package workflow_test
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -246,4 +247,37 @@ func TestCoderModelFailingHalfWayPushesNothing(t *testing.T) {
 	require.Empty(t, h.gh.PullRequests(owner, name))
 	out, _ := runGit(t.Context(), h.bare, "branch", "--list", "issuesmith/*")
 	require.Empty(t, out, "the half-written change is not pushed")
+}
+
+// A PostgreSQL replica that dies mid-stage leaves its job running and its
+// issue leased. Another replica takes the job over within minutes (River's
+// rescuer after RescueAfter, the lease after LeaseTTL), not after the job
+// timeout plus a minute.
+func TestCrashedReplicasJobIsRescuedOnPostgres(t *testing.T) {
+	t.Parallel()
+	srv := storetest.StartPostgres(t)
+	ag := &agents{}
+	h := newHarnessOn(t, ag, srv.Open(t))
+	h.stop(5 * time.Second)
+	h.eng = h.build() // not started: the job is queued, then "crashes"
+	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) { ev.Body = "/spec" }))
+	ctx := t.Context()
+	var id int64
+	require.NoError(t, h.st.DB().QueryRowContext(ctx, `UPDATE river_job SET state = 'running', attempt = 1,
+		attempted_at = now() - interval '10 minutes', attempted_by = ARRAY['dead-replica']
+		WHERE kind = 'issuesmith_stage' RETURNING id`).Scan(&id))
+	run, err := h.st.LatestRun(ctx, store.IssueKey{Owner: owner, Repo: name, Issue: h.issue})
+	require.NoError(t, err)
+	ok, err := h.st.AcquireLease(ctx, run.IssueKey, fmt.Sprintf("job-%d-1", id), -time.Minute) // heartbeats stopped
+	require.NoError(t, err)
+	require.True(t, ok)
+
+	started := time.Now()
+	require.NoError(t, h.eng.Start(ctx))
+	t.Cleanup(func() { h.stop(5 * time.Second) })
+	h.waitRun("approval", waitingForApproval)
+	t.Logf("the dead replica's explore job ran %s after a live replica started", time.Since(started).Round(time.Millisecond))
+	ag.mu.Lock()
+	defer ag.mu.Unlock()
+	require.Equal(t, 1, ag.explores)
 }
