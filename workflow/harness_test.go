@@ -92,8 +92,8 @@ func (h *harness) build() *workflow.Engine {
 	}, workflow.Options{
 		BotLogin: h.gh.BotLogin(), PollInterval: 20 * time.Millisecond, LeaseWait: -1, WatchInterval: 20 * time.Millisecond,
 		LeaseTTL: leaseTTL,
-		Logger: testLogger(),
-		Cost:   func(_ llm.Role, u llm.Usage) float64 { return float64(u.Total()) / 1e6 },
+		Logger:   testLogger(),
+		Cost:     func(_ llm.Role, u llm.Usage) float64 { return float64(u.Total()) / 1e6 },
 	})
 	require.NoError(h.t, err)
 	return eng
