@@ -189,6 +189,13 @@ func TestEndToEndLabelToPRWithRestartAndReview(t *testing.T) {
 	e.mu.Unlock()
 	require.Contains(t, logs, "shutting down: no new deliveries")
 	require.True(t, strings.HasSuffix(strings.TrimSpace(logs), "msg=stopped"), "the last log line says stopped")
+
+	// Git got the fake GitHub's installation tokens and nothing else (every
+	// push went through: three commits on the branch), and no token is in a
+	// log line, a comment or a stored file (remotes, git config, database).
+	require.Zero(t, e.gate.refused.Load(), "git requests without an installation token")
+	require.GreaterOrEqual(t, e.gate.pushes.Load(), int64(3))
+	e.assertTokensNowhere(logs, e.dir)
 }
 
 func (e *e2e) get(path string) string {

@@ -75,6 +75,8 @@ type e2e struct {
 	env   []string
 	addr  string
 	issue int
+	gate  *tokenGate // git behind the fake GitHub's installation tokens
+	dir   string     // the server's database and data directory
 
 	mu    sync.Mutex
 	child *exec.Cmd
@@ -89,11 +91,12 @@ func newE2E(t *testing.T, modelURL string) *e2e {
 	}
 	e := &e2e{t: t, gh: ghtest.New(t, ghtest.Options{}), git: gittest.NewServer(t), logs: &bytes.Buffer{}}
 	name := e2eOwner + "/" + e2eRepo
-	url := e.git.Seed(t, name, map[string]string{
+	e.git.Seed(t, name, map[string]string{
 		"README.md": "# Hello\n\nA greeting library.\n",
 		"greet.go":  "package greet\n\n// Hello returns a greeting.\nfunc Hello() string {\n\treturn \"hello\"\n}\n",
 	})
-	e.gh.AddRepo(ghtest.Repo{Owner: e2eOwner, Name: e2eRepo, CloneURL: url})
+	e.gate = newTokenGate(t, e.gh, e.gh.URL(), e.git.URL())
+	e.gh.AddRepo(ghtest.Repo{Owner: e2eOwner, Name: e2eRepo, CloneURL: e.gate.cloneURL(name)})
 	e.gh.SetPermission(e2eOwner, e2eRepo, e2eUser, "write")
 	e.issue = e.gh.AddIssue(e2eOwner, e2eRepo, ghtest.Issue{Title: "Greet people by name",
 		Body: "Hello() should take the name of the person to greet.", User: e2eUser, Labels: []string{"issuesmith"}})
@@ -101,11 +104,12 @@ func newE2E(t *testing.T, modelURL string) *e2e {
 	require.NoError(t, os.WriteFile(key, e.gh.PrivateKey(), 0o600))
 	e.addr = freeAddr(t)
 	dir := t.TempDir()
+	e.dir = dir
 	e.env = append(os.Environ(), childEnv+"=1",
 		"ISSUESMITH_APP_ID="+fmt.Sprint(e.gh.AppID()),
 		"ISSUESMITH_PRIVATE_KEY_FILE="+key,
 		"ISSUESMITH_WEBHOOK_SECRET="+e2eSecret,
-		"ISSUESMITH_GITHUB_URL="+e.gh.URL(),
+		"ISSUESMITH_GITHUB_URL="+e.gate.ghURL,
 		"ISSUESMITH_BOT_LOGIN="+e.gh.BotLogin(),
 		"ISSUESMITH_DATABASE_URL="+filepath.Join(dir, "issuesmith.db"),
 		"ISSUESMITH_DATA_DIR="+filepath.Join(dir, "data"),
