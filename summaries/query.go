@@ -47,6 +47,8 @@ var (
 	dottedRe      = regexp.MustCompile(`\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\b`)
 	callRe        = regexp.MustCompile(`\b([A-Za-z_]\w*)\(`)
 	flagRe        = regexp.MustCompile(`(?:^|[\s"'(=` + "`" + `])(--?[A-Za-z][\w-]{2,})`)
+	quotedRe      = regexp.MustCompile(`"([^"\n]{5,80})"|'([^'\n]{5,80})'`)
+	codeRe        = regexp.MustCompile(`\b[A-Z]{1,2}\d{3,4}\b`)
 	errMsgRe      = regexp.MustCompile(`\b\w*(?:Error|Exception|Warning)\w*: ([^\n]+)`)
 )
 
@@ -201,6 +203,20 @@ func phrasesOf(text string) []string {
 	}
 	for _, m := range flagRe.FindAllStringSubmatch(text, -1) {
 		addp(m[1])
+	}
+	// quoted strings: messages, option values, keys as the user saw them
+	for _, m := range quotedRe.FindAllStringSubmatch(text, -1) {
+		q := m[1] + m[2]
+		if pathRe.MatchString(q) || strings.Contains(q, "://") {
+			continue // paths and URLs are matched as paths, not text
+		}
+		if strings.ContainsAny(q, " -_.:") || codeRe.MatchString(q) {
+			addp(q)
+		}
+	}
+	// message codes such as W0511 or E501
+	for _, m := range codeRe.FindAllString(text, -1) {
+		addp(m)
 	}
 	for _, m := range errMsgRe.FindAllStringSubmatch(text, -1) {
 		msg := m[1]
