@@ -164,6 +164,9 @@ type agents struct {
 	implements   int
 	plans        []*planner.Plan
 	reviews      []workflow.Review
+	// afterProgress, when set, runs after each progress report of
+	// Implement (tests read the progress comment there).
+	afterProgress func()
 }
 
 // exploreCost is what the explorer reports its calls cost (as the llm
@@ -203,12 +206,34 @@ func (a *agents) Plan(_ context.Context, spec *preagent.Spec, _ *config.Repo) (*
 	return p, workflow.Spend{Usage: llm.Usage{PromptTokens: 500, CompletionTokens: 50}}, nil
 }
 
-func (a *agents) Implement(ctx context.Context, dir string, _ *preagent.Spec, plan *planner.Plan, cfg *config.Repo) (*workflow.CodeResult, error) {
+// Implement writes the items in plan order, telling progress each item's
+// status as it starts one (twice: a repeat must not edit the comment), and
+// calls afterProgress after each report.
+func (a *agents) Implement(ctx context.Context, dir string, _ *preagent.Spec, plan *planner.Plan, cfg *config.Repo, progress workflow.Progress) (*workflow.CodeResult, error) {
 	a.mu.Lock()
 	a.implements++
 	a.plans = append(a.plans, plan)
-	hit, block, implErr := a.implementHit, a.block, a.implementErr
+	hit, block, implErr, after := a.implementHit, a.block, a.implementErr, a.afterProgress
 	a.mu.Unlock()
+	report := func(current int) {
+		var items []workflow.ItemStatus
+		for i, it := range plan.Items {
+			st := workflow.ItemPending
+			switch {
+			case i < current:
+				st = "done"
+			case i == current:
+				st = workflow.ItemWorking
+			}
+			items = append(items, workflow.ItemStatus{Path: it.Path, Status: st})
+		}
+		for range 2 {
+			progress(items)
+			if after != nil {
+				after()
+			}
+		}
+	}
 	if hit != nil {
 		close(hit)
 	}
@@ -217,7 +242,8 @@ func (a *agents) Implement(ctx context.Context, dir string, _ *preagent.Spec, pl
 		return nil, ctx.Err()
 	}
 	res := &workflow.CodeResult{OK: true, Summary: "Implemented the plan.", Usage: llm.Usage{PromptTokens: 2000, CompletionTokens: 300}}
-	for _, it := range plan.Items {
+	for i, it := range plan.Items {
+		report(i)
 		if cfg.Blocked(it.Path) {
 			res.OK = false
 			res.Items = append(res.Items, workflow.ItemStatus{Path: it.Path, Status: "blocked", Reason: "blocked_paths"})

@@ -35,9 +35,11 @@ type Planner interface {
 // Coder implements a plan, or a review comment, in the worktree at dir
 // (coder.Coder, adapted in cmd/bot). A Go error means the run could not go
 // on; failed items are reported in the result. cfg carries the blocked
-// paths, check commands and budgets.
+// paths, check commands and budgets. Implement tells progress (which may
+// be nil) the status of every plan item, in plan order, whenever one
+// changes: pending, working, then done, failed, blocked or skipped.
 type Coder interface {
-	Implement(ctx context.Context, dir string, spec *preagent.Spec, plan *planner.Plan, cfg *config.Repo) (*CodeResult, error)
+	Implement(ctx context.Context, dir string, spec *preagent.Spec, plan *planner.Plan, cfg *config.Repo, progress Progress) (*CodeResult, error)
 	Revise(ctx context.Context, dir string, req Review, cfg *config.Repo) (*CodeResult, error)
 }
 
@@ -52,10 +54,21 @@ type CodeResult struct {
 	OK      bool    // every item done and every check passed
 }
 
+// Progress receives the plan items' statuses while the coder works. It is
+// called from the coder's goroutine and returns quickly.
+type Progress func(items []ItemStatus)
+
+// Item statuses while the coder works; the outcomes are the coder's (done,
+// failed, blocked, skipped).
+const (
+	ItemPending = "pending"
+	ItemWorking = "working"
+)
+
 // ItemStatus is the outcome of one plan item.
 type ItemStatus struct {
 	Path   string
-	Status string // done, failed, blocked, skipped
+	Status string // pending, working (while coding); done, failed, blocked, skipped
 	Reason string
 }
 

@@ -26,8 +26,9 @@ func stageIndex(stage string) int {
 }
 
 // renderProgress renders the run's progress comment: the title by state,
-// the stages as a checklist, the current step, tokens and cost, links.
-func renderProgress(r *store.Run) string {
+// the stages as a checklist (the code stage with its plan items' statuses,
+// when items is set), the current step, tokens and cost, links.
+func renderProgress(r *store.Run, items []ItemStatus) string {
 	var b strings.Builder
 	switch r.State {
 	case store.StateDone:
@@ -53,6 +54,9 @@ func renderProgress(r *store.Run) string {
 			line = "**" + strings.Trim(line, "*") + "** ← now"
 		}
 		fmt.Fprintf(&b, "- [%s] %s%s\n", box, line, stageLink(r, p.stage))
+		if p.stage == StageCode {
+			renderItems(&b, items)
+		}
 	}
 	b.WriteString("\n")
 	switch {
@@ -69,6 +73,25 @@ func renderProgress(r *store.Run) string {
 	b.WriteString("<sub>Commands: `/spec` redo the spec · `/plan` redo the plan · `/implement` code the plan as it is · " +
 		"`/retry` carry on after a stop · `/stop` cancel. Edit the spec or plan comment to change what happens next.</sub>\n")
 	return b.String()
+}
+
+// itemMarks are how each item status reads in the checklist.
+var itemMarks = map[string]string{ItemPending: "to do", ItemWorking: "**working on it**", "done": "done",
+	"skipped": "skipped", "failed": "failed", "blocked": "blocked (blocked_paths)"}
+
+// renderItems writes the plan items under the code stage's line.
+func renderItems(b *strings.Builder, items []ItemStatus) {
+	for _, it := range items {
+		box := " "
+		if it.Status == "done" || it.Status == "skipped" {
+			box = "x"
+		}
+		mark, ok := itemMarks[it.Status]
+		if !ok {
+			mark = it.Status
+		}
+		fmt.Fprintf(b, "  - [%s] `%s` — %s\n", box, it.Path, mark)
+	}
 }
 
 func stageLink(r *store.Run, stage string) string {

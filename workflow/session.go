@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"log/slog"
 	"regexp"
+	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/ghapp"
@@ -28,6 +30,10 @@ type session struct {
 	// next is the stage to queue when this one succeeds (after the
 	// issue's lease is released).
 	next string
+	// items are the plan items' statuses while (and after) the coder
+	// works, shown in the progress comment; nil outside the code stage.
+	items  []ItemStatus
+	itemMu sync.Mutex // serialises Progress callbacks
 }
 
 // then asks for stage to run after this one.
@@ -102,7 +108,7 @@ func (s *session) step(ctx context.Context, stage, step string) error {
 // progress writes the run's one progress comment (found by marker, edited
 // in place) and remembers its id.
 func (s *session) progress(ctx context.Context) error {
-	ic, err := s.gh.UpsertComment(ctx, s.run.Owner, s.run.Repo, s.run.Issue, ghapp.Marker{Kind: kindProgress}, renderProgress(s.run))
+	ic, err := s.gh.UpsertComment(ctx, s.run.Owner, s.run.Repo, s.run.Issue, ghapp.Marker{Kind: kindProgress}, renderProgress(s.run, s.items))
 	if err != nil {
 		return fmt.Errorf("update progress comment: %w", err)
 	}
@@ -111,6 +117,28 @@ func (s *session) progress(ctx context.Context) error {
 		return s.e.d.Store.SetProgressComment(ctx, s.run.ID, ic.GetID())
 	}
 	return nil
+}
+
+// itemProgress is the code stage's Progress: the progress comment shows
+// each plan item's status and is edited only when one changes state, so a
+// long coder run makes a handful of edits, not one per model call.
+func (s *session) itemProgress(ctx context.Context) Progress {
+	return func(items []ItemStatus) {
+		s.itemMu.Lock()
+		defer s.itemMu.Unlock()
+		if sameStates(items, s.items) {
+			return
+		}
+		s.items = slices.Clone(items)
+		if err := s.progress(ctx); err != nil {
+			s.log.Warn("progress comment not updated", "err", err) // the coder goes on; the next change retries
+		}
+	}
+}
+
+// sameStates reports whether a and b give every item the same status.
+func sameStates(a, b []ItemStatus) bool {
+	return slices.EqualFunc(a, b, func(x, y ItemStatus) bool { return x.Path == y.Path && x.Status == y.Status })
 }
 
 // Marker kinds of the bot's comments.

@@ -75,7 +75,15 @@ func (s *session) pushed(ctx context.Context, spec *preagent.Spec, plan *planner
 		return nil, fmt.Errorf("check out %s: %w", s.run.Branch, err)
 	}
 	defer wt.Close()
-	res, err := s.e.d.Coder.Implement(ctx, wt.Dir(), spec, plan, s.cfg)
+	pending := make([]ItemStatus, len(plan.Items))
+	for i, it := range plan.Items {
+		pending[i] = ItemStatus{Path: it.Path, Status: ItemPending}
+	}
+	s.items = pending
+	res, err := s.e.d.Coder.Implement(ctx, wt.Dir(), spec, plan, s.cfg, s.itemProgress(ctx))
+	if res != nil && len(res.Items) > 0 {
+		s.items = res.Items // the outcomes, for the comments that follow
+	}
 	if res != nil {
 		if uerr := s.addUsage(ctx, llm.RoleCoder, Spend{Usage: res.Usage, Cost: res.Cost}); uerr != nil {
 			return nil, uerr

@@ -105,6 +105,7 @@ func TestEndToEndLabelToPRWithRestartAndReview(t *testing.T) {
 	require.Len(t, c["spec"], 1)
 	require.Len(t, c["plan"], 1)
 	require.Contains(t, c["progress"][0].Body, "#2")
+	require.Contains(t, c["progress"][0].Body, "  - [x] `greet.go` — done\n  - [x] `greet_test.go` — done\n", "the plan items' states")
 	is, _ := e.gh.Issue(e2eOwner, e2eRepo, e.issue)
 	require.NotContains(t, is.Labels, "issuesmith")
 

@@ -132,7 +132,7 @@ type coderAgent struct {
 // run opens the workspace at dir and the coder for cfg, runs fn, and
 // closes the workspace. The result's cost is what the model client priced
 // the coder's calls at.
-func (a *coderAgent) run(dir string, cfg *config.Repo, fn func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error)) (*workflow.CodeResult, error) {
+func (a *coderAgent) run(dir string, cfg *config.Repo, watch func(llm.Model) llm.Model, fn func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error)) (*workflow.CodeResult, error) {
 	open := a.open
 	if open == nil {
 		open = repo.OpenWorkspace
@@ -148,6 +148,9 @@ func (a *coderAgent) run(dir string, cfg *config.Repo, fn func(c *coder.Coder, w
 	}
 	var res *coder.Result
 	sp, err := spendOf(model, func(m llm.Model) error {
+		if watch != nil {
+			m = watch(m)
+		}
 		c, err := coder.New(m, a.options(cfg))
 		if err != nil {
 			return err
@@ -163,9 +166,11 @@ func (a *coderAgent) run(dir string, cfg *config.Repo, fn func(c *coder.Coder, w
 	return out, nil
 }
 
-// Implement runs the coder over the plan in the worktree at dir.
-func (a *coderAgent) Implement(ctx context.Context, dir string, spec *preagent.Spec, plan *planner.Plan, cfg *config.Repo) (*workflow.CodeResult, error) {
-	return a.run(dir, cfg, func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error) {
+// Implement runs the coder over the plan in the worktree at dir, telling
+// progress when a plan item starts or ends (see itemWatch).
+func (a *coderAgent) Implement(ctx context.Context, dir string, spec *preagent.Spec, plan *planner.Plan, cfg *config.Repo, progress workflow.Progress) (*workflow.CodeResult, error) {
+	watch := func(m llm.Model) llm.Model { return watchItems(m, plan, progress) }
+	return a.run(dir, cfg, watch, func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error) {
 		return c.Implement(ctx, ws, spec, plan)
 	})
 }
@@ -193,7 +198,7 @@ func (a *coderAgent) Revise(ctx context.Context, dir string, req workflow.Review
 		}
 		paths = req.Files
 	}
-	return a.run(dir, cfg, func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error) {
+	return a.run(dir, cfg, nil, func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error) {
 		var all *coder.Result
 		for _, p := range paths {
 			one := rr

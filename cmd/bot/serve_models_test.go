@@ -127,7 +127,7 @@ func TestCoderAgentClosesItsWorkspace(t *testing.T) {
 		return ws, err
 	}}
 	// An empty plan asks the model nothing; a review of a missing file fails.
-	_, err = a.Implement(t.Context(), dir, &preagent.Spec{}, &planner.Plan{}, config.DefaultRepo())
+	_, err = a.Implement(t.Context(), dir, &preagent.Spec{}, &planner.Plan{}, config.DefaultRepo(), nil)
 	require.NoError(t, err)
 	_, err = a.Revise(t.Context(), dir, workflow.Review{Path: "missing.txt", Line: 1,
 		Thread: []workflow.ThreadComment{{Author: "alice", Body: "fix"}}}, config.DefaultRepo())
@@ -137,4 +137,37 @@ func TestCoderAgentClosesItsWorkspace(t *testing.T) {
 		_, err := ws.ReadBytes("a.txt")
 		require.Error(t, err, "the workspace is still open")
 	}
+}
+
+// The coder's progress reaches the workflow: each item's start, and the
+// outcome of the ones before it, as the real coder runs a two-item plan.
+func TestCoderAgentReportsItemProgress(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, f := range []string{"a.txt", "b.txt"} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, f), []byte("one\n"), 0o644))
+	}
+	edit := func(path string) string {
+		return "<file-edit filePath=\"" + path + "\">\n------- SEARCH\none\n=======\nONE\n+++++++ REPLACE\n</file-edit>\n"
+	}
+	srv := llmtest.NewServer(t, llmtest.Script{
+		llmtest.Reply(edit("a.txt")).When(llmtest.Expect{Role: "coder", Last: "# Your item: a.txt"}),
+		llmtest.Reply(edit("b.txt")).When(llmtest.Expect{Role: "coder", Last: "# Your item: b.txt"}),
+	})
+	ms, err := newModels(modelEnv(srv.URL()))
+	require.NoError(t, err)
+	a := &coderAgent{models: ms, opts: coder.Options{SkipGoChecks: true}}
+	plan := &planner.Plan{Items: []planner.Item{
+		{Path: "a.txt", Action: preagent.ActionModify, Steps: []planner.Step{{Text: "Shout one"}}},
+		{Path: "b.txt", Action: preagent.ActionModify, Steps: []planner.Step{{Text: "Shout one"}}},
+	}}
+	var reports [][]workflow.ItemStatus
+	res, err := a.Implement(t.Context(), dir, &preagent.Spec{Topic: "shout"}, plan, config.DefaultRepo(),
+		func(items []workflow.ItemStatus) { reports = append(reports, items) })
+	require.NoError(t, err)
+	require.True(t, res.OK, "%+v", res)
+	st := func(a, b string) []workflow.ItemStatus {
+		return []workflow.ItemStatus{{Path: "a.txt", Status: a}, {Path: "b.txt", Status: b}}
+	}
+	require.Equal(t, [][]workflow.ItemStatus{st("working", "pending"), st("done", "working")}, reports)
 }
