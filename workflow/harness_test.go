@@ -33,7 +33,7 @@ const owner, name = "acme", "app"
 
 // leaseTTL is the harness's issue lease lifetime: short, so heartbeats
 // renew it several times during a blocked stage.
-const leaseTTL = 300 * time.Millisecond
+const leaseTTL = time.Second
 
 // harness is a workflow on real parts: a SQLite store in a temp dir, the
 // fake GitHub through the real ghapp client, and real git repositories.

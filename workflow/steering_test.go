@@ -115,7 +115,7 @@ func TestStopDuringCodingStopsTheCoderAndOpensNoPR(t *testing.T) {
 	<-hit // the coder is working (and would work until its context ends)
 	// Heartbeats keep the working job's issue lease long past its TTL: no
 	// other job (or replica) can take the issue meanwhile.
-	time.Sleep(4 * leaseTTL)
+	time.Sleep(leaseTTL * 3 / 2)
 	ok, err := h.st.AcquireLease(t.Context(), store.IssueKey{Owner: owner, Repo: name, Issue: h.issue}, "intruder", time.Second)
 	require.NoError(t, err)
 	require.False(t, ok, "the live stage's lease expired")
