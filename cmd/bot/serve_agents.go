@@ -106,6 +106,7 @@ func (a *explorerAgent) Explore(ctx context.Context, dir string, is preagent.Iss
 		}
 		opts := a.opts
 		opts.Budget = cfg.Role(llm.RoleExplorer).Budget()
+		opts.ObserverBudget = cfg.Role(llm.RoleObserver).Budget()
 		opts.NoObserver = !cfg.Observer
 		res, err := preagent.New(m, ws, idx, opts).Explore(ctx, is)
 		if err != nil {
