@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync/atomic"
 
 	"github.com/issuesmith/issuesmith/coder"
 	"github.com/issuesmith/issuesmith/config"
-	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/planner"
 	"github.com/issuesmith/issuesmith/preagent"
@@ -267,88 +265,6 @@ func codeResult(res *coder.Result) *workflow.CodeResult {
 		}
 	}
 	return out
-}
-
-// gitRepos is workflow.Git over repo.Cache, with installation tokens from
-// the App: the token goes to git only, never to the workflow.
-type gitRepos struct {
-	cache  *repo.Cache
-	app    *ghapp.App
-	author repo.Signature
-	seq    atomic.Int64
-}
-
-// Checkout prepares a worktree from the cache: branch "" is a read-only
-// checkout of the base; a named branch starts from the remote branch when it
-// exists (a resumed run, a revise), else from the base.
-func (g *gitRepos) Checkout(ctx context.Context, r workflow.RepoRef, branch string) (workflow.Worktree, error) {
-	if r.CloneURL == "" {
-		return nil, errors.New("checkout: the repository has no clone URL")
-	}
-	token, err := g.app.Token(ctx, r.InstallationID)
-	if err != nil {
-		return nil, err
-	}
-	reuse := branch != ""
-	if branch == "" {
-		branch = "issuesmith/read-only" // never pushed
-	}
-	id := fmt.Sprintf("%s-%d", strings.NewReplacer("/", "-", " ", "-").Replace(r.Job), g.seq.Add(1))
-	wt, err := g.cache.Prepare(ctx, repo.PrepareOptions{URL: r.CloneURL, Token: token, Base: r.Base, Branch: branch, RunID: id, Reuse: reuse})
-	if err != nil {
-		return nil, err
-	}
-	return &gitWorktree{wt: wt, g: g, ref: r}, nil
-}
-
-type gitWorktree struct {
-	wt  *repo.Worktree
-	g   *gitRepos
-	ref workflow.RepoRef
-}
-
-// Dir, Close, Commit and Push implement workflow.Worktree over repo.Worktree;
-// Push fetches a fresh installation token.
-func (w *gitWorktree) Dir() string  { return w.wt.Dir }
-func (w *gitWorktree) Close() error { return w.wt.Remove() }
-
-// Commit credits each co-author with a Co-authored-by trailer in GitHub's
-// noreply form (user id + login), so the commit links to the account.
-func (w *gitWorktree) Commit(ctx context.Context, msg string, coAuthors ...string) (string, bool, error) {
-	opts := repo.CommitOptions{Message: msg, Author: w.g.author}
-	for _, login := range coAuthors {
-		opts.CoAuthors = append(opts.CoAuthors, w.coAuthor(ctx, login))
-	}
-	sha, err := w.wt.Commit(ctx, opts)
-	if errors.Is(err, repo.ErrEmptyChange) {
-		head, herr := w.wt.Head()
-		return head, false, herr
-	}
-	return sha, err == nil, err
-}
-
-// coAuthor is login's git identity. The user id comes from the
-// collaborator permission endpoint (the requester has write access, so it
-// answers); without it the login-only noreply address still names them.
-func (w *gitWorktree) coAuthor(ctx context.Context, login string) repo.Signature {
-	sig := repo.Signature{Name: login, Email: login + "@users.noreply.github.com"}
-	c, err := w.g.app.Client(ctx, w.ref.InstallationID)
-	if err != nil {
-		return sig
-	}
-	perm, _, err := c.GitHub().Repositories.GetPermissionLevel(ctx, w.ref.Owner, w.ref.Repo, login)
-	if err == nil && perm.GetUser().GetID() != 0 {
-		sig.Email = repo.NoReplyEmail(perm.GetUser().GetID(), perm.GetUser().GetLogin())
-	}
-	return sig
-}
-
-func (w *gitWorktree) Push(ctx context.Context) error {
-	token, err := w.g.app.Token(ctx, w.ref.InstallationID)
-	if err != nil {
-		return err
-	}
-	return w.wt.Push(ctx, token, repo.PushOptions{})
 }
 
 // plannerAgent is workflow.Planner over planner.Planner.
