@@ -285,10 +285,18 @@ func (si *searchIndex) phrases(src Source, phrases []string, res []scored) {
 				hits = append(hits, d)
 			}
 		}
-		if len(hits) == 0 || len(hits) > 10 {
-			continue // nowhere, or too common to point anywhere
+		// Tests, docs and changelogs repeat flags and messages: how
+		// specific a phrase is is judged among the project's code.
+		code := 0
+		for _, d := range hits {
+			if p := si.docs[d].Path; IsCode(p) && !IsTest(p) && !auxiliary(p) && !vendored(p) {
+				code++
+			}
 		}
-		w0 := boostPhrase / math.Sqrt(float64(len(hits)))
+		if code == 0 || code > 10 {
+			continue // not in the code, or too common to point anywhere
+		}
+		w0 := boostPhrase / math.Sqrt(float64(code))
 		for _, d := range hits {
 			w := min(w0, maxPhraseBoost-got[d])
 			if w <= 0 {
