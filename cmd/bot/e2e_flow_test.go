@@ -138,24 +138,7 @@ func TestEndToEndLabelToPRWithRestartAndReview(t *testing.T) {
 
 	// A submitted review mentioning the bot → a commit over the PR's files
 	// and a reply in the conversation.
-	review := "@issuesmith say Hi instead of Hello"
-	require.Equal(t, http.StatusAccepted, e.deliver("pull_request_review", "pull_request_review.submitted.json", func(p map[string]any) {
-		pr := obj(p, "pull_request")
-		pr["number"] = prs[0].Number
-		obj(pr, "user")["login"], obj(pr, "user")["type"] = e.gh.BotLogin(), "Bot"
-		obj(pr, "head")["ref"] = prs[0].Head
-		obj(p, "review")["body"], obj(p, "review")["state"] = review, "changes_requested"
-	}))
-	var convReply string
-	require.Eventually(t, func() bool {
-		for _, c := range e.gh.Comments(e2eOwner, e2eRepo, pr.Number) {
-			if c.User == e.gh.BotLogin() && strings.Contains(c.Body, "> @"+e2eUser+": "+review) {
-				convReply = c.Body
-				return true
-			}
-		}
-		return false
-	}, 60*time.Second, 25*time.Millisecond, "no reply to the review in the conversation")
+	convReply := e.submitReview(pr, "@issuesmith say Hi instead of Hello")
 	log = e.git.Log(t, name, pr.Head)
 	require.Len(t, log, 4)
 	require.Contains(t, convReply, "Done in "+log[0].Hash)
@@ -197,6 +180,30 @@ func TestEndToEndLabelToPRWithRestartAndReview(t *testing.T) {
 	require.Zero(t, e.gate.refused.Load(), "git requests without an installation token")
 	require.GreaterOrEqual(t, e.gate.pushes.Load(), int64(3))
 	e.assertTokensNowhere(logs, e.dir)
+}
+
+// submitReview delivers a submitted review of the bot's PR with body text
+// and waits for the bot's reply in the PR conversation.
+func (e *e2e) submitReview(pr ghtest.PullRequest, text string) string {
+	e.t.Helper()
+	require.Equal(e.t, http.StatusAccepted, e.deliver("pull_request_review", "pull_request_review.submitted.json", func(p map[string]any) {
+		po := obj(p, "pull_request")
+		po["number"] = pr.Number
+		obj(po, "user")["login"], obj(po, "user")["type"] = e.gh.BotLogin(), "Bot"
+		obj(po, "head")["ref"] = pr.Head
+		obj(p, "review")["body"], obj(p, "review")["state"] = text, "changes_requested"
+	}))
+	var reply string
+	require.Eventually(e.t, func() bool {
+		for _, c := range e.gh.Comments(e2eOwner, e2eRepo, pr.Number) {
+			if c.User == e.gh.BotLogin() && strings.Contains(c.Body, "> @"+e2eUser+": "+text) {
+				reply = c.Body
+				return true
+			}
+		}
+		return false
+	}, 60*time.Second, 25*time.Millisecond, "no reply to the review in the conversation")
+	return reply
 }
 
 func (e *e2e) get(path string) string {
