@@ -128,6 +128,9 @@ func (q *query) collectPaths(text string) {
 		}
 	}
 	seen := map[string]bool{}
+	for _, f := range q.frames { // a frame is a pointer of its own kind
+		seen[strings.TrimPrefix(f, "/")] = true
+	}
 	for _, m := range pathRe.FindAllString(text, -1) {
 		if !seen[m] {
 			seen[m] = true
