@@ -266,6 +266,11 @@ func (si *searchIndex) phrases(src Source, phrases []string, res []scored) {
 	}
 	content := map[int][]byte{}
 	got := map[int]float64{}
+	// Longest first: a file matching "pytest --fixtures" is not counted
+	// again for "--fixtures".
+	phrases = append([]string(nil), phrases...)
+	sort.SliceStable(phrases, func(i, j int) bool { return len(phrases[i]) > len(phrases[j]) })
+	matched := map[int][]string{}
 	for _, ph := range phrases {
 		terms := Terms(ph)
 		if len(terms) == 0 {
@@ -298,15 +303,29 @@ func (si *searchIndex) phrases(src Source, phrases []string, res []scored) {
 		}
 		w0 := boostPhrase / math.Sqrt(float64(code))
 		for _, d := range hits {
+			if within(ph, matched[d]) {
+				continue
+			}
 			w := min(w0, maxPhraseBoost-got[d])
 			if w <= 0 {
 				continue // a file quoting the whole issue (a changelog) gains no more
 			}
 			got[d] += w
+			matched[d] = append(matched[d], ph)
 			res[d].boost += w
 			res[d].reasons = append(res[d].reasons, fmt.Sprintf("contains %q", ph))
 		}
 	}
+}
+
+// within reports whether ph is part of one of the longer phrases.
+func within(ph string, longer []string) bool {
+	for _, l := range longer {
+		if strings.Contains(l, ph) {
+			return true
+		}
+	}
+	return false
 }
 
 func hasAll(terms map[string]int32, want []string) bool {
