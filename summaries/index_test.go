@@ -307,3 +307,24 @@ func TestSchedule(t *testing.T) {
 	assert.Equal(t, 1, got.Parsed)
 	assert.NotNil(t, idx.File("app/new.py"))
 }
+
+func TestSearchPhrasesCountOncePerFile(t *testing.T) {
+	t.Parallel()
+	src := open(t, writeTree(t, map[string]string{
+		"cli/help.py":  "HELP = 'usage: shop --verbose'  # shop --verbose prints more\n",
+		"cli/flags.py": "def add(parser):\n    parser.add_option('--verbose')\n",
+	}))
+	idx, err := summaries.Build(t.Context(), src, summaries.Options{})
+	require.NoError(t, err)
+	hits := idx.Search("`shop --verbose` prints nothing", 2)
+	require.Len(t, hits, 2)
+	for _, h := range hits {
+		n := 0
+		for _, r := range h.Reasons {
+			if strings.HasPrefix(r, "contains ") {
+				n++
+			}
+		}
+		assert.Equal(t, 1, n, "%s: %v", h.Path, h.Reasons)
+	}
+}
