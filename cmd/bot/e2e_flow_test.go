@@ -177,8 +177,8 @@ func TestEndToEndLabelToPRWithRestartAndReview(t *testing.T) {
 	// Git got the fake GitHub's installation tokens and nothing else (every
 	// push went through: three commits on the branch), and no token is in a
 	// log line, a comment or a stored file (remotes, git config, database).
-	require.Zero(t, e.gate.refused.Load(), "git requests without an installation token")
-	require.GreaterOrEqual(t, e.gate.pushes.Load(), int64(3))
+	require.Zero(t, e.git.AuthFailures(), "git requests without a valid installation token")
+	require.GreaterOrEqual(t, e.git.Pushes(), int64(3))
 	e.assertTokensNowhere(logs, e.dir)
 }
 

@@ -75,8 +75,7 @@ type e2e struct {
 	env   []string
 	addr  string
 	issue int
-	gate  *tokenGate // git behind the fake GitHub's installation tokens
-	dir   string     // the server's database and data directory
+	dir   string // the server's database and data directory
 
 	mu    sync.Mutex
 	child *exec.Cmd
@@ -89,14 +88,19 @@ func newE2E(t *testing.T, modelURL string) *e2e {
 	if testing.Short() {
 		t.Skip("end-to-end test: starts the server process")
 	}
-	e := &e2e{t: t, gh: ghtest.New(t, ghtest.Options{}), git: gittest.NewServer(t), logs: &bytes.Buffer{}}
+	e := &e2e{t: t, gh: ghtest.New(t, ghtest.Options{}), logs: &bytes.Buffer{}}
+	// Git sits behind the fake GitHub's installation tokens: a request
+	// passes only with a token the fake issued for this repository's
+	// installation and has not expired, as git's x-access-token password.
+	e.git = gittest.NewServer(t, gittest.WithTokenCheck(func(tok string) bool {
+		return e.gh.ValidToken(e2eOwner, e2eRepo, tok)
+	}))
 	name := e2eOwner + "/" + e2eRepo
-	e.git.Seed(t, name, map[string]string{
+	url := e.git.Seed(t, name, map[string]string{
 		"README.md": "# Hello\n\nA greeting library.\n",
 		"greet.go":  "package greet\n\n// Hello returns a greeting.\nfunc Hello() string {\n\treturn \"hello\"\n}\n",
 	})
-	e.gate = newTokenGate(t, e.gh, e.gh.URL(), e.git.URL())
-	e.gh.AddRepo(ghtest.Repo{Owner: e2eOwner, Name: e2eRepo, CloneURL: e.gate.cloneURL(name)})
+	e.gh.AddRepo(ghtest.Repo{Owner: e2eOwner, Name: e2eRepo, CloneURL: url})
 	e.gh.SetPermission(e2eOwner, e2eRepo, e2eUser, "write")
 	e.issue = e.gh.AddIssue(e2eOwner, e2eRepo, ghtest.Issue{Title: "Greet people by name",
 		Body: "Hello() should take the name of the person to greet.", User: e2eUser, Labels: []string{"issuesmith"}})
@@ -109,7 +113,7 @@ func newE2E(t *testing.T, modelURL string) *e2e {
 		"ISSUESMITH_APP_ID="+fmt.Sprint(e.gh.AppID()),
 		"ISSUESMITH_PRIVATE_KEY_FILE="+key,
 		"ISSUESMITH_WEBHOOK_SECRET="+e2eSecret,
-		"ISSUESMITH_GITHUB_URL="+e.gate.ghURL,
+		"ISSUESMITH_GITHUB_URL="+e.gh.URL(),
 		"ISSUESMITH_BOT_LOGIN="+e.gh.BotLogin(),
 		"ISSUESMITH_DATABASE_URL="+filepath.Join(dir, "issuesmith.db"),
 		"ISSUESMITH_DATA_DIR="+filepath.Join(dir, "data"),

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/pem"
 	"net/http"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -112,4 +113,30 @@ func (s *Server) newToken(installation int64) (string, time.Time) {
 	s.st.tokens[tok] = token{installation: installation, expires: exp}
 	s.st.tokensIssued++
 	return tok, exp
+}
+
+// IssuedTokens returns every installation token the fake has handed out,
+// expired or not, sorted. Tests look for them where secrets must never be
+// (logs, comments, stored files).
+func (s *Server) IssuedTokens() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]string, 0, len(s.st.tokens))
+	for tok := range s.st.tokens {
+		out = append(out, tok)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ValidToken reports whether tok is an installation token the fake issued,
+// unexpired, whose installation owns repository owner/name: what GitHub
+// checks of git's x-access-token password. Pass it to
+// gittest.WithTokenCheck to put a git server behind the fake's tokens.
+func (s *Server) ValidToken(owner, name, tok string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, ok := s.st.tokens[tok]
+	rp := s.st.repos[owner+"/"+name]
+	return ok && time.Now().Before(t.expires) && rp != nil && rp.Installation == t.installation
 }

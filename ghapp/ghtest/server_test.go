@@ -130,6 +130,30 @@ func TestExpiredTokenIsRefused(t *testing.T) {
 	assert.Len(t, rec.take(), 1)
 }
 
+// The tokens the fake issued can be observed and checked the way GitHub
+// checks git's password: issued, unexpired, for the repository's installation.
+func TestIssuedTokensAndValidToken(t *testing.T) {
+	t.Parallel()
+	s := New(t, Options{TokenTTL: 50 * time.Millisecond})
+	s.AddRepo(Repo{Owner: "o", Name: "r"})
+	s.AddRepo(Repo{Owner: "o", Name: "elsewhere", Installation: 7})
+	require.Empty(t, s.IssuedTokens())
+	a, b := getToken(t, s), getToken(t, s)
+	require.NotEqual(t, a, b)
+	want := []string{a, b}
+	if b < a {
+		want = []string{b, a}
+	}
+	require.Equal(t, want, s.IssuedTokens())
+	require.True(t, s.ValidToken("o", "r", a))
+	require.False(t, s.ValidToken("o", "elsewhere", a), "another installation's repository")
+	require.False(t, s.ValidToken("o", "missing", a))
+	require.False(t, s.ValidToken("o", "r", "ghs_forged"))
+	time.Sleep(60 * time.Millisecond)
+	require.False(t, s.ValidToken("o", "r", a), "expired")
+	require.Len(t, s.IssuedTokens(), 2, "expired tokens are still listed")
+}
+
 func TestFaultsAndState(t *testing.T) {
 	t.Parallel()
 	s := New(t, Options{})

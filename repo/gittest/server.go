@@ -16,12 +16,14 @@ import (
 // Server is a git smart-HTTP server over bare repositories in a temporary
 // directory. Repository "owner/name" is served at URL()+"/owner/name.git".
 type Server struct {
-	root  string
-	token string
-	srv   *httptest.Server
+	root   string
+	token  string
+	accept func(token string) bool
+	srv    *httptest.Server
 
 	requests     atomic.Int64
 	authFailures atomic.Int64
+	pushes       atomic.Int64
 }
 
 // Option configures a Server.
@@ -31,6 +33,14 @@ type Option func(*Server)
 // "x-access-token" and this password on every request; other credentials get
 // 401 (none given) or 403 (wrong ones).
 func WithToken(token string) Option { return func(s *Server) { s.token = token } }
+
+// WithTokenCheck is WithToken for a set of tokens that changes while the
+// test runs (a fake GitHub's installation tokens): a request passes only
+// with user "x-access-token" and a password accept reports true for. It
+// replaces WithToken; accept may be called from several goroutines.
+func WithTokenCheck(accept func(token string) bool) Option {
+	return func(s *Server) { s.accept = accept }
+}
 
 // NewServer starts a server that is closed when the test ends. It skips the
 // test when git or git-http-backend is missing.
@@ -57,6 +67,9 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 			s.authFailures.Add(1)
 			return
 		}
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/git-receive-pack") {
+			s.pushes.Add(1)
+		}
 		h.ServeHTTP(w, r)
 	}))
 	t.Cleanup(s.srv.Close)
@@ -65,7 +78,7 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 
 // authorized checks the token, answering 401/403 itself when it is wrong.
 func (s *Server) authorized(w http.ResponseWriter, r *http.Request) bool {
-	if s.token == "" {
+	if s.token == "" && s.accept == nil {
 		return true
 	}
 	user, pass, ok := r.BasicAuth()
@@ -74,7 +87,13 @@ func (s *Server) authorized(w http.ResponseWriter, r *http.Request) bool {
 		http.Error(w, "authentication required", http.StatusUnauthorized)
 		return false
 	}
-	if user != "x-access-token" || subtle.ConstantTimeCompare([]byte(pass), []byte(s.token)) != 1 {
+	var good bool
+	if s.accept != nil {
+		good = s.accept(pass)
+	} else {
+		good = subtle.ConstantTimeCompare([]byte(pass), []byte(s.token)) == 1
+	}
+	if user != "x-access-token" || !good {
 		http.Error(w, "invalid credentials", http.StatusForbidden)
 		return false
 	}
@@ -92,6 +111,10 @@ func (s *Server) Requests() int64 { return s.requests.Load() }
 
 // AuthFailures counts the requests refused for missing or wrong credentials.
 func (s *Server) AuthFailures() int64 { return s.authFailures.Load() }
+
+// Pushes counts the authorized push requests (POST git-receive-pack) so
+// far, whether or not the push was accepted.
+func (s *Server) Pushes() int64 { return s.pushes.Load() }
 
 // Dir returns the bare repository's directory on disk.
 func (s *Server) Dir(name string) string {

@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/issuesmith/issuesmith/repo/gittest"
@@ -66,4 +67,32 @@ func TestHelpers(t *testing.T) {
 	out, err := gitCLI(filepath.Join(work, "c"), "push", "origin", "HEAD:refs/heads/other")
 	require.Error(t, err)
 	require.Contains(t, out, "no pushes today")
+}
+
+// A token check accepts the tokens its predicate accepts at the time of the
+// request (a set that grows while the test runs: "second" is refused, then
+// pushes once it is valid), and pushes are counted.
+func TestServerChecksTokensByPredicate(t *testing.T) {
+	t.Parallel()
+	var valid sync.Map
+	valid.Store("first", true)
+	srv := gittest.NewServer(t, gittest.WithTokenCheck(func(tok string) bool { _, ok := valid.Load(tok); return ok }))
+	url := srv.Seed(t, "acme/app", map[string]string{"a.txt": "a\n"})
+	with := func(tok string) string { return strings.Replace(url, "http://", "http://x-access-token:"+tok+"@", 1) }
+
+	dir := t.TempDir()
+	out, err := gitCLI(dir, "clone", "--quiet", with("second"), "refused")
+	require.Error(t, err, out)
+	require.Positive(t, srv.AuthFailures())
+	out, err = gitCLI(dir, "clone", "--quiet", with("first"), "c")
+	require.NoError(t, err, out)
+
+	valid.Store("second", true)
+	work := filepath.Join(dir, "c")
+	out, err = gitCLI(work, "-c", "user.name=A", "-c", "user.email=a@example.com", "commit", "--quiet", "--allow-empty", "-m", "empty")
+	require.NoError(t, err, out)
+	out, err = gitCLI(work, "push", "--quiet", with("second"), "HEAD:refs/heads/next")
+	require.NoError(t, err, out)
+	require.Equal(t, int64(1), srv.Pushes())
+	require.NotEmpty(t, srv.Head(t, "acme/app", "next"))
 }
