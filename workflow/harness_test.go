@@ -155,7 +155,8 @@ func (h *harness) botComments() map[string][]ghtest.Comment {
 type agents struct {
 	mu           sync.Mutex
 	explores     int
-	refreshed    []string // files seen by Refresh
+	refreshed    []string     // files seen by Refresh
+	refreshCfg   *config.Repo // the settings the last Refresh got
 	exploreErr   error
 	implementHit chan struct{} // closed when Implement starts, if set
 	block        bool          // Implement waits for ctx to end
@@ -291,13 +292,14 @@ func (a *agents) Revise(_ context.Context, dir string, req workflow.Review, _ *c
 		Usage: llm.Usage{PromptTokens: 300, CompletionTokens: 30}}, nil
 }
 
-func (a *agents) Refresh(_ context.Context, dir string) (workflow.Spend, error) {
+func (a *agents) Refresh(_ context.Context, dir string, cfg *config.Repo) (workflow.Spend, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return workflow.Spend{}, err
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	a.refreshCfg = cfg
 	for _, e := range entries {
 		a.refreshed = append(a.refreshed, e.Name())
 	}

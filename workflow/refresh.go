@@ -9,14 +9,17 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 
+	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/llm"
 )
 
 // Summarizer refreshes the file-summary cache of a checkout (summaries with
 // the summarizer model over the store's cache, adapted in cmd/bot). The
-// explorer then finds every unchanged file's summary in the cache.
+// explorer then finds every unchanged file's summary in the cache. cfg is
+// the repository's .github/issuesmith.yml (defaults when it has none): its
+// summarizer role chooses the model, as the other roles do theirs.
 type Summarizer interface {
-	Refresh(ctx context.Context, dir string) (Spend, error)
+	Refresh(ctx context.Context, dir string, cfg *config.Repo) (Spend, error)
 }
 
 // Pushed is the event of a push to a repository's default branch.
@@ -60,7 +63,9 @@ type refreshWorker struct {
 // while, later ones only summarise changed files.
 func (w *refreshWorker) Timeout(*river.Job[RefreshArgs]) time.Duration { return time.Hour }
 
-// Work checks out the default branch and refreshes its summaries.
+// Work checks out the default branch and refreshes its summaries with the
+// model settings of the branch's .github/issuesmith.yml. An invalid file
+// refreshes nothing (nothing runs until it is fixed) and is not retried.
 func (w *refreshWorker) Work(ctx context.Context, job *river.Job[RefreshArgs]) error {
 	e, a := w.e, job.Args
 	gh, err := e.d.GitHub.Client(ctx, a.InstallationID)
@@ -71,6 +76,16 @@ func (w *refreshWorker) Work(ctx context.Context, job *river.Job[RefreshArgs]) e
 	if err != nil {
 		return err
 	}
+	cfg, err := readRepoConfig(ctx, gh, a.Owner, a.Repo, r.GetDefaultBranch())
+	var perm errPermanent
+	if errors.As(err, &perm) {
+		e.log.Warn("summary refresh skipped", "repo", a.Owner+"/"+a.Repo, "err", err)
+		e.observe("refresh", "failed")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
 	ref := RepoRef{InstallationID: a.InstallationID, Owner: a.Owner, Repo: a.Repo, Base: r.GetDefaultBranch(),
 		CloneURL: r.GetCloneURL(), Job: fmt.Sprintf("refresh-job%d", job.ID)}
 	wt, err := e.d.Git.Checkout(ctx, ref, "")
@@ -78,7 +93,7 @@ func (w *refreshWorker) Work(ctx context.Context, job *river.Job[RefreshArgs]) e
 		return fmt.Errorf("check out %s/%s: %w", a.Owner, a.Repo, err)
 	}
 	defer wt.Close()
-	sp, err := e.d.Summarizer.Refresh(ctx, wt.Dir())
+	sp, err := e.d.Summarizer.Refresh(ctx, wt.Dir(), cfg)
 	if e.o.Usage != nil {
 		e.o.Usage(llm.RoleSummarizer, sp.Usage, e.priced(llm.RoleSummarizer, sp))
 	}

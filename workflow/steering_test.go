@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/issuesmith/issuesmith/ghapp/ghtest"
+	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/store"
 	"github.com/issuesmith/issuesmith/store/storetest"
 	"github.com/issuesmith/issuesmith/workflow"
@@ -97,12 +98,34 @@ func TestOldDeliveriesArePrunedPeriodically(t *testing.T) {
 func TestPushRefreshesSummariesOfTheDefaultBranch(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, &agents{})
+	h.gh.SetFile(owner, name, "main", workflow.RepoConfigPath, []byte("version: 1\nroles:\n  summarizer:\n    model: small-summarizer\n"))
 	require.NoError(t, h.event(workflow.Pushed))
 	require.Eventually(t, func() bool {
 		h.agents.mu.Lock()
 		defer h.agents.mu.Unlock()
 		return slices.Contains(h.agents.refreshed, "greet.go")
 	}, 10*time.Second, 20*time.Millisecond, "the refresh saw a checkout of main")
+	h.agents.mu.Lock()
+	defer h.agents.mu.Unlock()
+	require.NotNil(t, h.agents.refreshCfg, "the refresh got the repository's settings")
+	require.Equal(t, "small-summarizer", h.agents.refreshCfg.LLMRoles()[llm.RoleSummarizer].Model)
+}
+
+// An invalid .github/issuesmith.yml refreshes nothing: like every stage,
+// the summaries wait until the file is fixed.
+func TestPushWithAnInvalidConfigRefreshesNothing(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, &agents{})
+	h.gh.SetFile(owner, name, "main", workflow.RepoConfigPath, []byte("version: 1\nroles:\n  summariser: {}\n"))
+	require.NoError(t, h.event(workflow.Pushed))
+	require.Eventually(t, func() bool {
+		var n int
+		err := h.st.DB().QueryRowContext(t.Context(), `SELECT COUNT(*) FROM river_job WHERE kind = 'issuesmith_refresh' AND state = 'completed'`).Scan(&n)
+		return err == nil && n == 1
+	}, 10*time.Second, 20*time.Millisecond, "the refresh job ends without retries")
+	h.agents.mu.Lock()
+	defer h.agents.mu.Unlock()
+	require.Empty(t, h.agents.refreshed)
 }
 
 func TestStopDuringCodingStopsTheCoderAndOpensNoPR(t *testing.T) {

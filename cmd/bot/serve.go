@@ -112,7 +112,7 @@ func newServer(ctx context.Context, cfg *config.Server, log *slog.Logger, tune s
 		Explorer:   &explorerAgent{models: ms, cache: st, opts: preagent.Options{}},
 		Planner:    &plannerAgent{models: ms},
 		Coder:      &coderAgent{models: ms, opts: coder.Options{}},
-		Summarizer: &summaryRefresher{model: ms.def, cache: st},
+		Summarizer: &summaryRefresher{models: ms, cache: st},
 	}, workflow.Options{
 		BotLogin: botLogin, MaxWorkers: cfg.Workers, Logger: log, PollInterval: tune.pollInterval,
 		Observe: m.job, Usage: m.usage,

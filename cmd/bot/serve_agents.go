@@ -290,21 +290,26 @@ func (a *plannerAgent) Plan(ctx context.Context, spec *preagent.Spec, cfg *confi
 }
 
 // summaryRefresher is workflow.Summarizer: it builds the summaries index of
-// a checkout with the model (summarizer role) over the store's cache, so
+// a checkout with the model (summarizer role, with the repository's role
+// settings applied like every other stage's) over the store's cache, so
 // explorations find every unchanged file already summarised.
 type summaryRefresher struct {
-	model llm.Model
-	cache summaries.Cache
+	models *models
+	cache  summaries.Cache
 }
 
 // Refresh summarises changed files of the checkout at dir into the cache.
-func (r *summaryRefresher) Refresh(ctx context.Context, dir string) (workflow.Spend, error) {
+func (r *summaryRefresher) Refresh(ctx context.Context, dir string, cfg *config.Repo) (workflow.Spend, error) {
+	model, err := r.models.forRepo(cfg)
+	if err != nil {
+		return workflow.Spend{}, err
+	}
 	ws, err := repo.OpenWorkspace(dir)
 	if err != nil {
 		return workflow.Spend{}, fmt.Errorf("open workspace: %w", err)
 	}
 	defer ws.Close()
-	return spendOf(r.model, func(m llm.Model) error {
+	return spendOf(model, func(m llm.Model) error {
 		_, err := summaries.Build(ctx, ws, summaries.Options{Model: m, Cache: r.cache})
 		return err
 	})

@@ -7,29 +7,37 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/llm/llmtest"
 	"github.com/issuesmith/issuesmith/store/storetest"
 )
 
-// The push refresh writes model summaries into the store's cache; a second
-// refresh of the same content asks the model nothing.
+// The push refresh writes model summaries into the store's cache, with the
+// repository's summarizer model (roles.summarizer of .github/issuesmith.yml,
+// priced as that model); a second refresh of the same content asks the
+// model nothing.
 func TestSummaryRefresherFillsTheStoreCache(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "greet.go"), []byte("package greet\n\n// Hello greets.\nfunc Hello() string { return \"hello\" }\n"), 0o644))
 	srv := llmtest.NewServer(t, llmtest.Script{
-		llmtest.Reply("Greeting helpers: Hello returns a fixed greeting.").When(llmtest.Expect{Role: "summarizer"}).WithUsage(120, 12, 0),
+		llmtest.Reply("Greeting helpers: Hello returns a fixed greeting.").When(llmtest.Expect{Role: "summarizer", Model: "big-coder"}).WithUsage(120, 12, 0),
 	})
-	model, err := llm.NewClient(llm.Config{BaseURL: srv.URL(), Model: "test"})
+	ms, err := newModels(modelEnv(srv.URL()))
+	require.NoError(t, err)
+	rc, err := config.ParseRepo([]byte("version: 1\nroles:\n  summarizer:\n    model: big-coder\n"))
 	require.NoError(t, err)
 	st := storetest.SQLite(t)
-	r := &summaryRefresher{model: model, cache: st}
+	r := &summaryRefresher{models: ms, cache: st}
 
-	u, err := r.Refresh(t.Context(), dir)
+	u, err := r.Refresh(t.Context(), dir, rc)
 	require.NoError(t, err)
 	require.Equal(t, 120, u.Usage.PromptTokens)
-	u, err = r.Refresh(t.Context(), dir)
+	reqs := srv.Requests()
+	require.Len(t, reqs, 1)
+	require.Equal(t, "big-coder", reqs[0].Model, "the repository's summarizer model, not the server's")
+	require.InDelta(t, (120*2+12*8)/1e6, u.Cost, 1e-12, "priced as big-coder")
+	u, err = r.Refresh(t.Context(), dir, rc)
 	require.NoError(t, err)
 	require.Zero(t, u.Usage.Total(), "the second refresh is served from the cache")
 	var n int
