@@ -58,6 +58,11 @@ type Options struct {
 	// FixRounds bounds the rounds in which failing checks are fed back to
 	// the model; 0 means DefaultFixRounds, negative means none.
 	FixRounds int
+	// Progress, when set, is told each plan item's start (ItemWorking) and
+	// outcome (done, failed, blocked, skipped), in plan order: a blocked
+	// item reports only its outcome. It is called on the goroutine running
+	// Implement or Revise, which waits for it, so it must return quickly.
+	Progress func(ItemProgress)
 }
 
 // Coder implements approved plans and review comments. It holds no per-run

@@ -68,8 +68,10 @@ func (c *Coder) Revise(ctx context.Context, ws *repo.Workspace, req ReviewReques
 		r.res.Blocked = appendUnique(r.res.Blocked, p)
 		r.event(p, 0, "blocked", "%s", ir.Reason)
 		r.res.Items = append(r.res.Items, ir)
+		r.ended(0, ir)
 		return r.finish()
 	}
+	r.started(0, p)
 	data, exists, err := r.tree.read(p)
 	if err != nil {
 		return nil, err
@@ -91,6 +93,7 @@ func (c *Coder) Revise(ctx context.Context, ws *repo.Workspace, req ReviewReques
 	}
 	s.fill(&ir)
 	r.res.Items = append(r.res.Items, ir)
+	r.ended(0, ir)
 	if err := r.checkAndFix(ctx); err != nil {
 		return nil, fmt.Errorf("revise: checks: %w", err)
 	}

@@ -76,13 +76,17 @@ func (r *run) doItem(ctx context.Context, i int) error {
 	it := r.plan.Items[i]
 	p := cleanRel(it.Path)
 	ir := ItemResult{Path: p, Action: it.Action}
-	defer func() { r.res.Items = append(r.res.Items, ir) }()
+	defer func() {
+		r.res.Items = append(r.res.Items, ir)
+		r.ended(i, ir)
+	}()
 	if why := r.blockedWhy(p); why != "" {
 		ir.Status, ir.Reason = ItemBlocked, why
 		r.res.Blocked = appendUnique(r.res.Blocked, p)
 		r.event(p, 0, "blocked", "%s", ir.Reason)
 		return nil
 	}
+	r.started(i, p)
 	if it.Action == preagent.ActionDelete {
 		return r.deleteItem(p, &ir)
 	}

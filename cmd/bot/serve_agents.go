@@ -128,10 +128,11 @@ type coderAgent struct {
 	open func(dir string) (*repo.Workspace, error)
 }
 
-// run opens the workspace at dir and the coder for cfg, runs fn, and
-// closes the workspace. The result's cost is what the model client priced
-// the coder's calls at.
-func (a *coderAgent) run(dir string, cfg *config.Repo, watch func(llm.Model) llm.Model, fn func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error)) (*workflow.CodeResult, error) {
+// run opens the workspace at dir and the coder for cfg (telling progress,
+// which may be nil, each item's start and outcome), runs fn, and closes the
+// workspace. The result's cost is what the model client priced the coder's
+// calls at.
+func (a *coderAgent) run(dir string, cfg *config.Repo, progress func(coder.ItemProgress), fn func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error)) (*workflow.CodeResult, error) {
 	open := a.open
 	if open == nil {
 		open = repo.OpenWorkspace
@@ -147,10 +148,9 @@ func (a *coderAgent) run(dir string, cfg *config.Repo, watch func(llm.Model) llm
 	}
 	var res *coder.Result
 	sp, err := spendOf(model, func(m llm.Model) error {
-		if watch != nil {
-			m = watch(m)
-		}
-		c, err := coder.New(m, a.options(cfg))
+		opts := a.options(cfg)
+		opts.Progress = progress
+		c, err := coder.New(m, opts)
 		if err != nil {
 			return err
 		}
@@ -166,10 +166,9 @@ func (a *coderAgent) run(dir string, cfg *config.Repo, watch func(llm.Model) llm
 }
 
 // Implement runs the coder over the plan in the worktree at dir, telling
-// progress when a plan item starts or ends (see itemWatch).
+// progress when a plan item starts or ends (see itemProgress).
 func (a *coderAgent) Implement(ctx context.Context, dir string, spec *preagent.Spec, plan *planner.Plan, cfg *config.Repo, progress workflow.Progress) (*workflow.CodeResult, error) {
-	watch := func(m llm.Model) llm.Model { return watchItems(m, plan, progress) }
-	return a.run(dir, cfg, watch, func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error) {
+	return a.run(dir, cfg, itemProgress(plan, progress), func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error) {
 		return c.Implement(ctx, ws, spec, plan)
 	})
 }

@@ -139,8 +139,9 @@ func TestCoderAgentClosesItsWorkspace(t *testing.T) {
 	}
 }
 
-// The coder's progress reaches the workflow: each item's start, and the
-// outcome of the ones before it, as the real coder runs a two-item plan.
+// The coder's progress reaches the workflow through coder.Options.Progress:
+// each item's start and outcome, with every item's status in plan order,
+// as the real coder runs a plan (a blocked item reports its reason).
 func TestCoderAgentReportsItemProgress(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -157,17 +158,31 @@ func TestCoderAgentReportsItemProgress(t *testing.T) {
 	ms, err := newModels(modelEnv(srv.URL()))
 	require.NoError(t, err)
 	a := &coderAgent{models: ms, opts: coder.Options{SkipGoChecks: true}}
+	shout := []planner.Step{{Text: "Shout one"}}
 	plan := &planner.Plan{Items: []planner.Item{
-		{Path: "a.txt", Action: preagent.ActionModify, Steps: []planner.Step{{Text: "Shout one"}}},
-		{Path: "b.txt", Action: preagent.ActionModify, Steps: []planner.Step{{Text: "Shout one"}}},
+		{Path: "a.txt", Action: preagent.ActionModify, Steps: shout},
+		{Path: ".github/workflows/ci.yml", Action: preagent.ActionModify, Steps: shout},
+		{Path: "b.txt", Action: preagent.ActionModify, Steps: shout},
 	}}
 	var reports [][]workflow.ItemStatus
 	res, err := a.Implement(t.Context(), dir, &preagent.Spec{Topic: "shout"}, plan, config.DefaultRepo(),
 		func(items []workflow.ItemStatus) { reports = append(reports, items) })
 	require.NoError(t, err)
-	require.True(t, res.OK, "%+v", res)
-	st := func(a, b string) []workflow.ItemStatus {
-		return []workflow.ItemStatus{{Path: "a.txt", Status: a}, {Path: "b.txt", Status: b}}
+	require.False(t, res.OK, "the blocked item is not done")
+	blocked := res.Items[1].Reason
+	require.Contains(t, blocked, "blocked pattern")
+	st := func(a, ci, b string) []workflow.ItemStatus {
+		out := []workflow.ItemStatus{{Path: "a.txt", Status: a}, {Path: ".github/workflows/ci.yml", Status: ci}, {Path: "b.txt", Status: b}}
+		if ci == coder.ItemBlocked {
+			out[1].Reason = blocked
+		}
+		return out
 	}
-	require.Equal(t, [][]workflow.ItemStatus{st("working", "pending"), st("done", "working")}, reports)
+	require.Equal(t, [][]workflow.ItemStatus{
+		st("working", "pending", "pending"),
+		st("done", "pending", "pending"),
+		st("done", "blocked", "pending"),
+		st("done", "blocked", "working"),
+		st("done", "blocked", "done"),
+	}, reports)
 }
