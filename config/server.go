@@ -95,9 +95,9 @@ func (s *Server) Validate() error {
 	}
 	switch {
 	case s.PrivateKey == "" && s.PrivateKeyFile == "":
-		bad("PRIVATE_KEY_FILE", "required (or PRIVATE_KEY): the App's private key")
+		bad("PRIVATE_KEY_FILE", "required (or "+EnvPrefix+"PRIVATE_KEY): the App's private key")
 	case s.PrivateKey != "" && s.PrivateKeyFile != "":
-		bad("PRIVATE_KEY", "set either PRIVATE_KEY or PRIVATE_KEY_FILE, not both")
+		bad("PRIVATE_KEY", "set either "+EnvPrefix+"PRIVATE_KEY or "+EnvPrefix+"PRIVATE_KEY_FILE, not both")
 	case s.PrivateKey != "" && !strings.Contains(s.PrivateKey, "PRIVATE KEY"):
 		bad("PRIVATE_KEY", "is not a PEM private key")
 	}

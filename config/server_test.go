@@ -92,8 +92,8 @@ func TestServerValidationNamesVariables(t *testing.T) {
 		env  []string
 		want []string
 	}{
-		{"nothing set", nil, []string{"ISSUESMITH_APP_ID", "ISSUESMITH_PRIVATE_KEY_FILE", "ISSUESMITH_WEBHOOK_SECRET", "ISSUESMITH_MODEL_NAME"}},
-		{"both keys", append(minimal(), "ISSUESMITH_PRIVATE_KEY_FILE=/k.pem"), []string{"not both"}},
+		{"nothing set", nil, []string{"ISSUESMITH_APP_ID", "ISSUESMITH_PRIVATE_KEY_FILE: required (or ISSUESMITH_PRIVATE_KEY)", "ISSUESMITH_WEBHOOK_SECRET", "ISSUESMITH_MODEL_NAME"}},
+		{"both keys", append(minimal(), "ISSUESMITH_PRIVATE_KEY_FILE=/k.pem"), []string{"either ISSUESMITH_PRIVATE_KEY or ISSUESMITH_PRIVATE_KEY_FILE, not both"}},
 		{"key not PEM", append(minimal(), "ISSUESMITH_PRIVATE_KEY=hunter2"), []string{"ISSUESMITH_PRIVATE_KEY: is not a PEM"}},
 		{"bad url", append(minimal(), "ISSUESMITH_GITHUB_URL=api.github.com"), []string{"ISSUESMITH_GITHUB_URL"}},
 		{"bad listen", append(minimal(), "ISSUESMITH_LISTEN_ADDR=8080"), []string{"ISSUESMITH_LISTEN_ADDR"}},
