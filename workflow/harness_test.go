@@ -158,6 +158,7 @@ type agents struct {
 	refreshed    []string     // files seen by Refresh
 	refreshCfg   *config.Repo // the settings the last Refresh got
 	exploreErr   error
+	onExplore    func()        // runs as Explore starts, if set (GitHub changes mid-run)
 	implementHit chan struct{} // closed when Implement starts, if set
 	block        bool          // Implement waits for ctx to end
 	implementErr error         // Implement writes the first file, then fails
@@ -177,8 +178,11 @@ const exploreCost = 0.25
 func (a *agents) Explore(_ context.Context, dir string, is preagent.Issue, _ *config.Repo) (*preagent.Spec, workflow.Spend, error) {
 	a.mu.Lock()
 	a.explores++
-	exploreErr := a.exploreErr
+	exploreErr, onExplore := a.exploreErr, a.onExplore
 	a.mu.Unlock()
+	if onExplore != nil {
+		onExplore()
+	}
 	if exploreErr != nil {
 		return nil, workflow.Spend{Usage: llm.Usage{PromptTokens: 10}}, exploreErr
 	}

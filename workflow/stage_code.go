@@ -196,16 +196,27 @@ func (e *Engine) fail(ctx context.Context, run *store.Run, stage string, cause e
 	if stage == StageRevise || stage == StageMention || !fresh.Open() {
 		return nil // a revise failure was answered in its thread
 	}
-	s, err := e.newSession(ctx, e.log, fresh, fmt.Sprintf("run%d-fail", fresh.ID))
-	if err != nil {
-		return err
-	}
 	why := cause.Error()
 	var perm errPermanent
 	if !errors.As(cause, &perm) {
 		why = fmt.Sprintf("the %s stage kept failing: %s. Comment `/retry` to try again.", stage, why)
 	}
-	return s.finish(ctx, store.StateFailed, why)
+	s, err := e.newSession(ctx, e.log, fresh, fmt.Sprintf("run%d-fail", fresh.ID))
+	if err == nil {
+		err = s.finish(ctx, store.StateFailed, why)
+	}
+	if err == nil || errors.Is(err, store.ErrClosed) {
+		return nil
+	}
+	// GitHub cannot be told (the App was uninstalled, the repository
+	// removed or renamed): the run still ends here, or it would stay open
+	// and swallow every later label and command for the issue.
+	e.log.Error("the run failed and GitHub could not be told why", "run", fresh.ID, "err", err)
+	fresh.State, fresh.Reason = store.StateFailed, redact(why)
+	if serr := e.d.Store.SaveOpenRun(ctx, fresh); serr != nil && !errors.Is(serr, store.ErrClosed) {
+		return fmt.Errorf("%w (and ending the run: %v)", err, serr)
+	}
+	return nil
 }
 
 // reportCancel writes the final progress comment of a cancelled run.
