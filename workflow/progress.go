@@ -3,6 +3,7 @@ package workflow
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/issuesmith/issuesmith/store"
 )
@@ -61,9 +62,9 @@ func renderProgress(r *store.Run, items []ItemStatus) string {
 	b.WriteString("\n")
 	switch {
 	case r.State == store.StateFailed || r.State == store.StateCancelled:
-		fmt.Fprintf(&b, "**Why it stopped:** %s\n\n", oneParagraph(r.Reason))
+		b.WriteString(explained("Why it stopped", r.Reason))
 	case r.Step != "":
-		fmt.Fprintf(&b, "**Now:** %s\n\n", oneParagraph(r.Step))
+		b.WriteString(explained("Now", r.Step))
 	}
 	if r.Branch != "" && r.PRNumber == 0 && r.State == store.StateFailed {
 		fmt.Fprintf(&b, "**Branch:** `%s` holds what was done.\n\n", r.Branch)
@@ -106,13 +107,46 @@ func stageLink(r *store.Run, stage string) string {
 	return ""
 }
 
-// oneParagraph keeps a reason readable in a Markdown line.
-func oneParagraph(s string) string {
-	s = strings.TrimSpace(s)
-	if len(s) > 1500 {
-		s = s[:1500] + "…"
+// maxDetailBytes bounds the collapsed details of a reason.
+const maxDetailBytes = 1500
+
+// explained renders a labelled reason: its first line inline, and the rest
+// (an engine report, a check's output: code, diff lines, tags) verbatim in a
+// collapsed code block, so it can neither break the comment's Markdown nor
+// be hidden as HTML.
+func explained(label, s string) string {
+	head, rest, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	out := fmt.Sprintf("**%s:** %s\n\n", label, clipUTF8(strings.TrimSpace(head), maxDetailBytes))
+	if rest = strings.Trim(rest, "\n"); strings.TrimSpace(rest) == "" {
+		return out
 	}
-	return strings.ReplaceAll(s, "\n\n", "\n")
+	return out + "<details><summary>Details</summary>\n\n" + fenced(clipUTF8(rest, maxDetailBytes)) + "\n</details>\n\n"
+}
+
+// fenced wraps text in a code fence longer than any backtick run inside it.
+func fenced(s string) string {
+	longest, run := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	f := strings.Repeat("`", max(3, longest+1))
+	return f + "text\n" + strings.TrimRight(s, "\n") + "\n" + f + "\n"
+}
+
+// clipUTF8 cuts s to at most n bytes on a rune boundary, marking the cut.
+func clipUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 func thousands(n int64) string {

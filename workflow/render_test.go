@@ -1,0 +1,72 @@
+package workflow
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/issuesmith/issuesmith/store"
+)
+
+// outsideFences returns the lines of md that are not inside a code fence and
+// fails when a fence is left open.
+func outsideFences(t *testing.T, md string) []string {
+	t.Helper()
+	var out []string
+	fence := ""
+	for _, l := range strings.Split(md, "\n") {
+		switch {
+		case fence == "" && strings.HasPrefix(l, "```"):
+			fence = l[:len(l)-len(strings.TrimLeft(l, "`"))]
+		case fence != "" && strings.TrimSpace(l) == fence:
+			fence = ""
+		case fence == "":
+			out = append(out, l)
+		}
+	}
+	if fence != "" {
+		t.Fatalf("a code fence is left open:\n%s", md)
+	}
+	return out
+}
+
+// A stop reason that quotes the edit engine's report (code, diff lines,
+// tags, backticks) shows its first line as the reason and the report as
+// verbatim text: nothing of it is read as Markdown or HTML, the comment's
+// own lines stay outside any fence, and a long multi-byte reason is cut on
+// a rune boundary.
+func TestProgressStopReasonKeepsReportVerbatim(t *testing.T) {
+	t.Parallel()
+	report := "0 of 1 blocks applied, 1 refused; nothing changed.\n" +
+		"Block 1 (greet.go): REFUSED (no_match): the SEARCH text is not in the file.\n" +
+		"  Nearest text: lines 3–5 (similarity 80%). Differences (→ tab, · space):\n" +
+		"- \treturn \"hi\"\n+ \treturn \"hello\"\n<file-edit filePath=\"greet.go\">\n# not a heading\n```go\nx := 1\n```\n"
+	reason := "the change is incomplete, so I pushed branch `issuesmith/7` with what did work and opened no pull request.\n" +
+		"- `greet.go`: failed — no clean edit after 4 attempts; last report:\n" + report +
+		strings.Repeat("说明", 800)
+	r := &store.Run{State: store.StateFailed, Stage: StageCode, Reason: reason, Branch: "issuesmith/7"}
+	md := renderProgress(r, nil)
+	if !utf8.ValidString(md) {
+		t.Fatal("the comment is not valid UTF-8")
+	}
+	if !strings.Contains(md, "**Why it stopped:** the change is incomplete, so I pushed branch `issuesmith/7` with what did work and opened no pull request.\n") {
+		t.Fatalf("the reason's first line is not the headline:\n%s", md)
+	}
+	if !strings.Contains(md, "<details><summary>Details</summary>\n\n````text\n- `greet.go`: failed") {
+		t.Fatalf("the report is not in a collapsed fence longer than its own:\n%s", md)
+	}
+	seen := map[string]bool{}
+	for _, l := range outsideFences(t, md) {
+		for _, bad := range []string{"<file-edit", "# not a heading", "- \treturn", "x := 1", "说明"} {
+			if strings.Contains(l, bad) {
+				t.Fatalf("report text %q is rendered as Markdown: %q\n%s", bad, l, md)
+			}
+		}
+		for _, own := range []string{"**Usage:**", "<sub>Commands:", "**Branch:**"} {
+			seen[own] = seen[own] || strings.HasPrefix(l, own)
+		}
+	}
+	if len(seen) != 3 || !seen["**Usage:**"] || !seen["<sub>Commands:"] || !seen["**Branch:**"] {
+		t.Fatalf("the comment's own lines are not all outside the fence (%v):\n%s", seen, md)
+	}
+}
