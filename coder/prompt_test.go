@@ -1,0 +1,78 @@
+package coder
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/issuesmith/issuesmith/coder/edit"
+)
+
+// systemExample cuts the answer example out of the coder's system prompt:
+// from the <chat> line to the closing </file-edit>.
+func systemExample(t *testing.T) string {
+	t.Helper()
+	p, err := loadPrompts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := strings.Index(p.system, "\n<chat>")
+	end := strings.Index(p.system, "</file-edit>")
+	if start < 0 || end < start {
+		t.Fatalf("the system prompt shows no <chat> … </file-edit> example:\n%s", p.system)
+	}
+	return p.system[start+1 : end+len("</file-edit>")]
+}
+
+// The example answer the system prompt teaches must be one the real edit
+// engine applies, with the file it names and the result it promises.
+func TestSystemPromptExampleApplies(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	orig := "package utils\n\nfunc add(a, b int) int {\n\treturn a + b\n}\n"
+	if err := os.WriteFile(filepath.Join(root, "src", "utils.go"), []byte(orig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := edit.Apply(root, systemExample(t), edit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.OK() || len(rep.Blocks) != 1 {
+		t.Fatalf("the prompt's example does not apply:\n%s", rep.Feedback())
+	}
+	got, err := os.ReadFile(filepath.Join(root, "src", "utils.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.Replace(orig, "func add(", "func sum(", 1); string(got) != want {
+		t.Fatalf("example applied to:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// "Create it with one block whose SEARCH is empty" (system prompt and item
+// prompt) must create the file, through a <file-edit> tag and through the
+// edit_file tool's bare blocks.
+func TestEmptySearchCreatesFileAsPromptsSay(t *testing.T) {
+	t.Parallel()
+	for name, text := range map[string]string{
+		"tag":  "<file-edit filePath=\"pkg/new.go\">\n------- SEARCH\n=======\npackage pkg\n\nconst X = 1\n+++++++ REPLACE\n</file-edit>\n",
+		"bare": "------- SEARCH\n=======\npackage pkg\n\nconst X = 1\n+++++++ REPLACE\n",
+	} {
+		root := t.TempDir()
+		rep, err := edit.Apply(root, text, edit.Options{Path: "pkg/new.go"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rep.OK() {
+			t.Fatalf("%s: an empty SEARCH did not create the file:\n%s", name, rep.Feedback())
+		}
+		got, err := os.ReadFile(filepath.Join(root, "pkg", "new.go"))
+		if err != nil || string(got) != "package pkg\n\nconst X = 1\n" {
+			t.Fatalf("%s: created %q, %v", name, got, err)
+		}
+	}
+}
