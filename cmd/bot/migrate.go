@@ -3,17 +3,24 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/store"
 )
 
 // newMigrateCmd builds `bot migrate`: bring the database schema (ours and
 // River's job tables) up to date, then exit. `bot serve` does the same at
 // start-up; run this on its own before rolling out several replicas.
-func newMigrateCmd() *cobra.Command {
+func newMigrateCmd() *cobra.Command { return newMigrateCmdWith(os.Environ) }
+
+// newMigrateCmdWith builds the command reading ISSUESMITH_DATABASE_URL (and
+// ISSUESMITH_CONFIG_FILE) from environ when --database is not given, so it
+// migrates the database `bot serve` opens (tests pass their own environ).
+func newMigrateCmdWith(environ func() []string) *cobra.Command {
 	var dsn string
 	cmd := &cobra.Command{
 		Use:   "migrate",
@@ -22,10 +29,18 @@ func newMigrateCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, cancel := context.WithTimeout(cmd.Context(), 5*time.Minute)
 			defer cancel()
+			if dsn == "" {
+				local, err := config.ParseLocal(environ())
+				if err != nil {
+					return err
+				}
+				dsn = local.DatabaseURL
+			}
 			return runMigrate(ctx, cmd, dsn)
 		},
 	}
-	cmd.Flags().StringVar(&dsn, "database", store.DefaultDSN, "database: a SQLite file path or a postgres:// URL")
+	cmd.Flags().StringVar(&dsn, "database", "", "database: a SQLite file path or a postgres:// URL "+
+		"(default: ISSUESMITH_DATABASE_URL, also from ISSUESMITH_CONFIG_FILE, as bot serve reads it; else "+store.DefaultDSN+")")
 	return cmd
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -47,4 +48,21 @@ func TestMigrateBadDatabaseSaysSoWithoutThePassword(t *testing.T) {
 	require.Error(t, err)
 	require.Contains(t, err.Error(), "open postgres")
 	require.NotContains(t, err.Error(), "hunter2secret")
+}
+
+// Without --database, migrate opens the database bot serve would open: the
+// one ISSUESMITH_DATABASE_URL names, also when it comes from the config file.
+func TestMigrateDefaultsToTheConfiguredDatabase(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "configured.db")
+	envFile := filepath.Join(dir, "issuesmith.env")
+	require.NoError(t, os.WriteFile(envFile, []byte("ISSUESMITH_DATABASE_URL="+db+"\n"), 0o600))
+	cmd := newMigrateCmdWith(func() []string { return []string{"ISSUESMITH_CONFIG_FILE=" + envFile} })
+	var out bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetArgs(nil)
+	require.NoError(t, cmd.ExecuteContext(t.Context()))
+	require.Contains(t, out.String(), "schema version: 3 (applied now: [1 2 3])")
+	require.FileExists(t, db)
 }
