@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -37,6 +38,12 @@ type CommitOptions struct {
 	CoAuthors []Signature
 	// When is the commit time; zero means now.
 	When time.Time
+	// Blocked, when set, is asked for every changed path (slash,
+	// repo-relative) once the changes are staged; a true answer refuses the
+	// whole commit with ErrBlockedPath. Edit-time checks stop the coder's
+	// own writes; this stops every other route (check commands, generators,
+	// a rename) at the last point before anything leaves the machine.
+	Blocked func(path string) bool
 }
 
 // Commit stages every change in the worktree (new, modified and deleted
@@ -67,6 +74,21 @@ func (wt *Worktree) Commit(ctx context.Context, opts CommitOptions) (string, err
 	if err := w.AddWithOptions(&git.AddOptions{All: true}); err != nil {
 		return "", fmt.Errorf("commit: stage changes: %w", err)
 	}
+	if opts.Blocked != nil {
+		st, err := w.Status()
+		if err != nil {
+			return "", fmt.Errorf("commit: status: %w", err)
+		}
+		var staged []string
+		for p, fs := range st {
+			if fs.Staging != git.Unmodified && fs.Staging != git.Untracked {
+				staged = append(staged, p)
+			}
+		}
+		if err := refuseBlocked(wt.Branch, staged, opts.Blocked); err != nil {
+			return "", err
+		}
+	}
 	sig := &object.Signature{Name: opts.Author.Name, Email: opts.Author.Email, When: opts.When}
 	h, err := w.Commit(msg, &git.CommitOptions{Author: sig, Committer: sig})
 	if errors.Is(err, git.ErrEmptyCommit) {
@@ -90,6 +112,15 @@ func (wt *Worktree) commitCLI(ctx context.Context, msg string, opts CommitOption
 	if res.exitErr == nil {
 		return "", fmt.Errorf("commit: %w", err)
 	}
+	if opts.Blocked != nil {
+		res, err := runGit(ctx, wt.Dir, "", "diff", "--cached", "--name-only", "--no-renames", "-z")
+		if err != nil {
+			return "", fmt.Errorf("commit: list staged changes: %w", err)
+		}
+		if err := refuseBlocked(wt.Branch, strings.Split(strings.TrimRight(res.stdout, "\x00"), "\x00"), opts.Blocked); err != nil {
+			return "", err
+		}
+	}
 	date := opts.When.Format(time.RFC3339)
 	_, err = runGit(ctx, wt.Dir, "",
 		"-c", "user.name="+opts.Author.Name, "-c", "user.email="+opts.Author.Email,
@@ -98,6 +129,22 @@ func (wt *Worktree) commitCLI(ctx context.Context, msg string, opts CommitOption
 		return "", fmt.Errorf("commit on %s: %w", wt.Branch, err)
 	}
 	return wt.Head()
+}
+
+// refuseBlocked fails with ErrBlockedPath naming the staged paths blocked
+// refuses, in order.
+func refuseBlocked(branch string, staged []string, blocked func(string) bool) error {
+	var bad []string
+	for _, p := range staged {
+		if p != "" && blocked(p) {
+			bad = append(bad, p)
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	sort.Strings(bad)
+	return fmt.Errorf("commit on %s: %s: %w", branch, strings.Join(bad, ", "), ErrBlockedPath)
 }
 
 // commitMessage appends the Co-authored-by trailers, once each.

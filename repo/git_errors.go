@@ -13,6 +13,9 @@ var (
 	// ErrEmptyChange reports a commit with nothing to commit. No commit is
 	// made.
 	ErrEmptyChange = errors.New("no changes to commit")
+	// ErrBlockedPath reports a commit refused because a staged change
+	// touches a path CommitOptions.Blocked forbids. No commit is made.
+	ErrBlockedPath = errors.New("change touches a blocked path")
 	// ErrBranchMoved reports that the remote branch changed after this run
 	// fetched it (someone pushed to it): fetch and redo, or give up.
 	ErrBranchMoved = errors.New("remote branch moved since it was fetched")

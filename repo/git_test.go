@@ -368,3 +368,39 @@ func commitFile(t *testing.T, wt *repo.Worktree, name string) string {
 	require.NoError(t, err)
 	return h
 }
+
+// TestCommitRefusesBlockedPaths: a change at a blocked path, however it got
+// into the worktree (here written directly, as a check command could), fails
+// the commit and commits nothing; deleting a blocked file is refused too.
+func TestCommitRefusesBlockedPaths(t *testing.T) {
+	blocked := func(p string) bool { return strings.HasPrefix(p, ".github/workflows/") }
+	for _, backend := range []repo.Backend{repo.BackendGoGit, repo.BackendCLI} {
+		t.Run(string(backend), func(t *testing.T) {
+			t.Parallel()
+			srv := gittest.NewServer(t, gittest.WithToken(token))
+			url := srv.Seed(t, "acme/app", map[string]string{"main.go": "package main\n", ".github/workflows/ci.yml": "on: push\n"})
+			c, err := repo.NewCache(t.TempDir(), repo.CacheOptions{Backend: backend})
+			require.NoError(t, err)
+			wt, err := c.Prepare(t.Context(), repo.PrepareOptions{URL: url, Token: token, Branch: "b", RunID: "r"})
+			require.NoError(t, err)
+			write(t, wt.Dir, "main.go", "package main\n\nfunc main() {}\n")
+			write(t, wt.Dir, ".github/workflows/evil.yml", "on: push\n")
+			_, err = wt.Commit(t.Context(), repo.CommitOptions{Message: "x", Author: bot, Blocked: blocked})
+			require.ErrorIs(t, err, repo.ErrBlockedPath)
+			require.Contains(t, err.Error(), ".github/workflows/evil.yml")
+			head, err := wt.Head()
+			require.NoError(t, err)
+			require.Equal(t, wt.Start, head, "nothing was committed")
+
+			require.NoError(t, os.Remove(filepath.Join(wt.Dir, ".github/workflows/evil.yml")))
+			require.NoError(t, os.Remove(filepath.Join(wt.Dir, ".github/workflows/ci.yml")))
+			_, err = wt.Commit(t.Context(), repo.CommitOptions{Message: "x", Author: bot, Blocked: blocked})
+			require.ErrorIs(t, err, repo.ErrBlockedPath)
+			require.Contains(t, err.Error(), ".github/workflows/ci.yml")
+
+			write(t, wt.Dir, ".github/workflows/ci.yml", "on: push\n")
+			_, err = wt.Commit(t.Context(), repo.CommitOptions{Message: "x", Author: bot, Blocked: blocked})
+			require.NoError(t, err, "the allowed change alone commits")
+		})
+	}
+}
