@@ -27,7 +27,7 @@ func newSearchCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "search --repo DIR --issue FILE|-",
-		Short: "Rank the files of a checkout by how likely an issue touches them",
+		Short: "rank the files of a checkout by how likely an issue touches them",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if dir == "" || issue == "" {

@@ -48,7 +48,7 @@ func newSolveCmdWith(environ func() []string) *cobra.Command {
 	var f solveFlags
 	cmd := &cobra.Command{
 		Use:   "solve --repo DIR --issue FILE|-",
-		Short: "Explore a local checkout for an issue, then plan and code the change; prints spec, plan and diff",
+		Short: "explore a local checkout for an issue, then plan and code the change; prints spec, plan and diff",
 		Long: "solve runs explorer → planner → coder on a local checkout with the configured model " +
 			"(ISSUESMITH_MODEL_* variables), prints the spec and plan as Markdown and then the diff left in the " +
 			"working tree on stdout, or the whole run as JSON with --json. --plan-only stops after the plan. " +

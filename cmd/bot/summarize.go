@@ -32,10 +32,10 @@ func newSummarizeCmdWith(environ func() []string) *cobra.Command {
 	var f summarizeFlags
 	cmd := &cobra.Command{
 		Use:   "summarize --repo DIR",
-		Short: "Build outlines, imports and one-line summaries of every file of a checkout",
+		Short: "build outlines, imports and one-line summaries of every file of a checkout",
 		Long: "summarize parses every file (outline and imports) and writes a one-line summary of each source " +
 			"file with the configured model (ISSUESMITH_MODEL_* variables), cached by git blob hash in the " +
-			"database (--database)  so unchanged files are never " +
+			"database (--database), so unchanged files are never " +
 			"summarised twice. Without a model it builds outline-only summaries and says so. With --every it " +
 			"stays running and refreshes on that cron schedule, re-reading only changed files.",
 		Args: cobra.NoArgs,
