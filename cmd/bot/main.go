@@ -1,8 +1,6 @@
-// Command bot is issuesmith: a GitHub App that turns a labelled issue into a
-// pull request (issue → spec → editable plan → code → PR → review), and the
-// local tools built from the same code (apply, search, summarize, solve).
-//
-// This file only wires subcommands; each lives in its own file.
+// This file only wires subcommands; each lives in its own file (doc.go says
+// what the command owns).
+
 package main
 
 import (

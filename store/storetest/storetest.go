@@ -1,8 +1,3 @@
-// Package storetest opens real databases for tests: a SQLite file in the
-// test's temp dir, and a PostgreSQL server started by the test itself from
-// the Debian binaries (initdb + pg_ctl on a loopback port), run as an
-// unprivileged user when the test runs as root. It never touches a database
-// it did not create.
 package storetest
 
 import (

@@ -1,0 +1,12 @@
+// Command bot is issuesmith: a GitHub App that turns a labelled issue into a
+// pull request (issue → spec → editable plan → code → PR → review), and the
+// local tools built from the same code (apply, search, summarize, solve),
+// plus setup (register the App) and migrate (the database schema).
+//
+// It owns the command line and the wiring: one file per subcommand, and the
+// construction of the server's parts (serve*.go: store, GitHub App, models,
+// agents, git, metrics) from config in one place. It must never hold product
+// logic another package can own (exploring, planning, editing, GitHub calls,
+// the workflow), never read the environment except through config, and never
+// print a secret (private key, webhook secret, tokens, API keys).
+package main
