@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // CheckResult is the outcome of one validation command (go build, go vet or a
@@ -76,10 +77,13 @@ func bytesOf(lines []string) int {
 	return n
 }
 
-// clip shortens one line, marking the cut.
+// clip shortens one line to n bytes on a rune boundary, marking the cut.
 func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
 	return s[:n] + " …(line cut)"
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 func TestTruncateOutput(t *testing.T) {
@@ -35,6 +36,12 @@ func TestTruncateOutput(t *testing.T) {
 	huge := strings.Repeat("x", 20000) + "\nEND"
 	if got := truncateOutput(huge); len(got) > maxOutputBytes || !strings.Contains(got, "line cut") {
 		t.Fatalf("huge line not clipped visibly: %d bytes", len(got))
+	}
+	// A compiler message in another script is cut between characters: the
+	// output goes into prompts, comments and the PR body as text.
+	wide := "x" + strings.Repeat("未定义", 4000) + "\nEND"
+	if got := truncateOutput(wide); !utf8.ValidString(got) || !strings.Contains(got, "line cut") {
+		t.Fatalf("multi-byte line clipped into invalid UTF-8: %q", got[len(got)-40:])
 	}
 }
 
