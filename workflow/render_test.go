@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/issuesmith/issuesmith/preagent"
 	"github.com/issuesmith/issuesmith/store"
 )
 
@@ -68,5 +69,19 @@ func TestProgressStopReasonKeepsReportVerbatim(t *testing.T) {
 	}
 	if len(seen) != 3 || !seen["**Usage:**"] || !seen["<sub>Commands:"] || !seen["**Branch:**"] {
 		t.Fatalf("the comment's own lines are not all outside the fence (%v):\n%s", seen, md)
+	}
+}
+
+// A long topic in a multi-byte script makes a valid, bounded PR title and
+// commit subject.
+func TestPRTitleCutsOnRuneBoundary(t *testing.T) {
+	t.Parallel()
+	spec := &preagent.Spec{Topic: strings.Repeat("支持深度求索平台", 10)}
+	got := prTitle(spec, 7)
+	if !utf8.ValidString(got) || len(got) > 121 || !strings.HasPrefix(got, "支持深度求索平台") || !strings.HasSuffix(got, "…") {
+		t.Fatalf("title %q (%d bytes)", got, len(got))
+	}
+	if msg := commitMessage(7, spec); !utf8.ValidString(msg) {
+		t.Fatalf("commit message is not valid UTF-8: %q", msg)
 	}
 }

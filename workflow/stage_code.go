@@ -256,7 +256,7 @@ func prTitle(spec *preagent.Spec, issue int) string {
 		t = fmt.Sprintf("Resolve issue #%d", issue)
 	}
 	if len(t) > 120 {
-		t = t[:117] + "..."
+		t = clipUTF8(t, 117)
 	}
 	return t
 }
