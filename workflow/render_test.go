@@ -76,9 +76,9 @@ func TestProgressStopReasonKeepsReportVerbatim(t *testing.T) {
 // commit subject.
 func TestPRTitleCutsOnRuneBoundary(t *testing.T) {
 	t.Parallel()
-	spec := &preagent.Spec{Topic: strings.Repeat("支持深度求索平台", 10)}
+	spec := &preagent.Spec{Topic: "v" + strings.Repeat("支持深度求索平台", 10)}
 	got := prTitle(spec, 7)
-	if !utf8.ValidString(got) || len(got) > 121 || !strings.HasPrefix(got, "支持深度求索平台") || !strings.HasSuffix(got, "…") {
+	if !utf8.ValidString(got) || len(got) > 121 || !strings.HasPrefix(got, "v支持深度求索平台") {
 		t.Fatalf("title %q (%d bytes)", got, len(got))
 	}
 	if msg := commitMessage(7, spec); !utf8.ValidString(msg) {
