@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
@@ -16,13 +15,7 @@ import (
 // would compute it for our errors), stdout and stderr.
 func runApply(t *testing.T, stdin string, args ...string) (int, string, string) {
 	t.Helper()
-	root := newRootCmd()
-	var out, errOut bytes.Buffer
-	root.SetArgs(append([]string{"apply"}, args...))
-	root.SetIn(strings.NewReader(stdin))
-	root.SetOut(&out)
-	root.SetErr(&errOut)
-	err := root.Execute()
+	out, errOut, err := execCmd(t, newRootCmd(), stdin, append([]string{"apply"}, args...)...)
 	code := 0
 	if err != nil {
 		code = 1
@@ -31,7 +24,7 @@ func runApply(t *testing.T, stdin string, args ...string) (int, string, string) 
 			code = ee.code
 		}
 	}
-	return code, out.String(), errOut.String()
+	return code, out, errOut
 }
 
 func TestApplyCommand(t *testing.T) {

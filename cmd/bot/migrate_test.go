@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -13,13 +12,8 @@ import (
 
 func runBot(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	root := newRootCmd()
-	var out bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&out)
-	root.SetArgs(args)
-	err := root.Execute()
-	return out.String(), err
+	out, errOut, err := execCmd(t, newRootCmd(), "", args...)
+	return out + errOut, err
 }
 
 func TestMigrateSQLiteTwice(t *testing.T) {
@@ -59,10 +53,8 @@ func TestMigrateDefaultsToTheConfiguredDatabase(t *testing.T) {
 	envFile := filepath.Join(dir, "issuesmith.env")
 	require.NoError(t, os.WriteFile(envFile, []byte("ISSUESMITH_DATABASE_URL="+db+"\n"), 0o600))
 	cmd := newMigrateCmdWith(func() []string { return []string{"ISSUESMITH_CONFIG_FILE=" + envFile} })
-	var out bytes.Buffer
-	cmd.SetOut(&out)
-	cmd.SetArgs(nil)
-	require.NoError(t, cmd.ExecuteContext(t.Context()))
-	require.Contains(t, out.String(), "schema version: 3 (applied now: [1 2 3])")
+	out, _, err := execCmd(t, cmd, "")
+	require.NoError(t, err)
+	require.Contains(t, out, "schema version: 3 (applied now: [1 2 3])")
 	require.FileExists(t, db)
 }

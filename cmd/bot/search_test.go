@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
@@ -18,32 +16,19 @@ import (
 // searchTree writes a small real checkout for search and summarize.
 func searchTree(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	files := map[string]string{
+	return writeTree(t, map[string]string{
 		"README.md":            "# shop\n",
 		"shop/cart.py":         "\"\"\"Shopping carts.\"\"\"\n\n\nclass Cart:\n    def total(self):\n        return 0\n",
 		"shop/coupons.py":      "from .cart import Cart\n\n\ndef apply_coupon(cart, code):\n    raise ValueError(\"coupon expired\")\n",
 		"tests/test_coupon.py": "from shop.coupons import apply_coupon\n\n\ndef test_apply_coupon():\n    apply_coupon(None, 1)\n",
-	}
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
-	}
-	return dir
+	})
 }
 
 func runCmd(t *testing.T, args []string, stdin string, environ []string) (string, string, error) {
 	t.Helper()
 	root := &cobra.Command{Use: "bot", SilenceUsage: true, SilenceErrors: true}
 	root.AddCommand(newSearchCmd(), newSummarizeCmdWith(func() []string { return environ }))
-	var out, errb bytes.Buffer
-	root.SetArgs(args)
-	root.SetIn(strings.NewReader(stdin))
-	root.SetOut(&out)
-	root.SetErr(&errb)
-	err := root.ExecuteContext(t.Context())
-	return out.String(), errb.String(), err
+	return execCmd(t, root, stdin, args...)
 }
 
 func TestSearchCommandJSON(t *testing.T) {

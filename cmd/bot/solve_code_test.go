@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -16,23 +15,12 @@ import (
 // goodbyeTree writes a small Go module: a greet package and a main using it.
 func goodbyeTree(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	files := map[string]string{
+	return writeTree(t, map[string]string{
 		"go.mod":                 "module example.com/greet\n\ngo 1.22\n",
 		"greet/greet.go":         "// Package greet greets.\npackage greet\n\n// Hello greets name.\nfunc Hello(name string) string {\n\treturn \"Hello, \" + name\n}\n",
 		"main.go":                "package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n\n\t\"example.com/greet/greet\"\n)\n\nfunc main() {\n\tfmt.Println(greet.Hello(os.Args[1]))\n}\n",
 		".github/issuesmith.yml": "version: 1\nobserver: false\nroles:\n  explorer:\n    max_steps: 6\n",
-	}
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	})
 }
 
 const goodbyeDiff = `--- a/greet/greet.go
@@ -62,19 +50,15 @@ func runGoodbye(t *testing.T, dir string, args ...string) (string, string, *llmt
 	cmd := newSolveCmdWith(func() []string {
 		return []string{"ISSUESMITH_MODEL_BASE_URL=" + srv.URL(), "ISSUESMITH_MODEL_NAME=scripted", "ISSUESMITH_MODEL_MAX_RETRIES=0"}
 	})
-	var out, errOut bytes.Buffer
-	cmd.SetArgs(append([]string{"--repo", dir, "--issue", "-"}, args...))
-	cmd.SetOut(&out)
-	cmd.SetErr(&errOut)
-	cmd.SetIn(strings.NewReader("# Add a goodbye\n\nThe CLI should say goodbye after the greeting.\n"))
-	cmd.SetContext(t.Context())
-	if err := cmd.Execute(); err != nil {
-		t.Fatalf("solve: %v\nstderr:\n%s", err, errOut.String())
+	out, errOut, err := execCmd(t, cmd, "# Add a goodbye\n\nThe CLI should say goodbye after the greeting.\n",
+		append([]string{"--repo", dir, "--issue", "-"}, args...)...)
+	if err != nil {
+		t.Fatalf("solve: %v\nstderr:\n%s", err, errOut)
 	}
 	if n := srv.Remaining(); n != 0 {
-		t.Fatalf("%d scripted exchanges left\nstderr:\n%s", n, errOut.String())
+		t.Fatalf("%d scripted exchanges left\nstderr:\n%s", n, errOut)
 	}
-	return out.String(), errOut.String(), srv
+	return out, errOut, srv
 }
 
 // TestSolveCodesThePlan runs explore → plan → code on a real checkout with

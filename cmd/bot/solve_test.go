@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,23 +13,12 @@ import (
 // solveTree writes a small real checkout: a platform registry and its README.
 func solveTree(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	files := map[string]string{
+	return writeTree(t, map[string]string{
 		"README.md":              "# prices\n\nPlatform data lives in src/data/.\n",
 		"src/data/platform.ts":   "// The platforms the site compares.\nimport { openai } from \"./openai\";\n\nexport const platforms = { openai };\n",
 		"src/data/openai.ts":     "// OpenAI models and prices.\nexport const openai = { id: \"openai\", models: [] };\n",
 		".github/issuesmith.yml": "version: 1\nobserver: false\nroles:\n  explorer:\n    max_steps: 6\n",
-	}
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	})
 }
 
 const solveSpec = `{"topic":"Add DeepSeek","current":["` + "`src/data/platform.ts`" + ` lists only openai"],` +
@@ -58,14 +45,7 @@ func runSolveCmd(t *testing.T, srv *llmtest.Server, args ...string) (string, str
 	cmd := newSolveCmdWith(func() []string {
 		return []string{"ISSUESMITH_MODEL_BASE_URL=" + srv.URL(), "ISSUESMITH_MODEL_NAME=scripted", "ISSUESMITH_MODEL_MAX_RETRIES=0"}
 	})
-	var out, errOut bytes.Buffer
-	cmd.SetArgs(args)
-	cmd.SetOut(&out)
-	cmd.SetErr(&errOut)
-	cmd.SetIn(strings.NewReader("# Add DeepSeek\n\nList DeepSeek with its prices.<!-- secret note -->\n"))
-	cmd.SetContext(t.Context())
-	err := cmd.Execute()
-	return out.String(), errOut.String(), err
+	return execCmd(t, cmd, "# Add DeepSeek\n\nList DeepSeek with its prices.<!-- secret note -->\n", args...)
 }
 
 func TestSolveMarkdown(t *testing.T) {
