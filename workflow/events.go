@@ -63,7 +63,7 @@ func (e *Engine) Handle(ctx context.Context, ev Event) error {
 	case Unlabeled:
 		return e.unlabeled(ctx, ev)
 	case Closed:
-		return e.cancel(ctx, ev.key(), fmt.Sprintf("the issue was closed by @%s", ev.Sender))
+		return e.cancel(ctx, ev.key(), fmt.Sprintf("the issue was closed by @%s", ev.Sender), false)
 	case CommentCreated, CommandGiven:
 		return e.command(ctx, ev)
 	case CommentEdited:
@@ -112,7 +112,7 @@ func (e *Engine) command(ctx context.Context, ev Event) error {
 	}
 	switch cmd {
 	case CmdStop:
-		return e.cancel(ctx, ev.key(), "@"+ev.Sender+" asked to stop (/stop)")
+		return e.cancel(ctx, ev.key(), "@"+ev.Sender+" asked to stop (/stop)", false)
 	case CmdSpec:
 		return e.startRun(ctx, ev, StageExplore, true)
 	case CmdPlan:
@@ -276,8 +276,9 @@ func (e *Engine) inherit(ctx context.Context, run *store.Run) error {
 }
 
 // cancel ends the issue's open run and drops its queued jobs; a running job
-// stops at its next checkpoint.
-func (e *Engine) cancel(ctx context.Context, key store.IssueKey, why string) error {
+// stops at its next checkpoint. keepLabel leaves the trigger label alone
+// (the cancel is its removal).
+func (e *Engine) cancel(ctx context.Context, key store.IssueKey, why string, keepLabel bool) error {
 	run, err := e.d.Store.OpenRunFor(ctx, key)
 	if errors.Is(err, store.ErrNotFound) {
 		return ErrIgnored
@@ -290,5 +291,5 @@ func (e *Engine) cancel(ctx context.Context, key store.IssueKey, why string) err
 		return err
 	}
 	// Jobs of a closed run do nothing, except the final progress update.
-	return e.enqueue(ctx, run, StageCancel, 0, 0)
+	return e.insert(ctx, run, StageArgs{Stage: StageCancel, KeepLabel: keepLabel})
 }

@@ -351,3 +351,20 @@ func testLogger() *slog.Logger {
 func (h *harness) branchMessage(branch string) string {
 	return git(h.t, h.bare, "log", "-1", "--format=%B", branch)
 }
+
+// waitJobsDone waits until no stage or label job is queued or running.
+func (h *harness) waitJobsDone() {
+	h.t.Helper()
+	require.Eventually(h.t, func() bool {
+		jobs, err := h.eng.Queue().Jobs(h.t.Context(), nil)
+		if err != nil {
+			return false
+		}
+		for _, j := range jobs {
+			if (j.Kind == "issuesmith_stage" || j.Kind == "issuesmith_label") && j.State != "completed" {
+				return false
+			}
+		}
+		return true
+	}, 15*time.Second, 20*time.Millisecond, "jobs never finished")
+}

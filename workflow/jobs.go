@@ -45,7 +45,10 @@ type StageArgs struct {
 	// and text (a review's body cannot be fetched by id alone).
 	Author string `json:"author,omitempty"`
 	Body   string `json:"body,omitempty"`
-	Issue  string `json:"issue"` // owner/repo#n, for people reading the queue
+	// KeepLabel tells a cancel job not to remove the trigger label: the
+	// cancel was the label's removal, and a person may have put it back.
+	KeepLabel bool   `json:"keep_label,omitempty"`
+	Issue     string `json:"issue"` // owner/repo#n, for people reading the queue
 }
 
 // Sources of a revise request (StageArgs.Source).
@@ -208,7 +211,7 @@ func (e *Engine) settle(ctx context.Context, log *slog.Logger, run *store.Run, j
 // runStage runs stage a of run and returns the stage to queue next, if any.
 func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run, a StageArgs, jobID int64) (next string, err error) {
 	if a.Stage == StageCancel {
-		return "", e.reportCancel(ctx, run)
+		return "", e.reportCancel(ctx, run, a.KeepLabel)
 	}
 	if a.Stage == StageRevise || a.Stage == StageMention {
 		if run.State == store.StateCancelled {

@@ -66,7 +66,7 @@ func (e *Engine) unlabeled(ctx context.Context, ev Event) error {
 	if !strings.EqualFold(ev.Label, trigger) {
 		return ErrIgnored
 	}
-	return e.cancel(ctx, ev.key(), fmt.Sprintf("the %q label was removed by @%s", ev.Label, ev.Sender))
+	return e.cancel(ctx, ev.key(), fmt.Sprintf("the %q label was removed by @%s", ev.Label, ev.Sender), true)
 }
 
 type labelWorker struct {

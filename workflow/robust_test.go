@@ -30,3 +30,27 @@ func TestRunEndsWhenGitHubIsGoneAtFailure(t *testing.T) {
 	_, err := h.st.OpenRunFor(t.Context(), store.IssueKey{Owner: owner, Repo: name, Issue: h.issue})
 	require.ErrorIs(t, err, store.ErrNotFound, "no run left open")
 }
+
+// The label is removed and added again at once: the first run is
+// cancelled and a second one starts. The first run's cancel report must
+// not take the label the person just put back, nor leave "cancelled" on
+// the progress comment the second run now owns.
+func TestLabelRemovedAndReaddedQuicklyKeepsTheLabel(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, &agents{})
+	require.NoError(t, h.event(workflow.Labeled))
+	first := h.waitRun("approval", waitingForApproval)
+	h.gh.SetLabels(owner, name, h.issue)
+	require.NoError(t, h.event(workflow.Unlabeled))
+	h.gh.SetLabels(owner, name, h.issue, "issuesmith")
+	require.NoError(t, h.event(workflow.Labeled))
+	second := h.waitRun("second run waits", func(r *store.Run) bool { return r.ID != first.ID && waitingForApproval(r) })
+	h.waitJobsDone()
+	is, _ := h.gh.Issue(owner, name, h.issue)
+	require.Contains(t, is.Labels, "issuesmith", "the label put back stays")
+	c := h.botComments()["progress"]
+	require.Len(t, c, 1)
+	require.NotContains(t, c[0].Body, "issuesmith: cancelled")
+	require.Contains(t, c[0].Body, "waiting for you")
+	require.True(t, second.Open())
+}

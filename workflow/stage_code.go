@@ -99,6 +99,9 @@ func (s *session) pushed(ctx context.Context, spec *preagent.Spec, plan *planner
 		return nil, err
 	}
 	sha, _, err := wt.Commit(ctx, commitMessage(s.run.Issue, spec), s.coAuthors()...)
+	if errors.Is(err, ErrBlockedChange) {
+		return nil, permanent(fmt.Errorf("commit: %w", err))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("commit: %w", err)
 	}
@@ -219,9 +222,17 @@ func (e *Engine) fail(ctx context.Context, run *store.Run, stage string, cause e
 	return nil
 }
 
-// reportCancel writes the final progress comment of a cancelled run.
-func (e *Engine) reportCancel(ctx context.Context, run *store.Run) error {
+// reportCancel writes the final progress comment of a cancelled run and
+// removes the trigger label, unless keepLabel (the cancel was the label's
+// removal: a person may have put it back already). When a newer run of
+// the issue exists it does neither: the comment and label are that run's.
+func (e *Engine) reportCancel(ctx context.Context, run *store.Run, keepLabel bool) error {
 	if run.State != store.StateCancelled {
+		return nil
+	}
+	if latest, err := e.d.Store.LatestRun(ctx, run.IssueKey); err != nil {
+		return err
+	} else if latest.ID != run.ID {
 		return nil
 	}
 	s, err := e.newSession(ctx, e.log, run, fmt.Sprintf("run%d-cancel", run.ID))
@@ -230,6 +241,9 @@ func (e *Engine) reportCancel(ctx context.Context, run *store.Run) error {
 	}
 	if err := s.progress(ctx); err != nil {
 		return err
+	}
+	if keepLabel {
+		return nil
 	}
 	return s.resetLabel(ctx)
 }
