@@ -13,7 +13,7 @@ import (
 // Blocks change it in order; disk is touched only at the end.
 type fileState struct {
 	path    string
-	orig    []byte // content on disk when loaded (nil if missing)
+	orig    string // content on disk when loaded ("" if missing)
 	existed bool   // the file existed on disk
 	exists  bool   // the file exists in the in-memory view
 	mode    fs.FileMode
@@ -203,7 +203,7 @@ func (w *workspace) commit() ([]string, error) {
 			continue
 		}
 		data := fs.doc.bytes()
-		if fs.existed && string(data) == string(fs.orig) {
+		if fs.existed && string(data) == fs.orig {
 			continue
 		}
 		if err := writeAtomic(w.root, p, data, fs.mode); err != nil {

@@ -53,7 +53,8 @@ func benchApply(b *testing.B, text, wantLevel string) {
 // benchEngine measures the engine without the disk: parse the message,
 // then place and splice every block on the loaded file.
 func benchEngine(b *testing.B, text, wantLevel string) {
-	src, _ := bigFile(20000)
+	raw, _ := bigFile(20000)
+	src := string(raw) // as loadFile reads it
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

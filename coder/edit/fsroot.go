@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -39,24 +40,40 @@ func cleanPath(p string) (string, error) {
 // loadFile reads one file through the root. It reports (nil, false, nil) for
 // a missing file and a model-fixable error (ReasonBadPath / ReasonNotText)
 // for symlinks, directories or paths that escape the root.
-func loadFile(r *os.Root, p string) (data []byte, mode fs.FileMode, exists bool, reason Reason, err error) {
+func loadFile(r *os.Root, p string) (data string, mode fs.FileMode, exists bool, reason Reason, err error) {
 	name := filepath.FromSlash(p)
 	fi, err := r.Lstat(name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, 0, false, "", nil
+		return "", 0, false, "", nil
 	case err != nil:
-		return nil, 0, false, ReasonBadPath, fmt.Errorf("path %q cannot be used: %w", p, err)
+		return "", 0, false, ReasonBadPath, fmt.Errorf("path %q cannot be used: %w", p, err)
 	case fi.Mode()&fs.ModeSymlink != 0:
-		return nil, 0, false, ReasonBadPath, fmt.Errorf("path %q is a symbolic link; edit the file it points to", p)
+		return "", 0, false, ReasonBadPath, fmt.Errorf("path %q is a symbolic link; edit the file it points to", p)
 	case !fi.Mode().IsRegular():
-		return nil, 0, false, ReasonNotText, fmt.Errorf("path %q is not a regular file", p)
+		return "", 0, false, ReasonNotText, fmt.Errorf("path %q is not a regular file", p)
 	}
-	data, err = r.ReadFile(name)
+	data, err = readString(r, name, fi.Size())
 	if err != nil {
-		return nil, 0, false, ReasonBadPath, fmt.Errorf("read %q: %w", p, err)
+		return "", 0, false, ReasonBadPath, fmt.Errorf("read %q: %w", p, err)
 	}
 	return data, fi.Mode().Perm(), true, "", nil
+}
+
+// readString reads a file straight into a string: the document's lines are
+// substrings of it, so a large file is not read into bytes and then copied.
+func readString(r *os.Root, name string, size int64) (string, error) {
+	f, err := r.Open(name)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	var b strings.Builder
+	b.Grow(int(size) + 1)
+	if _, err := io.Copy(&b, f); err != nil {
+		return "", err
+	}
+	return b.String(), nil
 }
 
 // writeAtomic writes data to p through the root: a temporary file in the same

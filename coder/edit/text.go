@@ -1,7 +1,6 @@
 package edit
 
 import (
-	"bytes"
 	"slices"
 	"strings"
 )
@@ -27,9 +26,8 @@ type doc struct {
 
 // parseDoc splits content into lines, remembering the BOM, the dominant line
 // terminator and whether the content ends with one.
-func parseDoc(b []byte) *doc {
+func parseDoc(s string) *doc {
 	d := &doc{eol: "\n", finalNL: true}
-	s := string(b)
 	if strings.HasPrefix(s, bom) {
 		d.bom = true
 		s = s[len(bom):]
@@ -64,15 +62,15 @@ func (d *doc) bytes() []byte {
 	for _, l := range d.lines {
 		n += len(l.text) + len(l.eol)
 	}
-	buf := bytes.NewBuffer(make([]byte, 0, n))
+	buf := make([]byte, 0, n)
 	if d.bom {
-		buf.WriteString(bom)
+		buf = append(buf, bom...)
 	}
 	for _, l := range d.lines {
-		buf.WriteString(l.text)
-		buf.WriteString(l.eol)
+		buf = append(buf, l.text...)
+		buf = append(buf, l.eol...)
 	}
-	return buf.Bytes()
+	return buf
 }
 
 // texts returns the line texts without terminators.
