@@ -29,6 +29,22 @@ func editPlan(t *testing.T, body string) string {
 	return strings.Replace(body, "- [ ] **Approve and implement**", "- [x] **Approve and implement**", 1)
 }
 
+// approvePlan makes the person's edit (editPlan) of the plan comment on the
+// fake GitHub and delivers the issue_comment.edited event GitHub sends for it
+// (the comment is the bot's own: the edit's sender is the person).
+func (e *e2e) approvePlan(plan ghtest.Comment) {
+	e.t.Helper()
+	edited := editPlan(e.t, plan.Body)
+	e.gh.EditComment(plan.ID, edited)
+	require.Equal(e.t, http.StatusAccepted, e.deliver("issue_comment", "issue_comment.edited.json", func(p map[string]any) {
+		obj(p, "issue")["number"] = e.issue
+		cm := obj(p, "comment")
+		cm["id"], cm["body"] = plan.ID, edited
+		obj(cm, "user")["login"], obj(cm, "user")["type"] = e.gh.BotLogin(), "Bot"
+		p["changes"] = map[string]any{"body": map[string]any{"from": plan.Body}}
+	}))
+}
+
 func TestEndToEndLabelToPRWithRestartAndReview(t *testing.T) {
 	model := llmtest.NewServer(t, llmtest.LoadScript(t, "testdata/e2e/script.yaml"))
 	e := newE2E(t, model.URL())
@@ -44,15 +60,7 @@ func TestEndToEndLabelToPRWithRestartAndReview(t *testing.T) {
 	plan := c["plan"][0]
 
 	// The person edits the plan and ticks the box.
-	edited := editPlan(t, plan.Body)
-	e.gh.EditComment(plan.ID, edited)
-	require.Equal(t, http.StatusAccepted, e.deliver("issue_comment", "issue_comment.edited.json", func(p map[string]any) {
-		obj(p, "issue")["number"] = e.issue
-		cm := obj(p, "comment")
-		cm["id"], cm["body"] = plan.ID, edited
-		obj(cm, "user")["login"], obj(cm, "user")["type"] = e.gh.BotLogin(), "Bot"
-		p["changes"] = map[string]any{"body": map[string]any{"from": plan.Body}}
-	}))
+	e.approvePlan(plan)
 
 	// The coder's first model request hangs; the process is killed there
 	// (SIGKILL, no shutdown) and started again on the same database.
