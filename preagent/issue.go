@@ -114,7 +114,7 @@ func (is Issue) Prompt() string {
 // text cannot end or fake the block it is delimited by.
 func defuse(s, tag string) string {
 	re := regexp.MustCompile(`(?i)<(/?)\s*` + regexp.QuoteMeta(tag))
-	return re.ReplaceAllString(s, "‹$1"+tag)
+	return re.ReplaceAllString(s, "‹${1}"+tag)
 }
 
 // ParseIssueText reads an issue from a file's text: a first line starting
