@@ -147,7 +147,9 @@ func (s *Store) Run(ctx context.Context, id int64) (*Run, error) {
 // (cancelled by /stop, unlabel or close).
 var ErrClosed = errors.New("run has ended")
 
-// SaveRun writes every mutable field of r and sets r.UpdatedAt.
+// SaveRun writes every mutable field of r but its usage (tokens and cost:
+// AddUsage alone changes them, so a save from a copy read earlier loses
+// none) and sets r.UpdatedAt.
 func (s *Store) SaveRun(ctx context.Context, r *Run) error {
 	return s.saveRun(ctx, r, "")
 }
@@ -169,12 +171,10 @@ func (s *Store) saveRun(ctx context.Context, r *Run, cond string) error {
 	now := s.unix()
 	res, err := s.exec(ctx, `UPDATE runs SET requester = ?, state = ?, stage = ?, step = ?, reason = ?,
 		progress_comment_id = ?, spec_comment_id = ?, plan_comment_id = ?, spec_body = ?, plan_body = ?,
-		branch = ?, pr_number = ?, pr_url = ?, prompt_tokens = ?, completion_tokens = ?, cost = ?, updated_at = ?,
-		trigger_label = ?
+		branch = ?, pr_number = ?, pr_url = ?, updated_at = ?, trigger_label = ?
 		WHERE id = ?`+cond,
 		r.Requester, r.State, r.Stage, r.Step, r.Reason, r.ProgressCommentID, r.SpecCommentID, r.PlanCommentID,
-		r.SpecBody, r.PlanBody, r.Branch, r.PRNumber, r.PRURL, r.PromptTokens, r.CompletionTokens, r.Cost, now,
-		r.TriggerLabel, r.ID)
+		r.SpecBody, r.PlanBody, r.Branch, r.PRNumber, r.PRURL, now, r.TriggerLabel, r.ID)
 	if err != nil {
 		return fmt.Errorf("save run %d: %w", r.ID, err)
 	}

@@ -130,6 +130,17 @@ func testRuns(t *testing.T, s *store.Store) {
 	require.EqualValues(t, 101, got.PromptTokens)
 	require.EqualValues(t, 22, got.CompletionTokens)
 	require.InDelta(t, 0.75, got.Cost, 1e-9)
+	// A save from a copy read before the usage was added (/stop, a steer
+	// or a stage saving its own copy while an agent reports usage) keeps
+	// the usage: only AddUsage changes it.
+	r.Step = "stale copy"
+	require.NoError(t, s.SaveOpenRun(ctx, r))
+	got, err = s.Run(ctx, r.ID)
+	require.NoError(t, err)
+	require.Equal(t, "stale copy", got.Step)
+	require.EqualValues(t, 101, got.PromptTokens, "usage survives a stale save")
+	require.EqualValues(t, 22, got.CompletionTokens)
+	require.InDelta(t, 0.75, got.Cost, 1e-9)
 
 	// Concurrent openers of another issue all get the one run.
 	ids := make(chan int64, 5)
