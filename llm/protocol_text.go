@@ -142,10 +142,38 @@ func argHint(spec ToolSpec) string {
 	if len(s.Properties) == 1 {
 		return "<" + primaryParam(spec) + ">"
 	}
-	keys := make([]string, 0, len(s.Properties))
-	for k := range s.Properties {
-		keys = append(keys, fmt.Sprintf("%q: <%s>", k, s.Properties[k].Type))
+	var node schemaNode
+	if json.Unmarshal(spec.Parameters, &node) != nil {
+		return "(nothing)"
 	}
-	sort.Strings(keys)
-	return "{" + strings.Join(keys, ", ") + "}"
+	return node.hint()
+}
+
+// schemaNode is the part of a JSON schema the argument hint shows.
+type schemaNode struct {
+	Type       string                 `json:"type"`
+	Properties map[string]*schemaNode `json:"properties"`
+	Items      *schemaNode            `json:"items"`
+}
+
+// hint shows a value's shape: objects with their keys and arrays with their
+// element's shape, so a model writing JSON by hand knows the nested keys
+// (a list of objects is otherwise just "<array>").
+func (n *schemaNode) hint() string {
+	switch {
+	case n == nil:
+		return "<value>"
+	case len(n.Properties) > 0:
+		keys := make([]string, 0, len(n.Properties))
+		for k, v := range n.Properties {
+			keys = append(keys, fmt.Sprintf("%q: %s", k, v.hint()))
+		}
+		sort.Strings(keys)
+		return "{" + strings.Join(keys, ", ") + "}"
+	case n.Type == "array" && n.Items != nil:
+		return "[" + n.Items.hint() + ", …]"
+	case n.Type == "":
+		return "<value>"
+	}
+	return "<" + n.Type + ">"
 }

@@ -121,3 +121,35 @@ func TestTextProtocolOneActionPerReply(t *testing.T) {
 	assert.Equal(t, []string{"a.go", "d.go"}, opened)
 	assert.Equal(t, "[result of open]\nd.go", out.Messages[len(out.Messages)-2].Content, "nothing ignored on the same line")
 }
+
+// A model without tool calling writes the JSON by hand: the action list
+// shows the keys of objects nested in arrays, and the hinted shape is one
+// the tool decodes.
+func TestTextProtocolHintShowsNestedKeys(t *testing.T) {
+	t.Parallel()
+	type file struct {
+		Path   string `json:"path"`
+		Action string `json:"action"`
+	}
+	type submitP struct {
+		Topic string   `json:"topic"`
+		Files []file   `json:"files"`
+		Notes []string `json:"notes,omitempty"`
+	}
+	var got submitP
+	srv := llmtest.NewServer(t, llmtest.Script{
+		llmtest.Reply(`submit=>{"files": [{"action": "modify", "path": "a.go"}], "notes": ["n"], "topic": "t"}`),
+	})
+	c, _ := newClient(t, srv)
+	a := &llm.Agent{Model: c, Protocol: llm.ProtocolText, Tools: []llm.Tool{
+		llm.NewTool("submit", "Submit.", func(_ context.Context, p submitP) (llm.ToolResult, error) {
+			got = p
+			return llm.ToolResult{Content: "ok", Stop: true}, nil
+		}),
+	}}
+	_, err := a.Run(t.Context(), userMsg("go"))
+	require.NoError(t, err)
+	assert.Contains(t, srv.Requests()[0].Messages[0].Content,
+		`- submit=>{"files": [{"action": <string>, "path": <string>}, …], "notes": [<string>, …], "topic": <string>}: Submit.`)
+	assert.Equal(t, submitP{Topic: "t", Files: []file{{Path: "a.go", Action: "modify"}}, Notes: []string{"n"}}, got)
+}
