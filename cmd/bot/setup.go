@@ -111,7 +111,7 @@ func runSetup(ctx context.Context, out io.Writer, o setupOptions) error {
 func setupManifest(o setupOptions) (*ghapp.Manifest, error) {
 	data, err := os.ReadFile(o.manifest)
 	if err != nil {
-		return nil, usageErr("setup: %v", err)
+		return nil, usageErr("setup: read the App manifest: %v (run in the issuesmith checkout or pass --manifest PATH)", err)
 	}
 	m, err := ghapp.ParseManifest(data)
 	if err != nil {

@@ -298,7 +298,7 @@ func TestSetupRefusesBeforeServing(t *testing.T) {
 		{"existing file", []string{"--out", dir, "--webhook-url", testWebhook}, "already exists"},
 		{"example webhook", []string{"--out", t.TempDir()}, "pass --webhook-url"},
 		{"bad webhook", []string{"--out", t.TempDir(), "--webhook-url", "/webhook"}, "hook_attributes.url"},
-		{"missing manifest", []string{"--out", t.TempDir(), "--manifest", "nope.yml", "--webhook-url", testWebhook}, "nope.yml"},
+		{"missing manifest", []string{"--out", t.TempDir(), "--manifest", "nope.yml", "--webhook-url", testWebhook}, "read the App manifest: open nope.yml: no such file or directory (run in the issuesmith checkout or pass --manifest PATH)"},
 		{"bad listen address", []string{"--out", t.TempDir(), "--webhook-url", testWebhook, "--listen", "127.0.0.1:-1"}, "listen"},
 	}
 	for _, tt := range tests {
