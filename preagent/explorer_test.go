@@ -155,3 +155,21 @@ func TestExploreProseAnswerIsNudgedOnce(t *testing.T) {
 		t.Errorf("spec %+v after %d steps", res.Spec, res.Steps)
 	}
 }
+
+// An observer that says "done" and adds advice still tells the explorer to
+// submit: the advice alone would leave it exploring.
+func TestObserverDoneWithSuggestionStillAsksForSpec(t *testing.T) {
+	t.Parallel()
+	ws := openWS(t, copyTree(t, "testdata/platforms"))
+	script := llmtest.LoadScript(t, "testdata/explore_deepseek.yaml")
+	script[4].Reply.Content = `{"analysis": "Found it.", "next": "done", "suggestion": "Mention the pricing URL in the spec."}`
+	script[5].Expect.Last = "Mention the pricing URL in the spec. You have found enough: call submit_spec now."
+	_, client := scripted(t, script)
+	res, err := New(client, ws, nil, Options{}).Explore(t.Context(), readIssue(t, "testdata/platforms_issue.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Spec == nil || res.Spec.Partial || len(res.Suggestions) != 1 {
+		t.Fatalf("spec %+v, suggestions %q", res.Spec, res.Suggestions)
+	}
+}

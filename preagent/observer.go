@@ -22,8 +22,8 @@ type observerReply struct {
 }
 
 // observerNote prefixes a suggestion injected into the explorer's
-// conversation; doneNote is injected when the observer says "done" without
-// a suggestion of its own.
+// conversation; doneNote is injected (after any suggestion) when the
+// observer says "done".
 const (
 	observerNote = "A reviewer watching your progress says: "
 	doneNote     = "You have found enough: call submit_spec now."
@@ -64,8 +64,9 @@ func (s *session) observeTrajectory(ctx context.Context, st *llm.State) error {
 		return nil
 	}
 	note := strings.TrimSpace(r.Suggestion)
-	if note == "" && strings.EqualFold(strings.TrimSpace(r.Next), nextDone) {
-		note = doneNote
+	if strings.EqualFold(strings.TrimSpace(r.Next), nextDone) {
+		// "done" always reaches the explorer, with any advice before it.
+		note = strings.TrimSpace(note + " " + doneNote)
 	}
 	detail := fmt.Sprintf("next=%s; %s", r.Next, oneLine(r.Analysis, 300))
 	if note != "" {
