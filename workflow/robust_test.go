@@ -3,6 +3,7 @@ package workflow_test
 import (
 	"errors"
 	"net/http"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -53,4 +54,29 @@ func TestLabelRemovedAndReaddedQuicklyKeepsTheLabel(t *testing.T) {
 	require.NotContains(t, c[0].Body, "issuesmith: cancelled")
 	require.Contains(t, c[0].Body, "waiting for you")
 	require.True(t, second.Open())
+}
+
+// GitHub answers 502 to every try of posting the spec comment, after the
+// explorer finished: the job is retried and posts the spec it already
+// has, without exploring (and paying for it) again.
+func TestSpecPostFailingAfterExploreDoesNotExploreAgain(t *testing.T) {
+	t.Parallel()
+	ag := &agents{}
+	h := newHarness(t, ag)
+	var once sync.Once
+	ag.onExplore = func() {
+		// The transport tries a write five times; all five fail.
+		once.Do(func() {
+			h.gh.Inject(ghtest.Fault{Op: "POST /repos/{owner}/{repo}/issues/{issue_number}/comments",
+				Status: http.StatusBadGateway, Body: `{"message":"Server Error"}`, Times: 5})
+		})
+	}
+	require.NoError(t, h.event(workflow.Labeled))
+	run := h.waitRun("approval", waitingForApproval)
+	ag.mu.Lock()
+	explores := ag.explores
+	ag.mu.Unlock()
+	require.Equal(t, 1, explores, "the explorer ran once")
+	require.Len(t, h.botComments()["spec"], 1)
+	require.EqualValues(t, 1000+500, run.PromptTokens, "one explore and one plan paid for")
 }

@@ -15,9 +15,13 @@ import (
 
 // Checkpoint names.
 const (
-	stepSpec   = "spec"
-	stepPushed = "code.pushed"
-	stepPR     = "pr"
+	stepSpec = "spec"
+	// stepSpecDraft holds the rendered spec between the explorer's answer
+	// and the spec comment, so a retry after GitHub failed to take the
+	// comment posts it instead of exploring (and paying) again.
+	stepSpecDraft = "spec-draft"
+	stepPushed    = "code.pushed"
+	stepPR        = "pr"
 )
 
 // explore reads the repository at the base branch, writes the spec comment
@@ -42,24 +46,10 @@ func (s *session) explore(ctx context.Context) error {
 	if err := s.step(ctx, StageExplore, "reading the repository"); err != nil {
 		return err
 	}
-	is, err := s.gh.GetIssue(ctx, s.run.Owner, s.run.Repo, s.run.Issue)
+	body, spec, err := s.specDraft(ctx)
 	if err != nil {
 		return err
 	}
-	wt, err := s.e.d.Git.Checkout(ctx, s.ref, "")
-	if err != nil {
-		return fmt.Errorf("check out %s/%s: %w", s.ref.Owner, s.ref.Repo, err)
-	}
-	defer wt.Close()
-	issue := preagent.Issue{Number: s.run.Issue, Title: is.GetTitle(), Body: is.GetBody()}
-	spec, usage, err := s.e.d.Explorer.Explore(ctx, wt.Dir(), issue, s.cfg)
-	if uerr := s.addUsage(ctx, llm.RoleExplorer, usage); uerr != nil {
-		return uerr
-	}
-	if err != nil {
-		return agentFailed("explorer", err)
-	}
-	body := planner.RenderSpec(spec, planner.Meta{RunID: runID(s.run), Version: 1})
 	ic, err := s.gh.UpsertComment(ctx, s.run.Owner, s.run.Repo, s.run.Issue, ghapp.Marker{Kind: planner.KindSpec}, body)
 	if err != nil {
 		return fmt.Errorf("post spec comment: %w", err)
@@ -80,6 +70,45 @@ func (s *session) explore(ctx context.Context) error {
 	}
 	s.then(StagePlan)
 	return nil
+}
+
+// specDraft returns the rendered spec and the spec: the checkpointed draft
+// of an earlier attempt, else the explorer's answer (then checkpointed).
+func (s *session) specDraft(ctx context.Context) (string, *preagent.Spec, error) {
+	st := s.e.d.Store
+	if body, ok, err := st.StepResult(ctx, s.run.ID, stepSpecDraft); err != nil {
+		return "", nil, err
+	} else if ok {
+		if spec, err := planner.ParseSpec(body); err == nil {
+			return body, spec, nil
+		}
+		// Unreadable (a renderer change between versions): explore again.
+		if err := st.ForgetSteps(ctx, s.run.ID, stepSpecDraft); err != nil {
+			return "", nil, err
+		}
+	}
+	is, err := s.gh.GetIssue(ctx, s.run.Owner, s.run.Repo, s.run.Issue)
+	if err != nil {
+		return "", nil, err
+	}
+	wt, err := s.e.d.Git.Checkout(ctx, s.ref, "")
+	if err != nil {
+		return "", nil, fmt.Errorf("check out %s/%s: %w", s.ref.Owner, s.ref.Repo, err)
+	}
+	defer wt.Close()
+	issue := preagent.Issue{Number: s.run.Issue, Title: is.GetTitle(), Body: is.GetBody()}
+	spec, usage, err := s.e.d.Explorer.Explore(ctx, wt.Dir(), issue, s.cfg)
+	if uerr := s.addUsage(ctx, llm.RoleExplorer, usage); uerr != nil {
+		return "", nil, uerr
+	}
+	if err != nil {
+		return "", nil, agentFailed("explorer", err)
+	}
+	body := planner.RenderSpec(spec, planner.Meta{RunID: runID(s.run), Version: 1})
+	if _, err := st.Checkpoint(ctx, s.run.ID, stepSpecDraft, body); err != nil {
+		return "", nil, err
+	}
+	return body, spec, nil
 }
 
 // plan reads the spec comment as people left it, plans, and writes the plan
