@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"context"
+	"errors"
 
 	"github.com/google/go-github/v60/github"
 
@@ -110,6 +111,11 @@ type RepoRef struct {
 	CloneURL string
 	// Job names the job asking, unique among live jobs (worktree names).
 	Job string
+	// Blocked are the repository's blocked-path globs (coder.Globs
+	// syntax): a worktree's Commit must refuse a change at any of them,
+	// whatever wrote it. Nil means the coder's defaults; empty blocks
+	// nothing.
+	Blocked []string
 }
 
 // Git prepares worktrees and pushes them (repo's git, adapted in cmd/bot,
@@ -119,6 +125,10 @@ type Git interface {
 	// branch when it exists (a resumed run), else at r.Base.
 	Checkout(ctx context.Context, r RepoRef, branch string) (Worktree, error)
 }
+
+// ErrBlockedChange is what a Worktree's Commit wraps when a change touches
+// one of RepoRef.Blocked: nothing was committed, and retrying cannot help.
+var ErrBlockedChange = errors.New("the change touches a blocked path")
 
 // Worktree is one checkout owned by a job. Close removes it.
 type Worktree interface {

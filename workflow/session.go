@@ -51,6 +51,7 @@ func (s *session) loadConfig(ctx context.Context) error {
 		return err
 	}
 	s.cfg = cfg
+	s.ref.Blocked = append([]string{}, cfg.BlockedPaths...)
 	if cfg.BaseBranch != "" {
 		s.ref.Base = cfg.BaseBranch
 	}

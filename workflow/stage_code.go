@@ -99,6 +99,9 @@ func (s *session) pushed(ctx context.Context, spec *preagent.Spec, plan *planner
 		return nil, err
 	}
 	sha, _, err := wt.Commit(ctx, commitMessage(s.run.Issue, spec), s.coAuthors()...)
+	if errors.Is(err, ErrBlockedChange) {
+		return nil, permanent(fmt.Errorf("commit: %w", err))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("commit: %w", err)
 	}

@@ -3,6 +3,7 @@ package workflow
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -188,6 +189,10 @@ func (s *session) revisePushed(ctx context.Context, key string, req Review, msg,
 			coAuthors = append(coAuthors, requester)
 		}
 		sha, changed, err := wt.Commit(ctx, msg, coAuthors...)
+		if errors.Is(err, ErrBlockedChange) {
+			rec.Failure = redact(err.Error())
+			break
+		}
 		if err != nil {
 			return nil, fmt.Errorf("commit: %w", err)
 		}

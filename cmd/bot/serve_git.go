@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/issuesmith/issuesmith/coder"
 	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/repo"
 	"github.com/issuesmith/issuesmith/workflow"
@@ -41,13 +42,20 @@ func (g *gitRepos) Checkout(ctx context.Context, r workflow.RepoRef, branch stri
 	if err != nil {
 		return nil, err
 	}
-	return &gitWorktree{wt: wt, g: g, ref: r}, nil
+	blocked := coder.Globs(coder.DefaultBlocked)
+	if r.Blocked != nil {
+		blocked = coder.Globs(r.Blocked)
+	}
+	return &gitWorktree{wt: wt, g: g, ref: r, blocked: blocked}, nil
 }
 
 type gitWorktree struct {
 	wt  *repo.Worktree
 	g   *gitRepos
 	ref workflow.RepoRef
+	// blocked paths are refused at commit time too: the coder's edit-time
+	// check does not see files a check command or generator wrote.
+	blocked coder.Globs
 }
 
 // Dir, Close, Commit and Push implement workflow.Worktree over repo.Worktree;
@@ -58,11 +66,14 @@ func (w *gitWorktree) Close() error { return w.wt.Remove() }
 // Commit credits each co-author with a Co-authored-by trailer in GitHub's
 // noreply form (user id + login), so the commit links to the account.
 func (w *gitWorktree) Commit(ctx context.Context, msg string, coAuthors ...string) (string, bool, error) {
-	opts := repo.CommitOptions{Message: msg, Author: w.g.author}
+	opts := repo.CommitOptions{Message: msg, Author: w.g.author, Blocked: w.blocked.Match}
 	for _, login := range coAuthors {
 		opts.CoAuthors = append(opts.CoAuthors, w.coAuthor(ctx, login))
 	}
 	sha, err := w.wt.Commit(ctx, opts)
+	if errors.Is(err, repo.ErrBlockedPath) {
+		return "", false, fmt.Errorf("%w: %w", workflow.ErrBlockedChange, err)
+	}
 	if errors.Is(err, repo.ErrEmptyChange) {
 		head, herr := w.wt.Head()
 		return head, false, herr
