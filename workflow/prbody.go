@@ -19,8 +19,10 @@ func renderPRBody(issue int, spec *preagent.Spec, plan *planner.Plan, rec *pushR
 	for _, d := range spec.Desired {
 		fmt.Fprintf(&b, "- %s\n", d)
 	}
-	if rec.Summary != "" {
-		b.WriteString("\n" + strings.TrimSpace(rec.Summary) + "\n")
+	if sum := strings.TrimSpace(rec.Summary); sum != "" {
+		// Under its own heading: a list right after the desired bullets
+		// would merge into theirs.
+		b.WriteString("\n## Changes\n\n" + sum + "\n")
 	}
 	status := map[string]ItemStatus{}
 	for _, it := range rec.Items {
@@ -36,8 +38,8 @@ func renderPRBody(issue int, spec *preagent.Spec, plan *planner.Plan, rec *pushR
 		fmt.Fprintf(&b, "- %s **%s** `%s`", mark, it.Action, it.Path)
 		if st.Status != "" && st.Status != "done" {
 			fmt.Fprintf(&b, " — %s", st.Status)
-			if st.Reason != "" {
-				fmt.Fprintf(&b, ": %s", st.Reason)
+			if r := strings.Join(strings.Fields(st.Reason), " "); r != "" {
+				fmt.Fprintf(&b, ": %s", clipUTF8(r, 300))
 			}
 		}
 		b.WriteString("\n")

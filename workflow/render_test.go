@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/issuesmith/issuesmith/planner"
 	"github.com/issuesmith/issuesmith/preagent"
 	"github.com/issuesmith/issuesmith/store"
 )
@@ -83,5 +84,34 @@ func TestPRTitleCutsOnRuneBoundary(t *testing.T) {
 	}
 	if msg := commitMessage(7, spec); !utf8.ValidString(msg) {
 		t.Fatalf("commit message is not valid UTF-8: %q", msg)
+	}
+}
+
+// The PR body keeps its lists apart: the desired behaviour, the coder's
+// per-file summary (under its own heading, or Markdown joins the two lists
+// into one) and the plan, where an item's reason stays on its line.
+func TestPRBodyListsStayApart(t *testing.T) {
+	t.Parallel()
+	spec := &preagent.Spec{Topic: "Greet by name", Desired: []string{"`greet` takes a name"}}
+	plan := &planner.Plan{Items: []planner.Item{
+		{Path: "greet.go", Action: preagent.ActionModify, Steps: []planner.Step{{Text: "accept a name parameter"}}},
+		{Path: "greet_test.go", Action: preagent.ActionAdd, Steps: []planner.Step{{Text: "test it"}}},
+	}}
+	rec := &pushRecord{
+		Items:   []ItemStatus{{Path: "greet.go", Status: "done"}, {Path: "greet_test.go", Status: "skipped", Reason: "no code change: the test\n\n## already exists"}},
+		Checks:  []Check{{Name: "go build", OK: true}},
+		Summary: "- `greet.go` (modify): done, +3 −1\n\n1 file changed.\n",
+	}
+	body := renderPRBody(12, spec, plan, rec)
+	if !strings.Contains(body, "- `greet` takes a name\n\n## Changes\n\n- `greet.go` (modify): done, +3 −1\n") {
+		t.Fatalf("the coder's summary runs into the desired behaviour's list:\n%s", body)
+	}
+	if !strings.Contains(body, "- ⏭️ **add** `greet_test.go` — skipped: no code change: the test ## already exists\n  - [ ] test it\n") {
+		t.Fatalf("a multi-line reason breaks the plan's list:\n%s", body)
+	}
+	for _, want := range []string{"  - [x] accept a name parameter\n", "- `go build`: passed\n", "\nFixes #12\n"} {
+		if !strings.Contains(body, want) {
+			t.Fatalf("body lacks %q:\n%s", want, body)
+		}
 	}
 }
