@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -71,7 +72,13 @@ type server struct {
 type serverTuning struct {
 	githubWriteInterval time.Duration // 0: ghapp's default spacing of writes
 	pollInterval        time.Duration // 0: the workflow's default job polling
+	startTimeout        time.Duration // 0: defaultStartTimeout
 }
+
+// defaultStartTimeout bounds the start-up's calls out (database, GitHub):
+// an unreachable host that swallows packets must stop the start with an
+// error, not hang it. Migrations on a healthy database take seconds.
+const defaultStartTimeout = time.Minute
 
 // newServer constructs and checks every part: database (migrated), GitHub
 // App, model, git cache, agents, workflow engine, webhook handler, metrics.
@@ -79,19 +86,29 @@ type serverTuning struct {
 func newServer(ctx context.Context, cfg *config.Server, log *slog.Logger, tune serverTuning) (*server, error) {
 	log.Info("starting", "config", cfg)
 	m := newMetrics()
-	st, err := store.Open(ctx, cfg.DatabaseURL)
+	limit := cmp.Or(tune.startTimeout, defaultStartTimeout)
+	sctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	// startErr says when the bound, not the host, ended a call.
+	startErr := func(err error) error {
+		if sctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
+			return fmt.Errorf("%w (start-up took longer than %v: is the host reachable?)", err, limit)
+		}
+		return err
+	}
+	st, err := store.Open(sctx, cfg.DatabaseURL)
 	if err != nil {
-		return nil, err
+		return nil, startErr(err)
 	}
 	s := &server{cfg: cfg, log: log, store: st, closers: []io.Closer{st}}
-	if _, err := st.Migrate(ctx); err != nil {
+	if _, err := st.Migrate(sctx); err != nil {
 		s.close()
-		return nil, err
+		return nil, startErr(err)
 	}
-	app, botLogin, err := newGitHubApp(ctx, cfg, m, tune.githubWriteInterval)
+	app, botLogin, err := newGitHubApp(sctx, cfg, m, tune.githubWriteInterval)
 	if err != nil {
 		s.close()
-		return nil, err
+		return nil, startErr(err)
 	}
 	ms, err := newModels(&cfg.Model)
 	if err != nil {
