@@ -14,8 +14,9 @@ import (
 // Config is the model access configuration: where the OpenAI-compatible
 // endpoint is, which model serves each role and how calls behave. The
 // server config fills it once at start-up; a repository may override
-// per-role settings with Override. Setting names in errors (llm.base_url,
-// llm.roles.coder.model, ...) are the keys of the server config file.
+// per-role settings with Override. Errors name the setting to check through
+// SettingName (config maps them to the ISSUESMITH_MODEL_* variables; without
+// it they read llm.base_url, llm.roles.coder.model, ...).
 type Config struct {
 	// BaseURL is the endpoint's API root, for example
 	// https://api.openai.com/v1, https://api.deepseek.com/v1,

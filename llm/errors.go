@@ -10,16 +10,17 @@ import (
 
 // Errors of model access. Wrapped errors keep the server's message.
 var (
-	// ErrUnreachable: the endpoint could not be contacted (check
-	// llm.base_url).
+	// ErrUnreachable: the endpoint could not be contacted (the error names
+	// the base URL setting, ISSUESMITH_MODEL_BASE_URL for bot serve).
 	ErrUnreachable = errors.New("model endpoint unreachable")
-	// ErrAuth: the endpoint refused the key (check llm.api_key).
+	// ErrAuth: the endpoint refused the key (the error names the API key
+	// setting).
 	ErrAuth = errors.New("model endpoint refused the api key")
 	// ErrModelNotFound: the endpoint does not serve the model.
 	ErrModelNotFound = errors.New("model not found")
 	// ErrRateLimited: still rate limited after retries.
 	ErrRateLimited = errors.New("rate limited")
-	// ErrTimeout: an attempt got no reply within llm.timeout.
+	// ErrTimeout: an attempt got no reply within Config.Timeout.
 	ErrTimeout = errors.New("model call timed out")
 	// ErrMalformedReply: the server's reply could not be understood.
 	ErrMalformedReply = errors.New("malformed model reply")
