@@ -68,7 +68,7 @@ func NewServer(t testing.TB, script Script, opts ...Option) *Server {
 	return s
 }
 
-// URL is the base URL to configure as llm.base_url (ending in /v1, or the
+// URL is the base URL to configure as llm.Config.BaseURL or ISSUESMITH_MODEL_BASE_URL (ending in /v1, or the
 // WithPrefix path).
 func (s *Server) URL() string { return s.srv.URL + s.prefix }
 
