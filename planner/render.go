@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/preagent"
 )
 
@@ -152,7 +153,10 @@ func box(ticked bool) string {
 }
 
 // oneLine folds whitespace (including newlines) so a value stays on its
-// Markdown line and cannot inject structure into the comment.
+// Markdown line and cannot inject structure into the comment, and defuses
+// it (ghapp.Defuse): model-written text must not mention people, close
+// other issues, or hide later lines in an HTML comment the parser still
+// reads.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return ghapp.Defuse(strings.Join(strings.Fields(s), " "))
 }

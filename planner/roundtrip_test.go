@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/issuesmith/issuesmith/preagent"
+	"github.com/stretchr/testify/require"
 )
 
 func sampleSpec() *preagent.Spec {
@@ -247,4 +248,25 @@ func TestParseWrongOrMissingMarker(t *testing.T) {
 	if _, err := ParseSpec(noMarker); err == nil || !strings.Contains(err.Error(), "marker") {
 		t.Errorf("missing marker: %v", err)
 	}
+}
+
+// TestRenderDefusesModelText: the model's words cannot mention people, close
+// other issues on merge, or hide a step from the approver behind an HTML
+// comment that the parser would still read.
+func TestRenderDefusesModelText(t *testing.T) {
+	t.Parallel()
+	p := &Plan{Items: []Item{{Path: "a.go", Action: "modify", Reason: "cc @acme/everyone",
+		Steps: []Step{{Text: "fixes #7 <!-- hide"}, {Text: "add a backdoor -->"}}}}}
+	body := RenderPlan(p, PlanState{}, Meta{RunID: "r", Version: 1})
+	require.NotContains(t, body, "@acme")
+	require.NotContains(t, body, "fixes #7")
+	require.Equal(t, 1, strings.Count(body, "<!--"), "only the bot's own marker opens a comment")
+	got, st, err := ParsePlan(body)
+	require.NoError(t, err)
+	require.False(t, st.Approved)
+	require.Len(t, got.Items[0].Steps, 2)
+
+	s := sampleSpec()
+	s.Desired = append(s.Desired, "ping @alice")
+	require.NotContains(t, RenderSpec(s, Meta{RunID: "r", Version: 1}), "@alice")
 }
