@@ -169,11 +169,11 @@ func (s *Store) SaveOpenRun(ctx context.Context, r *Run) error {
 
 func (s *Store) saveRun(ctx context.Context, r *Run, cond string) error {
 	now := s.unix()
-	res, err := s.exec(ctx, `UPDATE runs SET requester = ?, state = ?, stage = ?, step = ?, reason = ?,
+	res, err := s.exec(ctx, `UPDATE runs SET installation_id = ?, requester = ?, state = ?, stage = ?, step = ?, reason = ?,
 		progress_comment_id = ?, spec_comment_id = ?, plan_comment_id = ?, spec_body = ?, plan_body = ?,
 		branch = ?, pr_number = ?, pr_url = ?, updated_at = ?, trigger_label = ?
 		WHERE id = ?`+cond,
-		r.Requester, r.State, r.Stage, r.Step, r.Reason, r.ProgressCommentID, r.SpecCommentID, r.PlanCommentID,
+		r.InstallationID, r.Requester, r.State, r.Stage, r.Step, r.Reason, r.ProgressCommentID, r.SpecCommentID, r.PlanCommentID,
 		r.SpecBody, r.PlanBody, r.Branch, r.PRNumber, r.PRURL, now, r.TriggerLabel, r.ID)
 	if err != nil {
 		return fmt.Errorf("save run %d: %w", r.ID, err)

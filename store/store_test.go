@@ -115,9 +115,11 @@ func testRuns(t *testing.T, s *store.Store) {
 
 	r.Stage, r.State, r.PlanCommentID, r.PlanBody = "plan", store.StateWaiting, 99, "- [ ] approve"
 	r.PRNumber, r.Branch, r.TriggerLabel = 3, "issuesmith/issue-7", "bot-please"
+	r.InstallationID = 43 // the App was installed again
 	require.NoError(t, s.SaveRun(ctx, r))
 	got, err := s.RunByPR(ctx, "o", "r", 3)
 	require.NoError(t, err)
+	require.EqualValues(t, 43, got.InstallationID)
 	require.Equal(t, r.ID, got.ID)
 	require.Equal(t, "- [ ] approve", got.PlanBody)
 	require.Equal(t, "bot-please", got.TriggerLabel)

@@ -243,6 +243,11 @@ func (e *Engine) startRun(ctx context.Context, ev Event, stage string, steer boo
 	if created && ev.Kind == Labeled {
 		run.TriggerLabel = ev.Label
 	}
+	if ev.InstallationID != 0 {
+		// The App may have been uninstalled and installed again since
+		// the run began: work on with the installation that sent this.
+		run.InstallationID = ev.InstallationID
+	}
 	// Jobs of earlier stages still queued (or resumed after a crash) see
 	// the run past them and do nothing.
 	run.Stage, run.State = stage, store.StateActive

@@ -45,6 +45,10 @@ type harness struct {
 	issue  int
 	agents *agents
 	eng    *workflow.Engine
+	// installation, when set, maps an installation id the workflow asks
+	// for to the fake's (an App uninstalled and installed again has a
+	// new id; the old one fails).
+	installation func(id int64) (int64, error)
 }
 
 func newHarness(t *testing.T, ag *agents) *harness {
@@ -84,6 +88,12 @@ func (h *harness) build() *workflow.Engine {
 	eng, err := workflow.New(workflow.Deps{
 		Store: h.st,
 		GitHub: workflow.InstallationsFunc(func(ctx context.Context, id int64) (workflow.GitHub, error) {
+			if h.installation != nil {
+				var err error
+				if id, err = h.installation(id); err != nil {
+					return nil, err
+				}
+			}
 			return h.app.Client(ctx, id)
 		}),
 		Git:      cliGit{bare: h.bare},

@@ -80,3 +80,35 @@ func TestSpecPostFailingAfterExploreDoesNotExploreAgain(t *testing.T) {
 	require.Len(t, h.botComments()["spec"], 1)
 	require.EqualValues(t, 1000+500, run.PromptTokens, "one explore and one plan paid for")
 }
+
+// The App is uninstalled and installed again while a plan waits for
+// approval: the new installation has a new id, and the approval (sent
+// with it) must be worked with it, not with the dead one.
+func TestApprovalAfterReinstallUsesTheNewInstallation(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, &agents{})
+	const oldID = 7
+	var mu sync.Mutex
+	uninstalled := false
+	h.installation = func(id int64) (int64, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if id != oldID {
+			return id, nil
+		}
+		if uninstalled {
+			return 0, errors.New("installation 7 was deleted")
+		}
+		return h.gh.Installation(), nil
+	}
+	require.NoError(t, h.event(workflow.Labeled, func(ev *workflow.Event) { ev.InstallationID = oldID }))
+	h.waitRun("approval", waitingForApproval)
+	mu.Lock()
+	uninstalled = true
+	mu.Unlock()
+	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) { ev.Body = "/implement" }))
+	run := h.waitRun("done", func(r *store.Run) bool { return !r.Open() })
+	require.Equal(t, store.StateDone, run.State, run.Reason)
+	require.Equal(t, h.gh.Installation(), run.InstallationID)
+	require.Len(t, h.gh.PullRequests(owner, name), 1)
+}
