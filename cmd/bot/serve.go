@@ -89,26 +89,15 @@ func newServer(ctx context.Context, cfg *config.Server, log *slog.Logger, tune s
 	limit := cmp.Or(tune.startTimeout, defaultStartTimeout)
 	sctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	// startErr says when the bound, not the host, ended a call.
-	startErr := func(err error) error {
-		if sctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
-			return fmt.Errorf("%w (start-up took longer than %v: is the host reachable?)", err, limit)
-		}
-		return err
-	}
-	st, err := store.Open(sctx, cfg.DatabaseURL)
+	st, err := openStore(sctx, cfg.DatabaseURL)
 	if err != nil {
-		return nil, startErr(err)
+		return nil, startErr(ctx, sctx, limit, err)
 	}
 	s := &server{cfg: cfg, log: log, store: st, closers: []io.Closer{st}}
-	if _, err := st.Migrate(sctx); err != nil {
-		s.close()
-		return nil, startErr(err)
-	}
 	app, botLogin, err := newGitHubApp(sctx, cfg, m, tune.githubWriteInterval)
 	if err != nil {
 		s.close()
-		return nil, startErr(err)
+		return nil, startErr(ctx, sctx, limit, err)
 	}
 	ms, err := newModels(&cfg.Model)
 	if err != nil {
@@ -154,6 +143,28 @@ func newServer(ctx context.Context, cfg *config.Server, log *slog.Logger, tune s
 	mux.Handle("GET /metrics", promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{}))
 	s.handler = mux
 	return s, nil
+}
+
+// startErr says when the start-up bound (sctx, limit), not the host or a
+// stop (ctx), ended a call.
+func startErr(ctx, sctx context.Context, limit time.Duration, err error) error {
+	if errors.Is(sctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
+		return fmt.Errorf("%w (start-up took longer than %v: is the host reachable?)", err, limit)
+	}
+	return err
+}
+
+// openStore opens the database and brings its schema up to date.
+func openStore(ctx context.Context, dsn string) (*store.Store, error) {
+	st, err := store.Open(ctx, dsn)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := st.Migrate(ctx); err != nil {
+		st.Close()
+		return nil, err
+	}
+	return st, nil
 }
 
 func newGitHubApp(ctx context.Context, cfg *config.Server, m *metrics, writeInterval time.Duration) (*ghapp.App, string, error) {
