@@ -223,13 +223,16 @@ func hasReply(thread []*github.PullRequestComment, m ghapp.Marker) bool {
 	return false
 }
 
+// replyText is the bot's reply to a revise request. The summary and a
+// failure carry the model's words: defused, so they mention nobody and
+// close nothing.
 func replyText(rec *reviseRecord) string {
 	if rec.Failure != "" {
-		return "I could not address this comment: " + rec.Failure
+		return "I could not address this comment: " + ghapp.Defuse(rec.Failure)
 	}
 	text := fmt.Sprintf("Done in %s.", rec.SHA)
 	if sum := strings.TrimSpace(rec.Summary); sum != "" {
-		text += "\n\n" + sum
+		text += "\n\n" + ghapp.Defuse(sum)
 	}
 	return text
 }
