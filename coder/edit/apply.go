@@ -42,28 +42,44 @@ func (fs *fileState) reset(d *doc) {
 	fs.splices = append(fs.splices, spliceRec{0, 1 << 30, 0})
 }
 
-// style looks at the indented lines within 20 lines of [start, end) and
-// at the file's space indentation unit.
+// style looks at the indented lines within 20 lines of [start, end) (the
+// whole file when none is that near) and at the file's space indentation
+// unit.
 func (fs *fileState) style(start, end int) style {
 	lines := fs.doc.lines
-	t, sp := 0, 0
-	for i := max(0, start-20); i < min(len(lines), end+20); i++ {
-		l := lines[i].text
-		if isBlank(l) {
-			continue
-		}
-		switch l[0] {
-		case '\t':
-			t++
-		case ' ':
-			sp++
-		}
+	t, sp := indentKinds(lines[max(0, start-20):min(len(lines), end+20)])
+	if t == 0 && sp == 0 {
+		// A block amid unindented lines (a long doc comment, top-level
+		// declarations) still writes new indented lines in the file's style.
+		t, sp = indentKinds(lines)
+	}
+	if t == 0 && sp == 0 && fs.existed {
+		// Earlier blocks may have removed every indented line: the file
+		// as loaded still shows its style.
+		t, sp = indentKinds(parseDoc(fs.orig).lines)
 	}
 	st := style{tabsOnly: t > 0 && sp == 0, spacesOnly: sp > 0 && t == 0, unit: tabWidth}
 	if st.spacesOnly {
 		st.unit = fs.spaceUnit()
 	}
 	return st
+}
+
+// indentKinds counts the non-blank lines that start with a tab and with a
+// space.
+func indentKinds(lines []line) (tabs, spaces int) {
+	for _, l := range lines {
+		if isBlank(l.text) {
+			continue
+		}
+		switch l.text[0] {
+		case '\t':
+			tabs++
+		case ' ':
+			spaces++
+		}
+	}
+	return tabs, spaces
 }
 
 // spaceUnit guesses the file's space indentation unit: the smallest common
