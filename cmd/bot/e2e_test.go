@@ -144,25 +144,13 @@ func freeAddr(t *testing.T) string {
 // start runs the server process and waits until /readyz answers 200.
 func (e *e2e) start() {
 	e.t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestServeChild$")
-	cmd.Env = e.env
 	e.mu.Lock()
 	if e.logs == nil {
 		e.logs = &bytes.Buffer{}
 	}
-	fmt.Fprintf(e.logs, "=== process start %s\n", time.Now().Format(time.TimeOnly))
-	cmd.Stdout, cmd.Stderr = &lockedWriter{mu: &e.mu, w: e.logs}, &lockedWriter{mu: &e.mu, w: e.logs}
-	e.child = cmd
 	e.mu.Unlock()
-	require.NoError(e.t, cmd.Start())
-	require.Eventually(e.t, func() bool {
-		resp, err := http.Get("http://" + e.addr + "/readyz")
-		if err != nil {
-			return false
-		}
-		resp.Body.Close()
-		return resp.StatusCode == http.StatusOK
-	}, 30*time.Second, 20*time.Millisecond, "server did not become ready")
+	e.child = e.launch("process start", e.addr, e.env)
+	e.waitReady("server", e.addr)
 }
 
 // startReplica starts one more server process on the same settings but
@@ -170,17 +158,32 @@ func (e *e2e) start() {
 func (e *e2e) startReplica() string {
 	e.t.Helper()
 	addr := freeAddr(e.t)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestServeChild$")
-	cmd.Env = append(append([]string{}, e.env...), "ISSUESMITH_LISTEN_ADDR="+addr)
-	e.mu.Lock()
-	fmt.Fprintf(e.logs, "=== replica start %s on %s\n", time.Now().Format(time.TimeOnly), addr)
-	cmd.Stdout, cmd.Stderr = &lockedWriter{mu: &e.mu, w: e.logs}, &lockedWriter{mu: &e.mu, w: e.logs}
-	e.mu.Unlock()
-	require.NoError(e.t, cmd.Start())
+	cmd := e.launch("replica start", addr, append(append([]string{}, e.env...), "ISSUESMITH_LISTEN_ADDR="+addr))
 	e.t.Cleanup(func() {
 		_ = cmd.Process.Signal(syscall.SIGTERM)
 		_ = cmd.Wait()
 	})
+	e.waitReady("replica", addr)
+	return addr
+}
+
+// launch starts the server process (TestServeChild of this test binary)
+// with env, its output going to e.logs under a line naming what started.
+func (e *e2e) launch(what, addr string, env []string) *exec.Cmd {
+	e.t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestServeChild$")
+	cmd.Env = env
+	e.mu.Lock()
+	fmt.Fprintf(e.logs, "=== %s %s on %s\n", what, time.Now().Format(time.TimeOnly), addr)
+	cmd.Stdout, cmd.Stderr = &lockedWriter{mu: &e.mu, w: e.logs}, &lockedWriter{mu: &e.mu, w: e.logs}
+	e.mu.Unlock()
+	require.NoError(e.t, cmd.Start())
+	return cmd
+}
+
+// waitReady waits until the server at addr answers /readyz with 200.
+func (e *e2e) waitReady(who, addr string) {
+	e.t.Helper()
 	require.Eventually(e.t, func() bool {
 		resp, err := http.Get("http://" + addr + "/readyz")
 		if err != nil {
@@ -188,8 +191,7 @@ func (e *e2e) startReplica() string {
 		}
 		resp.Body.Close()
 		return resp.StatusCode == http.StatusOK
-	}, 30*time.Second, 20*time.Millisecond, "replica did not become ready")
-	return addr
+	}, 30*time.Second, 20*time.Millisecond, who+" did not become ready")
 }
 
 // kill ends the server process the hard way (SIGKILL): no shutdown at all.
