@@ -87,9 +87,13 @@ func (w *Workspace) Files(ctx context.Context) ([]string, error) {
 	return files, nil
 }
 
+// MaxFileBytes is the largest file ReadBytes returns: the repository's
+// content is untrusted, and a huge file must not exhaust the bot's memory.
+const MaxFileBytes = 32 << 20
+
 // ReadBytes returns the whole content of the file at the repo-relative path p.
 // It fails with ErrOutsideRoot, ErrNotExist or ErrIsDir for model-fixable
-// mistakes.
+// mistakes, and with ErrBadArgument for a file over MaxFileBytes.
 func (w *Workspace) ReadBytes(p string) ([]byte, error) {
 	rel, err := Clean(p)
 	if err != nil {
@@ -107,11 +111,23 @@ func (w *Workspace) ReadBytes(p string) ([]byte, error) {
 	if st.IsDir() {
 		return nil, fmt.Errorf("%q: %w", rel, ErrIsDir)
 	}
-	data, err := io.ReadAll(f)
+	if st.Size() > MaxFileBytes {
+		return nil, tooLarge(rel, st.Size())
+	}
+	// The limit holds even for a file that grows while it is read.
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("read %q: %w", rel, err)
 	}
+	if len(data) > MaxFileBytes {
+		return nil, tooLarge(rel, int64(len(data)))
+	}
 	return data, nil
+}
+
+func tooLarge(rel string, size int64) error {
+	return fmt.Errorf("%q: %s is over the %s limit for reading a whole file (use grep or read_file): %w",
+		rel, humanSize(size), humanSize(MaxFileBytes), ErrBadArgument)
 }
 
 // open opens a clean relative path under the root, mapping errors to the

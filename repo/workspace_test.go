@@ -192,3 +192,24 @@ func FuzzPathEscape(f *testing.F) {
 // must keeps the output of a call and drops its error: the fuzz test only
 // cares about what leaks into successful output.
 func must(out string, _ error) string { return out }
+
+// A file over MaxFileBytes is refused as a model-fixable mistake instead of
+// being read into memory whole.
+func TestReadBytesRefusesHugeFiles(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "small.txt"), []byte("ok\n"), 0o644))
+	f, err := os.Create(filepath.Join(dir, "huge.bin"))
+	require.NoError(t, err)
+	require.NoError(t, f.Truncate(MaxFileBytes+1)) // sparse: no disk, no time
+	require.NoError(t, f.Close())
+	ws, err := OpenWorkspace(dir)
+	require.NoError(t, err)
+	defer ws.Close()
+	_, err = ws.ReadBytes("huge.bin")
+	require.ErrorIs(t, err, ErrBadArgument)
+	require.True(t, IsModelError(err))
+	data, err := ws.ReadBytes("small.txt")
+	require.NoError(t, err)
+	require.Equal(t, "ok\n", string(data))
+}
