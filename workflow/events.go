@@ -151,10 +151,11 @@ func (e *Engine) commentEdited(ctx context.Context, ev Event) error {
 		// An edited spec is read back when the next stage runs.
 		return ErrIgnored
 	}
-	_, st, err := planner.ParsePlan(ev.Body)
-	if err != nil || !st.Approved {
-		// A broken edit is reported when the plan is read for coding;
-		// an unticked box asks nothing.
+	// A ticked box is an approval even when the edit broke the plan: the
+	// code stage reads the plan, finds the broken line and says which (an
+	// approval ignored here would be lost without a word). An unticked
+	// box asks nothing.
+	if _, st, _ := planner.ParsePlan(ev.Body); !st.Approved {
 		return ErrIgnored
 	}
 	return e.startRun(ctx, ev, StageCode, true)

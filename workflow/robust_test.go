@@ -3,6 +3,7 @@ package workflow_test
 import (
 	"errors"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 
@@ -111,4 +112,28 @@ func TestApprovalAfterReinstallUsesTheNewInstallation(t *testing.T) {
 	require.Equal(t, store.StateDone, run.State, run.Reason)
 	require.Equal(t, h.gh.Installation(), run.InstallationID)
 	require.Len(t, h.gh.PullRequests(owner, name), 1)
+}
+
+// A person removes every item of the plan and approves it: nothing is
+// coded, and the run waits for a plan with something in it.
+func TestPlanEditedToNoItemsWaitsForAFix(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, &agents{})
+	require.NoError(t, h.event(workflow.Labeled))
+	h.waitRun("approval", waitingForApproval)
+	h.waitProgress("waiting for you")
+	plan := h.botComments()["plan"][0]
+	body := editPlan(t, plan.Body)
+	i, j := strings.Index(body, "### 1."), strings.Index(body, "\n---\n")
+	require.True(t, i > 0 && j > i)
+	body = body[:i] + body[j+1:] // every item gone; the approve box stays above
+	require.Contains(t, body, "- [x] **Approve and implement**")
+	h.gh.EditComment(plan.ID, body)
+	require.NoError(t, h.event(workflow.CommentEdited, func(ev *workflow.Event) { ev.CommentID, ev.Body = plan.ID, body }))
+	run := h.waitRun("waiting for a fix", func(r *store.Run) bool {
+		return r.State == store.StateWaiting && r.Stage == workflow.StageCode
+	})
+	require.Contains(t, run.Step, "no file sections")
+	h.waitProgress("no file sections")
+	require.Equal(t, 0, h.agents.implementCount())
 }
