@@ -114,6 +114,29 @@ func TestApprovalAfterReinstallUsesTheNewInstallation(t *testing.T) {
 	require.Len(t, h.gh.PullRequests(owner, name), 1)
 }
 
+// A person unticks every file of the spec and asks for a plan: that is an
+// edit to fix, not a model failure. The run waits, says what is wrong,
+// and the plan comment keeps what it had.
+func TestSpecEditedToNoFilesWaitsForAFix(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, &agents{})
+	require.NoError(t, h.event(workflow.Labeled))
+	h.waitRun("approval", waitingForApproval)
+	h.waitProgress("waiting for you")
+	spec := h.botComments()["spec"][0]
+	body := strings.Replace(spec.Body, "- [x] **add** `greet_test.go`", "- [ ] **add** `greet_test.go`", 1)
+	body = strings.Replace(body, "- [x] **modify** `greet.go`", "- [ ] **modify** `greet.go`", 1)
+	require.NotContains(t, body, "- [x] **modify** `greet.go`")
+	h.gh.EditComment(spec.ID, body)
+	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) { ev.Body = "/plan" }))
+	run := h.waitRun("waiting for a fix", func(r *store.Run) bool {
+		return r.State == store.StateWaiting && r.Stage == workflow.StagePlan
+	})
+	require.Contains(t, run.Step, "no files")
+	h.waitProgress("no files")
+	require.Contains(t, h.botComments()["plan"][0].Body, "`greet.go`", "the plan is not replaced by an empty one")
+}
+
 // A person removes every item of the plan and approves it: nothing is
 // coded, and the run waits for a plan with something in it.
 func TestPlanEditedToNoItemsWaitsForAFix(t *testing.T) {

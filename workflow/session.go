@@ -155,6 +155,11 @@ func (s *session) readSpec(ctx context.Context) (*preagent.Spec, error) {
 		return nil, err
 	}
 	spec, err := planner.ParseSpec(body)
+	if err == nil {
+		// An edit may leave nothing to plan (every file unticked): that
+		// is the person's to fix, not the planner's to fail on.
+		err = spec.Validate()
+	}
 	if err != nil {
 		return nil, &editError{kind: "spec", err: err}
 	}
