@@ -114,3 +114,13 @@ func TestSummarizeWithModelThenCache(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, out, "0 summarised by the model, 3 cache hits; tokens 0")
 }
+
+// A checkout that does not exist is reported before the summary database is
+// created: a typo in --repo leaves no stray database behind.
+func TestSummarizeMissingRepoCreatesNoDatabase(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "summaries.db")
+	_, _, err := runCmd(t, []string{"summarize", "--repo", filepath.Join(t.TempDir(), "nope"), "--database", db, "--no-model"}, "", nil)
+	require.ErrorContains(t, err, "open workspace")
+	require.NoFileExists(t, db)
+}

@@ -77,6 +77,11 @@ func runSummarize(ctx context.Context, f summarizeFlags, environ []string, stdou
 			return err
 		}
 	}
+	ws, err := repo.OpenWorkspace(f.dir)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
 	st, err := store.Open(ctx, dsn)
 	if err != nil {
 		return err
@@ -86,11 +91,6 @@ func runSummarize(ctx context.Context, f summarizeFlags, environ []string, stdou
 		return err
 	}
 	opts.Cache = st
-	ws, err := repo.OpenWorkspace(f.dir)
-	if err != nil {
-		return err
-	}
-	defer ws.Close()
 	bar := newProgressBar(stderr)
 	opts.Progress = bar.update
 	idx, err := summaries.Build(ctx, ws, opts)
