@@ -82,14 +82,11 @@ func runSummarize(ctx context.Context, f summarizeFlags, environ []string, stdou
 		return err
 	}
 	defer ws.Close()
-	st, err := store.Open(ctx, dsn)
+	st, err := openStore(ctx, dsn)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if _, err := st.Migrate(ctx); err != nil {
-		return err
-	}
 	opts.Cache = st
 	bar := newProgressBar(stderr)
 	opts.Progress = bar.update
