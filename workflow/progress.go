@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/store"
 )
 
@@ -113,10 +114,10 @@ const maxDetailBytes = 1500
 // explained renders a labelled reason: its first line inline, and the rest
 // (an engine report, a check's output: code, diff lines, tags) verbatim in a
 // collapsed code block, so it can neither break the comment's Markdown nor
-// be hidden as HTML.
+// be hidden as HTML. The headline is defused: it may quote a model.
 func explained(label, s string) string {
 	head, rest, _ := strings.Cut(strings.TrimSpace(s), "\n")
-	out := fmt.Sprintf("**%s:** %s\n\n", label, clipUTF8(strings.TrimSpace(head), maxDetailBytes))
+	out := fmt.Sprintf("**%s:** %s\n\n", label, ghapp.Defuse(clipUTF8(strings.TrimSpace(head), maxDetailBytes)))
 	if rest = strings.Trim(rest, "\n"); strings.TrimSpace(rest) == "" {
 		return out
 	}

@@ -115,3 +115,27 @@ func TestPRBodyListsStayApart(t *testing.T) {
 		}
 	}
 }
+
+// Model-written text in the PR body and the progress comment neither
+// closes other issues nor mentions people; the bot's own "Fixes #n" stays.
+func TestPRBodyAndProgressDefuseModelText(t *testing.T) {
+	t.Parallel()
+	spec := &preagent.Spec{Topic: "Greet by name", Desired: []string{"also fixes #5 for @alice"}}
+	plan := &planner.Plan{Items: []planner.Item{{Path: "a.go", Action: preagent.ActionModify, Steps: []planner.Step{{Text: "ping @bob"}}}}}
+	rec := &pushRecord{
+		Items:   []ItemStatus{{Path: "a.go", Status: "skipped", Reason: "no code change: this closes #7, ask @carol"}},
+		Summary: "- `a.go` (modify): skipped — resolves #8 @dave\n",
+	}
+	body := renderPRBody(12, spec, plan, rec)
+	progress := renderProgress(&store.Run{State: store.StateFailed, Stage: StageCode, Reason: "the coder declined: fixes #9, thanks @erin\nmore"}, nil)
+	for _, md := range []string{body, progress} {
+		for _, bad := range []string{"fixes #5", "@alice", "@bob", "closes #7", "@carol", "resolves #8", "@dave", "fixes #9", "@erin"} {
+			if strings.Contains(md, bad) {
+				t.Fatalf("model text %q is live:\n%s", bad, md)
+			}
+		}
+	}
+	if !strings.Contains(body, "\nFixes #12\n") {
+		t.Fatalf("the bot's own closing keyword is gone:\n%s", body)
+	}
+}
