@@ -3,7 +3,10 @@ package workflow
 import (
 	"testing"
 
+	"github.com/google/go-github/v60/github"
 	"github.com/stretchr/testify/require"
+
+	"github.com/issuesmith/issuesmith/ghapp"
 )
 
 // The coder's summary in a review reply is the model's text: it must not
@@ -17,4 +20,17 @@ func TestReplyTextDefusesModelText(t *testing.T) {
 	got = replyText(&reviseRecord{Failure: "the model said @everyone <!-- x"})
 	require.NotContains(t, got, "@everyone")
 	require.NotContains(t, got, "<!--")
+}
+
+// A marker in another bot's comment (an App echoing a user's text) is not
+// the bot's reply: the bot still answers.
+func TestHasReplyCountsOnlyTheBot(t *testing.T) {
+	t.Parallel()
+	m := ghapp.Marker{Kind: kindReply, Run: "r1", Version: 7}
+	comment := func(login string) *github.PullRequestComment {
+		return &github.PullRequestComment{User: &github.User{Login: github.String(login), Type: github.String("Bot")},
+			Body: github.String(ghapp.WithMarker("echo", m))}
+	}
+	require.False(t, hasReply([]*github.PullRequestComment{comment("echo[bot]")}, m, "issuesmith[bot]"))
+	require.True(t, hasReply([]*github.PullRequestComment{comment("echo[bot]"), comment("issuesmith[bot]")}, m, "issuesmith[bot]"))
 }

@@ -87,7 +87,7 @@ func (s *session) reviseLine(ctx context.Context, commentID int64, doneKey strin
 		return err
 	}
 	marker := ghapp.Marker{Kind: kindReply, Run: runID(o), Version: int(commentID)}
-	if !hasReply(thread, marker) {
+	if !hasReply(thread, marker, s.e.o.BotLogin) {
 		reply := ghapp.WithMarker(replyText(rec), marker)
 		if _, err := s.gh.ReplyToReviewComment(ctx, o.Owner, o.Repo, o.PRNumber, commentID, reply); err != nil {
 			return fmt.Errorf("reply to review comment %d: %w", commentID, err)
@@ -210,10 +210,12 @@ func (s *session) revisePushed(ctx context.Context, key string, req Review, msg,
 }
 
 // hasReply reports whether the bot already replied to the comment (a
-// resumed job must not reply twice).
-func hasReply(thread []*github.PullRequestComment, m ghapp.Marker) bool {
+// resumed job must not reply twice). Only the bot's own comments count
+// (bot, when known): another App's bot could echo a user's text, marker
+// and all, and silence the reply.
+func hasReply(thread []*github.PullRequestComment, m ghapp.Marker, bot string) bool {
 	for _, c := range thread {
-		if c.GetUser().GetType() != "Bot" {
+		if c.GetUser().GetType() != "Bot" || bot != "" && !strings.EqualFold(c.GetUser().GetLogin(), bot) {
 			continue
 		}
 		if got, ok := ghapp.ParseMarker(c.GetBody()); ok && got.Kind == m.Kind && got.Run == m.Run && got.Version == m.Version {
