@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"text/template"
 
@@ -137,6 +138,10 @@ func (p *Planner) spent(calls int, u llm.Usage, cost float64) string {
 	return ""
 }
 
+// closeGuidanceRe finds what would close the <guidance> block early, in any
+// case and spacing ("</GUIDANCE>", "< /guidance").
+var closeGuidanceRe = regexp.MustCompile(`(?i)<\s*/\s*guidance`)
+
 func (p *Planner) system() (string, error) {
 	raw, err := promptFS.ReadFile("prompts/planner.md")
 	if err != nil {
@@ -147,7 +152,7 @@ func (p *Planner) system() (string, error) {
 		return "", fmt.Errorf("planner prompt: %w", err)
 	}
 	var b bytes.Buffer
-	guidance := strings.ReplaceAll(p.opts.Guidance, "</guidance", "‹/guidance")
+	guidance := closeGuidanceRe.ReplaceAllString(p.opts.Guidance, "‹/guidance")
 	if err := t.Execute(&b, struct{ Guidance string }{guidance}); err != nil {
 		return "", fmt.Errorf("planner prompt: %w", err)
 	}
