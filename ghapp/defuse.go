@@ -91,3 +91,15 @@ func trailingBackslashes(s string) int {
 	}
 	return n
 }
+
+// DefuseText is Defuse for plain text that is not rendered as Markdown, such
+// as a commit message (GitHub closes "fixes #12" issues when a commit
+// reaching the default branch says so) or a title: the zero-width space
+// goes in as the character itself, and code spans are not special.
+func DefuseText(text string) string {
+	const zw = "\u200b"
+	text = mentionRE.ReplaceAllString(text, "$1@"+zw+"$2")
+	return closingRE.ReplaceAllStringFunc(text, func(m string) string {
+		return m[:1] + zw + m[1:]
+	})
+}

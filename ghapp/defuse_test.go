@@ -46,3 +46,10 @@ func FuzzDefuse(f *testing.F) {
 		}
 	})
 }
+
+func TestDefuseText(t *testing.T) {
+	t.Parallel()
+	got := ghapp.DefuseText("Fix greeting, closes #4 (cc @alice)")
+	require.Equal(t, "Fix greeting, c\u200bloses #4 (cc @\u200balice)", got)
+	require.Equal(t, got, ghapp.DefuseText(got), "idempotent")
+}

@@ -1,12 +1,14 @@
 package workflow
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-github/v60/github"
 	"github.com/stretchr/testify/require"
 
 	"github.com/issuesmith/issuesmith/ghapp"
+	"github.com/issuesmith/issuesmith/preagent"
 )
 
 // The coder's summary in a review reply is the model's text: it must not
@@ -33,4 +35,13 @@ func TestHasReplyCountsOnlyTheBot(t *testing.T) {
 	}
 	require.False(t, hasReply([]*github.PullRequestComment{comment("echo[bot]")}, m, "issuesmith[bot]"))
 	require.True(t, hasReply([]*github.PullRequestComment{comment("echo[bot]"), comment("issuesmith[bot]")}, m, "issuesmith[bot]"))
+}
+
+// The commit title is the spec's topic: a model writing "fixes #4" there
+// must not close issue 4 when the commit reaches the default branch.
+func TestCommitMessageClosesNothing(t *testing.T) {
+	t.Parallel()
+	msg := commitMessage(12, &preagent.Spec{Topic: "Greet politely, fixes #4"})
+	require.NotContains(t, strings.ToLower(msg), "fixes #4")
+	require.Contains(t, msg, "Implements the approved plan for #12.")
 }

@@ -260,8 +260,11 @@ func (s *session) coAuthors(more ...string) []string {
 	return out
 }
 
+// commitMessage is the code stage's commit message. Its title is the
+// spec's topic, words a model wrote: defused, so the commit closes no
+// issue when it reaches the default branch.
 func commitMessage(issue int, spec *preagent.Spec) string {
-	return fmt.Sprintf("%s\n\nImplements the approved plan for #%d.\n", prTitle(spec, issue), issue)
+	return fmt.Sprintf("%s\n\nImplements the approved plan for #%d.\n", ghapp.DefuseText(prTitle(spec, issue)), issue)
 }
 
 func prTitle(spec *preagent.Spec, issue int) string {
