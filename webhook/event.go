@@ -2,6 +2,7 @@ package webhook
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -113,6 +114,11 @@ type Event struct {
 type Dispatcher interface {
 	Dispatch(ctx context.Context, ev Event) error
 }
+
+// ErrNotQueued is what a Dispatcher returns (possibly wrapped) for an
+// authorised event it has no work for; the handler answers 200 "ignored"
+// instead of 202, and keeps the delivery recorded.
+var ErrNotQueued = errors.New("nothing to do for this event")
 
 // Deliveries remembers webhook deliveries by X-GitHub-Delivery id (store
 // implements it). RecordDelivery atomically records id and reports fresh =

@@ -188,7 +188,9 @@ func (h *Handler) admit(ctx context.Context, v verdict, log *slog.Logger) (int, 
 			return http.StatusOK, ResultDenied, fmt.Sprintf("%s lacks write permission", ev.Sender)
 		}
 	}
-	if err := h.opts.Dispatcher.Dispatch(ctx, ev); err != nil {
+	if err := h.opts.Dispatcher.Dispatch(ctx, ev); errors.Is(err, ErrNotQueued) {
+		return http.StatusOK, ResultIgnored, err.Error()
+	} else if err != nil {
 		log.Error("dispatch", "err", err)
 		h.forget(ctx, ev.Delivery, log)
 		return http.StatusServiceUnavailable, ResultError, "could not enqueue"

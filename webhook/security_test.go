@@ -2,6 +2,7 @@ package webhook
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -131,6 +132,20 @@ func TestDispatchFailureForgetsDelivery(t *testing.T) {
 	code, _ = r.send(d)
 	assert.Equal(t, http.StatusAccepted, code)
 	assert.Len(t, r.disp.got(), 1)
+}
+
+// An authorised event the workflow has no work for is answered 200
+// "ignored", not 202 "dispatched": the response and the metric say that
+// nothing was queued.
+func TestDispatchNotQueuedIsIgnored(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, 0)
+	r.disp.fail = fmt.Errorf("no run for this issue: %w", ErrNotQueued)
+	d := r.newDelivery("issues", payload(t, "issues.unlabeled", r.gh.Installation()))
+	code, body := r.send(d)
+	assert.Equal(t, http.StatusOK, code)
+	assert.Contains(t, body, ResultIgnored)
+	assert.Contains(t, body, "nothing to do")
 }
 
 func TestNewChecksOptions(t *testing.T) {

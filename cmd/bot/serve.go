@@ -268,7 +268,8 @@ type dispatcher struct {
 }
 
 // Dispatch hands ev to the workflow; an event the workflow does not need
-// is not an error (the webhook would answer 503 and have GitHub redeliver).
+// is webhook.ErrNotQueued (answered 200 "ignored"), not a failure (the
+// webhook would answer 503 and have GitHub redeliver).
 func (d dispatcher) Dispatch(ctx context.Context, ev webhook.Event) error {
 	wev := workflow.Event{InstallationID: ev.Installation, Owner: ev.Owner, Repo: ev.Repo, Number: ev.Number,
 		Sender: ev.Sender, Label: ev.Label, CommentID: ev.CommentID, Body: ev.CommentBody}
@@ -293,11 +294,11 @@ func (d dispatcher) Dispatch(ctx context.Context, ev webhook.Event) error {
 		wev.Kind, wev.CommentID = workflow.ReviewSubmitted, ev.ReviewID
 	default:
 		d.log.Debug("event not used by the workflow", "kind", ev.Kind, "delivery", ev.Delivery)
-		return nil
+		return fmt.Errorf("%s: %w", ev.Kind, webhook.ErrNotQueued)
 	}
 	err := d.engine.Handle(ctx, wev)
 	if errors.Is(err, workflow.ErrIgnored) {
-		return nil
+		return fmt.Errorf("%s: %w", ev.Kind, webhook.ErrNotQueued)
 	}
 	return err
 }
