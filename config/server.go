@@ -161,7 +161,7 @@ func (s *Server) LogValue() slog.Value {
 		slog.String("github_url", s.GitHubURL),
 		slog.String("database", redactURL(s.DatabaseURL)),
 		slog.String("listen", s.ListenAddr),
-		slog.String("model_base_url", s.Model.BaseURL),
+		slog.String("model_base_url", redactURL(s.Model.BaseURL)), // a proxy may take user:key@
 		slog.String("model", s.Model.Name),
 		slog.Any("model_roles", s.Model.Roles),
 		slog.String("model_protocol", string(s.Model.Protocol)),
@@ -182,7 +182,7 @@ func redact(value, file string) string {
 	return "[unset]"
 }
 
-// redactURL hides a password in a database URL.
+// redactURL hides a password in a database or model URL.
 func redactURL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.User == nil {

@@ -129,6 +129,13 @@ func TestSecretsNeverLogged(t *testing.T) {
 	assert.Contains(t, out, "qwen3-coder")
 	assert.Contains(t, out, "[set]")
 	assert.Contains(t, out, `"model_protocol":"tools"`)
+
+	s, err = ParseServer(append(minimal(), "ISSUESMITH_MODEL_BASE_URL=https://bot:sk-inurl@llm.example/v1"))
+	require.NoError(t, err)
+	buf.Reset()
+	slog.New(slog.NewJSONHandler(&buf, nil)).Info("config", "server", s)
+	assert.NotContains(t, buf.String()+s.String(), "sk-inurl", "a key in the model URL is redacted")
+	assert.Contains(t, s.String(), "llm.example")
 }
 
 func TestLLMConfig(t *testing.T) {
