@@ -36,8 +36,24 @@ func ErrorReply(kind string, err error) string {
 	if pe.Line == 0 {
 		return fmt.Sprintf("I could not read the edited %s: %s. Nothing was changed.", kind, pe.Msg)
 	}
-	return fmt.Sprintf("I could not read the edited %s at line %d:\n\n```\n%s\n```\n\n%s. "+
-		"Fix that line and I will read the comment again; nothing was changed.", kind, pe.Line, pe.Text, upperFirst(pe.Msg))
+	text := truncate(pe.Text, 300)
+	f := strings.Repeat("`", max(3, longestRun(text, '`')+1)) // the line may hold a fence of its own
+	return fmt.Sprintf("I could not read the edited %s at line %d:\n\n%s\n%s\n%s\n\n%s. "+
+		"Fix that line and I will read the comment again; nothing was changed.", kind, pe.Line, f, text, f, upperFirst(pe.Msg))
+}
+
+// longestRun is the length of the longest run of c in s.
+func longestRun(s string, c byte) int {
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return longest
 }
 
 var (

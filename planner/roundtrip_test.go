@@ -270,3 +270,17 @@ func TestRenderDefusesModelText(t *testing.T) {
 	s.Desired = append(s.Desired, "ping @alice")
 	require.NotContains(t, RenderSpec(s, Meta{RunID: "r", Version: 1}), "@alice")
 }
+
+// The reply quoting an unreadable line keeps it inside its fence even when
+// the line is itself a code fence, and stays bounded for a huge line.
+func TestErrorReplyFencesAnyLine(t *testing.T) {
+	t.Parallel()
+	reply := ErrorReply("spec", &ParseError{Line: 9, Text: "```go", Msg: "a file line must be a task-list item"})
+	if !strings.Contains(reply, "\n````\n```go\n````\n") {
+		t.Fatalf("the quoted fence closes the reply's fence:\n%s", reply)
+	}
+	long := ErrorReply("plan", &ParseError{Line: 2, Text: strings.Repeat("x", 5000), Msg: "bad"})
+	if len(long) > 600 || !strings.Contains(long, "Fix that line") {
+		t.Fatalf("reply of %d bytes:\n%s", len(long), long)
+	}
+}
