@@ -2,8 +2,8 @@
 // App credentials, webhook secret, database, listen address, model settings),
 // parsed once at start-up from ISSUESMITH_* environment variables and an
 // optional file, defaulted and validated; the local commands' (Local: the
-// same model and database settings without the App's, for `bot solve` and
-// `bot summarize`); and a repository's versioned .github/issuesmith.yml
+// same model and database settings without the App's, for `bot solve`,
+// `bot summarize` and `bot migrate`); and a repository's versioned .github/issuesmith.yml
 // (Repo), decoded strictly so that a wrong key is an error naming the key
 // and its line.
 //

@@ -3,7 +3,8 @@
 // go-github, drops what the bot does not act on (other actions, bot senders
 // including itself), records X-GitHub-Delivery so a repeat is ignored, checks
 // through the API that the sender may write to the repository, and hands a
-// typed, authorised Event to a Dispatcher — then answers 202.
+// typed, authorised Event to a Dispatcher — then answers 202 (200 "ignored"
+// when the Dispatcher returns ErrNotQueued: nothing to do).
 //
 // One file per event turns a payload into an Event. The package never runs
 // agent work, never calls the model, never waits on a job, and never writes
