@@ -65,7 +65,9 @@ func renderProgress(r *store.Run, items []ItemStatus) string {
 	case r.State == store.StateFailed || r.State == store.StateCancelled:
 		b.WriteString(explained("Why it stopped", r.Reason))
 	case r.Step != "":
-		b.WriteString(explained("Now", r.Step))
+		// Our own words: a stage's step, or the reply saying which line of
+		// an edited comment to fix (Markdown with a fenced quote of it).
+		fmt.Fprintf(&b, "**Now:** %s\n\n", clipUTF8(strings.TrimSpace(r.Step), 3*maxDetailBytes))
 	}
 	if r.Branch != "" && r.PRNumber == 0 && r.State == store.StateFailed {
 		fmt.Fprintf(&b, "**Branch:** `%s` holds what was done.\n\n", r.Branch)

@@ -139,3 +139,24 @@ func TestPRBodyAndProgressDefuseModelText(t *testing.T) {
 		t.Fatalf("the bot's own closing keyword is gone:\n%s", body)
 	}
 }
+
+// A waiting run's step that says which line of an edited comment to fix is
+// shown in full, as Markdown: the person must see it without expanding
+// anything.
+func TestProgressShowsEditErrorInFull(t *testing.T) {
+	t.Parallel()
+	step := planner.ErrorReply("plan", &planner.ParseError{Line: 7, Text: "### rewrite `x.go`", Msg: "unknown action \"rewrite\""})
+	md := renderProgress(&store.Run{State: store.StateWaiting, Stage: StageApproval, Step: step}, nil)
+	if !strings.Contains(md, "**Now:** I could not read the edited plan at line 7:\n\n```\n### rewrite `x.go`\n```\n\nUnknown action") {
+		t.Fatalf("the edit error is not shown as written:\n%s", md)
+	}
+	if strings.Contains(md, "<details>") {
+		t.Fatalf("the fix instructions are folded away:\n%s", md)
+	}
+	for _, l := range outsideFences(t, md) {
+		if strings.Contains(l, "Fix that line") {
+			return
+		}
+	}
+	t.Fatalf("the instruction is not readable Markdown:\n%s", md)
+}
