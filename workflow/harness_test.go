@@ -65,7 +65,8 @@ func newHarnessOn(t *testing.T, ag *agents, st *store.Store) *harness {
 	gh.SetPermission(owner, name, "alice", "write")
 	n := gh.AddIssue(owner, name, ghtest.Issue{Title: "Greet people by name", Body: "Hello() should take a name.", User: "alice", Labels: []string{"issuesmith"}})
 	app, err := ghapp.NewApp(ghapp.AppConfig{AppID: gh.AppID(), PrivateKey: gh.PrivateKey(), BaseURL: gh.URL(),
-		BotLogin: gh.BotLogin(), WriteInterval: -1, Backoff: time.Millisecond})
+		BotLogin: gh.BotLogin(), WriteInterval: -1, Backoff: time.Millisecond,
+		MaxWait: 100 * time.Millisecond}) // a longer rate limit reaches the workflow
 	require.NoError(t, err)
 	h := &harness{t: t, gh: gh, app: app, st: st, bare: bare, issue: n, agents: ag}
 	h.start()

@@ -194,6 +194,11 @@ func (e *Engine) settle(ctx context.Context, log *slog.Logger, run *store.Run, j
 		e.observe(stage, "retry")
 		return err
 	}
+	if wait, ok := rateLimited(err); ok {
+		log.Warn("GitHub's rate limit: the stage runs again when it resets", "wait", wait, "err", err)
+		e.observe(stage, "snoozed")
+		return river.JobSnooze(wait)
+	}
 	var perm errPermanent
 	if !errors.As(err, &perm) && job.Attempt < job.MaxAttempts {
 		log.Warn("stage failed; will retry", "err", err)

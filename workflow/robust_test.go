@@ -3,9 +3,11 @@ package workflow_test
 import (
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -159,4 +161,28 @@ func TestPlanEditedToNoItemsWaitsForAFix(t *testing.T) {
 	require.Contains(t, run.Step, "no file sections")
 	h.waitProgress("no file sections")
 	require.Equal(t, 0, h.agents.implementCount())
+}
+
+// GitHub's rate limit runs out mid-stage with a reset further away than
+// the transport waits: the stage waits for the reset and carries on; it
+// does not burn its attempts and end the run as failed.
+func TestRateLimitMidStageWaitsForTheReset(t *testing.T) {
+	t.Parallel()
+	ag := &agents{}
+	h := newHarness(t, ag)
+	reset := time.Now().Add(3 * time.Second)
+	var once sync.Once
+	ag.onExplore = func() {
+		once.Do(func() {
+			h.gh.Inject(ghtest.Fault{Op: "POST /repos/{owner}/{repo}/issues/{issue_number}/comments", Status: http.StatusForbidden,
+				Header: http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Limit": {"5000"},
+					"X-Ratelimit-Reset": {strconv.FormatInt(reset.Unix(), 10)}},
+				Body: `{"message":"API rate limit exceeded for installation ID 42."}`, Times: 3}) // as many as a job's attempts
+		})
+	}
+	require.NoError(t, h.event(workflow.Labeled))
+	run := h.waitRun("approval", func(r *store.Run) bool { return waitingForApproval(r) || !r.Open() })
+	require.Equal(t, store.StateWaiting, run.State, run.Reason)
+	require.False(t, time.Now().Before(reset), "the stage waited for the reset")
+	require.Len(t, h.botComments()["spec"], 1)
 }
