@@ -110,11 +110,17 @@ func (s *Spec) Normalize() {
 }
 
 // CheckPath rejects paths a spec or plan must never name: empty, absolute,
-// with backslashes, or climbing out of the repository.
+// with backslashes, climbing out of the repository, or holding a control
+// character or a backtick. The comments show a path inside a code span on
+// one line; a line break or backtick in it would let the model (or a file
+// name in the repository) write Markdown around it: a fake heading, or an
+// HTML comment hiding plan items from the approver that the parser reads.
 func CheckPath(p string) error {
 	switch {
 	case strings.TrimSpace(p) == "":
 		return fmt.Errorf("path is empty")
+	case strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f || r == '`' }):
+		return fmt.Errorf("path %q holds a control character or a backtick", p)
 	case strings.HasPrefix(p, "/"), strings.Contains(p, "\\"), len(p) > 1 && p[1] == ':':
 		return fmt.Errorf("path %q must be relative with forward slashes", p)
 	}
