@@ -150,12 +150,7 @@ func runSolve(ctx context.Context, f solveFlags, m *config.Model, is preagent.Is
 		fmt.Fprintln(stderr, "solve:", rec.Stopped)
 		return finishSolve(f, rec, &ledger, stdout, stderr)
 	}
-	pl, err := planner.New(model, planner.Options{Guidance: guidance, Budget: rcfg.Role(llm.RolePlanner).Budget()})
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(stderr, "solve: planning")
-	plan, err := pl.Plan(ctx, res.Spec)
+	plan, err := planStage(ctx, model, guidance, rcfg, res.Spec, stderr)
 	if err != nil {
 		return err
 	}
@@ -174,6 +169,17 @@ func runSolve(ctx context.Context, f solveFlags, m *config.Model, is preagent.Is
 	}
 	rec.Code = code
 	return finishSolve(f, rec, &ledger, stdout, stderr)
+}
+
+// planStage runs the planner on spec with the checkout's planner budget.
+func planStage(ctx context.Context, model llm.Model, guidance string, rcfg *config.Repo, spec *preagent.Spec,
+	stderr io.Writer) (*planner.Plan, error) {
+	pl, err := planner.New(model, planner.Options{Guidance: guidance, Budget: rcfg.Role(llm.RolePlanner).Budget()})
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintln(stderr, "solve: planning")
+	return pl.Plan(ctx, spec)
 }
 
 // exploreStage indexes the checkout (outlines only: no model calls) and runs
