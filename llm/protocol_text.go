@@ -101,6 +101,17 @@ func primaryParam(spec ToolSpec) string {
 			return r
 		}
 	}
+	// No required string: the only string parameter, if there is one
+	// (list_dir=>src means the path, not "no arguments").
+	var str []string
+	for k, p := range s.Properties {
+		if p.Type == "string" {
+			str = append(str, k)
+		}
+	}
+	if len(str) == 1 {
+		return str[0]
+	}
 	if len(s.Properties) == 1 {
 		for k := range s.Properties {
 			return k

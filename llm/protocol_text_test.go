@@ -153,3 +153,28 @@ func TestTextProtocolHintShowsNestedKeys(t *testing.T) {
 		`- submit=>{"files": [{"action": <string>, "path": <string>}, …], "notes": [<string>, …], "topic": <string>}: Submit.`)
 	assert.Equal(t, submitP{Topic: "t", Files: []file{{Path: "a.go", Action: "modify"}}, Notes: []string{"n"}}, got)
 }
+
+// A plain argument fills the only string parameter even when it is
+// optional: "list=>src" lists src, it does not drop the argument.
+func TestTextProtocolPlainArgumentFillsOptionalString(t *testing.T) {
+	t.Parallel()
+	type listP struct {
+		Path  string `json:"path,omitempty"`
+		Depth int    `json:"depth,omitempty"`
+	}
+	var got []listP
+	srv := llmtest.NewServer(t, llmtest.Script{
+		llmtest.Reply("Look at src.\nlist=>src/data"),
+		llmtest.Reply("done"),
+	})
+	c, _ := newClient(t, srv)
+	a := &llm.Agent{Model: c, Protocol: llm.ProtocolText, Tools: []llm.Tool{
+		llm.NewTool("list", "List.", func(_ context.Context, p listP) (llm.ToolResult, error) {
+			got = append(got, p)
+			return llm.ToolResult{Content: "a.go"}, nil
+		}),
+	}}
+	_, err := a.Run(t.Context(), userMsg("go"))
+	require.NoError(t, err)
+	assert.Equal(t, []listP{{Path: "src/data"}}, got)
+}
