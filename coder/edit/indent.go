@@ -275,17 +275,27 @@ func buildReplacement(search, repl, win []string, al []int, st style) []string {
 		table = leadTable(search, win)
 	}
 	out := make([]string, len(repl))
+	var rewrites []int
 	for j, r := range repl {
 		k := al[j]
 		switch {
 		case k >= 0 && (exactPairs || !isBlank(r)):
 			out[j] = win[k]
+			continue
 		case plan.verbatim || isBlank(r):
 			out[j] = r
 		case plan.global:
 			out[j] = reindent(r, plan.rel)
 		default:
 			out[j] = tableIndent(r, table, localRel(search, win, al, j, st.tabsOnly))
+		}
+		if k < 0 && !isBlank(r) {
+			if rewrites == nil {
+				rewrites = changedPairs(al, len(search))
+			}
+			if k := rewrites[j]; k >= 0 && !isBlank(win[k]) {
+				out[j] = transplant(search[k], win[k], out[j])
+			}
 		}
 	}
 	return out
