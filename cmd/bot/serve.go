@@ -37,7 +37,13 @@ func newServeCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "serve",
 		Short: "run the GitHub App: /webhook, /healthz, /readyz, /metrics (config from ISSUESMITH_* variables)",
-		Args:  cobra.NoArgs,
+		Long: "serve runs the GitHub App: /webhook, /healthz, /readyz and /metrics on ISSUESMITH_LISTEN_ADDR (:8080).\n" +
+			"Settings come only from ISSUESMITH_* environment variables, or from a file of NAME=value lines\n" +
+			"named by ISSUESMITH_CONFIG_FILE (real variables win). Required: ISSUESMITH_APP_ID,\n" +
+			"ISSUESMITH_PRIVATE_KEY_FILE (or ISSUESMITH_PRIVATE_KEY), ISSUESMITH_WEBHOOK_SECRET and\n" +
+			"ISSUESMITH_MODEL_NAME; `bot setup` writes all but the model's into issuesmith.env. The README's\n" +
+			"\"Configure\" section lists every variable with its default.",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := config.LoadServer()
 			if err != nil {

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 	"time"
 
@@ -54,4 +55,19 @@ func TestServeStartFailsFastWhenGitHubNeverAnswers(t *testing.T) {
 	require.ErrorContains(t, err, "learn the App's bot login (set ISSUESMITH_BOT_LOGIN to skip)")
 	require.ErrorContains(t, err, "start-up took longer than 500ms")
 	require.Less(t, time.Since(start), 10*time.Second)
+}
+
+// `bot serve --help` names every variable a start without any settings
+// asks for, so a newcomer learns them before the first failed start.
+func TestServeHelpNamesTheRequiredVariables(t *testing.T) {
+	t.Parallel()
+	_, err := config.ParseServer(nil)
+	require.Error(t, err)
+	required := regexp.MustCompile(`ISSUESMITH_[A-Z_]+`).FindAllString(err.Error(), -1)
+	require.NotEmpty(t, required)
+	out, _, err := execCmd(t, newRootCmd(), "", "serve", "--help")
+	require.NoError(t, err)
+	for _, name := range required {
+		require.Contains(t, out, name)
+	}
 }
