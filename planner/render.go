@@ -74,7 +74,7 @@ func RenderSpec(s *preagent.Spec, m Meta) string {
 	if len(s.Files) > 0 {
 		b.WriteString("### " + secFiles + "\n")
 		for _, f := range s.Files {
-			fmt.Fprintf(&b, "- [x] **%s** `%s` — %s\n", f.Action, f.Path, oneLine(f.Reason))
+			fmt.Fprintf(&b, "- [x] **%s** `%s` — %s\n", oneLine(string(f.Action)), codePath(f.Path), oneLine(f.Reason))
 		}
 		b.WriteString("\n")
 	}
@@ -121,7 +121,7 @@ func RenderPlan(p *Plan, st PlanState, m Meta) string {
 	fmt.Fprintf(&b, "- [%s] %s: tick this box (or comment <code>/implement</code>) to let issuesmith write the code.\n\n",
 		box(st.Approved), approveText)
 	for i, it := range p.Items {
-		fmt.Fprintf(&b, "### %d. %s `%s`\n", i+1, it.Action, it.Path)
+		fmt.Fprintf(&b, "### %d. %s `%s`\n", i+1, oneLine(string(it.Action)), codePath(it.Path))
 		if r := oneLine(it.Reason); r != "" {
 			b.WriteString(reasonPrefix + r + "\n")
 		}
@@ -150,6 +150,20 @@ func box(ticked bool) string {
 		return "x"
 	}
 	return " "
+}
+
+// codePath makes p safe inside a one-line code span: a control character or
+// a backtick (a partial spec can name a repository file called so; CheckPath
+// refuses them elsewhere) becomes "?", so the name cannot end the span or
+// the line and write Markdown of its own.
+func codePath(p string) string {
+	b := []byte(p) // bytewise: other bytes, even invalid UTF-8, stay as they are
+	for i, c := range b {
+		if c < 0x20 || c == 0x7f || c == '`' {
+			b[i] = '?'
+		}
+	}
+	return string(b)
 }
 
 // oneLine folds whitespace (including newlines) so a value stays on its
