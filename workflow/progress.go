@@ -28,8 +28,9 @@ func stageIndex(stage string) int {
 }
 
 // renderProgress renders the run's progress comment: the title by state,
-// the stages as a checklist (the code stage with its plan items' statuses,
-// when items is set), the current step, tokens and cost, links.
+// the stages as a list with a mark each (the code stage with its plan
+// items' statuses, when items is set), the current step, tokens and cost,
+// links.
 func renderProgress(r *store.Run, items []ItemStatus) string {
 	var b strings.Builder
 	switch r.State {
@@ -46,16 +47,12 @@ func renderProgress(r *store.Run, items []ItemStatus) string {
 	}
 	cur := stageIndex(r.Stage)
 	for i, p := range progressStages {
-		done := i < cur || r.State == store.StateDone
-		box := " "
-		if done {
-			box = "x"
-		}
 		line := p.label
 		if i == cur && r.Open() {
-			line = "**" + strings.Trim(line, "*") + "** ← now"
+			// Bold inside bold would end it early: the label's own goes.
+			line = "**" + strings.ReplaceAll(line, "**", "") + "** ← now"
 		}
-		fmt.Fprintf(&b, "- [%s] %s%s\n", box, line, stageLink(r, p.stage))
+		fmt.Fprintf(&b, "- %s %s%s\n", stageMark(r, i, cur), line, stageLink(r, p.stage))
 		if p.stage == StageCode {
 			renderItems(&b, items)
 		}
@@ -77,6 +74,24 @@ func renderProgress(r *store.Run, items []ItemStatus) string {
 	b.WriteString("<sub>Commands: `/spec` redo the spec · `/plan` redo the plan · `/implement` code the plan as it is · " +
 		"`/retry` carry on after a stop · `/stop` cancel. Edit the spec or plan comment to change what happens next.</sub>\n")
 	return b.String()
+}
+
+// stageMark is a stage's state as a plain mark, not a task-list box: a box
+// in the bot's comment would invite a click ("Approval") that does nothing.
+func stageMark(r *store.Run, i, cur int) string {
+	switch {
+	case i < cur || r.State == store.StateDone:
+		return "✅"
+	case i > cur:
+		return "⬜"
+	case r.State == store.StateFailed:
+		return "❌"
+	case r.State == store.StateCancelled:
+		return "⏹️"
+	case r.State == store.StateWaiting:
+		return "✋"
+	}
+	return "⏳"
 }
 
 // itemMarks are how each item status reads in the checklist.

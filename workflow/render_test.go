@@ -160,3 +160,26 @@ func TestProgressShowsEditErrorInFull(t *testing.T) {
 	}
 	t.Fatalf("the instruction is not readable Markdown:\n%s", md)
 }
+
+// The stages carry plain marks, not task-list boxes someone could tick in
+// the bot's comment (an "Approval" box there approves nothing); the plan
+// items under the code stage keep their boxes.
+func TestProgressStagesAreNotTaskBoxes(t *testing.T) {
+	t.Parallel()
+	r := &store.Run{State: store.StateWaiting, Stage: StageApproval, PlanCommentID: 5}
+	md := renderProgress(r, nil)
+	for _, l := range strings.Split(md, "\n") {
+		if strings.HasPrefix(l, "- [") {
+			t.Fatalf("a stage is a clickable box: %q\n%s", l, md)
+		}
+	}
+	for _, want := range []string{"- ✅ Plan the change → [plan](#issuecomment-5)\n", "- ✋ **Approval: tick Approve and implement in the plan, or comment `/implement`** ← now\n", "- ⬜ Write the code"} {
+		if !strings.Contains(md, want) {
+			t.Fatalf("progress lacks %q:\n%s", want, md)
+		}
+	}
+	failed := renderProgress(&store.Run{State: store.StateFailed, Stage: StageCode}, []ItemStatus{{Path: "a.go", Status: "failed"}})
+	if !strings.Contains(failed, "- ❌ Write the code, validate, push\n  - [ ] `a.go` — failed\n") {
+		t.Fatalf("the failed stage is not marked:\n%s", failed)
+	}
+}
