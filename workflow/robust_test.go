@@ -186,3 +186,26 @@ func TestRateLimitMidStageWaitsForTheReset(t *testing.T) {
 	require.False(t, time.Now().Before(reset), "the stage waited for the reset")
 	require.Len(t, h.botComments()["spec"], 1)
 }
+
+// The bot's PR is merged, then someone mentions the bot on it: the bot
+// pushes nothing to the merged branch (GitHub may have deleted it, and a
+// push would bring it back) and says so in the conversation.
+func TestMentionOnAMergedPRChangesNothingAndSaysWhy(t *testing.T) {
+	t.Parallel()
+	ag := &agents{}
+	h := newHarness(t, ag)
+	pr := h.openPR()
+	before := h.branchCommits(pr.Head)
+	h.gh.ClosePR(owner, name, pr.Number, true)
+	comment := h.gh.AddComment(owner, name, pr.Number, "alice", "@issuesmith thanks, one more tweak please")
+	require.NoError(t, h.event(workflow.Mention, func(ev *workflow.Event) {
+		ev.Number, ev.CommentID, ev.Body = pr.Number, comment, "@issuesmith thanks, one more tweak please"
+	}))
+	require.Eventually(t, func() bool { return len(h.prReplies(pr.Number)) == 1 }, 15*time.Second, 20*time.Millisecond)
+	h.waitJobsDone()
+	require.Contains(t, h.prReplies(pr.Number)["reply-comment-"+itoa(comment)], "merged")
+	require.Equal(t, before, h.branchCommits(pr.Head), "nothing pushed to the merged branch")
+	ag.mu.Lock()
+	defer ag.mu.Unlock()
+	require.Empty(t, ag.reviews, "the coder was not asked")
+}

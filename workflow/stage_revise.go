@@ -51,6 +51,11 @@ func (s *session) revise(ctx context.Context, a StageArgs, jobID int64) error {
 		}
 		return err
 	}
+	if how, err := s.prEnded(ctx); err != nil {
+		return err
+	} else if how != "" {
+		return s.declineEnded(ctx, a, doneKey, how)
+	}
 	var err error
 	if a.Source == "" {
 		err = s.reviseLine(ctx, a.CommentID, doneKey)
