@@ -69,8 +69,12 @@ func renderProgress(r *store.Run, items []ItemStatus) string {
 	if r.Branch != "" && r.PRNumber == 0 && r.State == store.StateFailed {
 		fmt.Fprintf(&b, "**Branch:** `%s` holds what was done.\n\n", r.Branch)
 	}
-	fmt.Fprintf(&b, "**Usage:** %s tokens (%s in, %s out), estimated cost $%.4f\n\n",
-		thousands(r.PromptTokens+r.CompletionTokens), thousands(r.PromptTokens), thousands(r.CompletionTokens), r.Cost)
+	fmt.Fprintf(&b, "**Usage:** %s tokens (%s in, %s out)",
+		thousands(r.PromptTokens+r.CompletionTokens), thousands(r.PromptTokens), thousands(r.CompletionTokens))
+	if r.Cost > 0 { // zero: no prices configured, not a free run
+		fmt.Fprintf(&b, ", estimated cost $%.4f", r.Cost)
+	}
+	b.WriteString("\n\n")
 	b.WriteString("<sub>Commands: `/spec` redo the spec · `/plan` redo the plan · `/implement` code the plan as it is · " +
 		"`/retry` carry on after a stop · `/stop` cancel. Edit the spec or plan comment to change what happens next.</sub>\n")
 	return b.String()

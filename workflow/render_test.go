@@ -183,3 +183,17 @@ func TestProgressStagesAreNotTaskBoxes(t *testing.T) {
 		t.Fatalf("the failed stage is not marked:\n%s", failed)
 	}
 }
+
+// Without configured prices the cost is unknown, not $0: the usage line
+// says the tokens only.
+func TestProgressCostOnlyWhenPriced(t *testing.T) {
+	t.Parallel()
+	r := &store.Run{State: store.StateActive, Stage: StageExplore, PromptTokens: 12000, CompletionTokens: 345}
+	if md := renderProgress(r, nil); !strings.Contains(md, "**Usage:** 12,345 tokens (12,000 in, 345 out)\n") || strings.Contains(md, "$") {
+		t.Fatalf("unpriced usage:\n%s", md)
+	}
+	r.Cost = 0.0123
+	if md := renderProgress(r, nil); !strings.Contains(md, "**Usage:** 12,345 tokens (12,000 in, 345 out), estimated cost $0.0123\n") {
+		t.Fatalf("priced usage:\n%s", md)
+	}
+}
