@@ -209,3 +209,24 @@ func TestMentionOnAMergedPRChangesNothingAndSaysWhy(t *testing.T) {
 	defer ag.mu.Unlock()
 	require.Empty(t, ag.reviews, "the coder was not asked")
 }
+
+// A person closes the bot's PR, then comments /retry: a new run codes the
+// approved plan again and opens a new PR; the closed one stays closed and
+// there is still one progress comment.
+func TestRetryAfterThePRWasClosedOpensANewOne(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, &agents{})
+	pr := h.openPR()
+	first := h.waitRun("done", func(r *store.Run) bool { return r.State == store.StateDone })
+	h.gh.ClosePR(owner, name, pr.Number, false)
+	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) { ev.Body = "/retry" }))
+	run := h.waitRun("second run done", func(r *store.Run) bool { return r.ID != first.ID && !r.Open() })
+	require.Equal(t, store.StateDone, run.State, run.Reason)
+	require.NotEqual(t, pr.Number, run.PRNumber)
+	prs := h.gh.PullRequests(owner, name)
+	require.Len(t, prs, 2)
+	require.Equal(t, "closed", prs[0].State)
+	require.Equal(t, "open", prs[1].State)
+	require.Len(t, h.botComments()["progress"], 1)
+	h.waitProgress("issuesmith: done")
+}
