@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -49,7 +50,7 @@ func newSearchCmd() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("index %s: %w", dir, err)
 			}
-			hits := idx.Search(text, k)
+			hits := withoutPath(idx.Search(text, k+1), pathIn(dir, issue), k)
 			out := searchOutput{Files: hits, Summaries: "outline-only", Indexed: len(idx.Files())}
 			if idx.ModelSummaries() {
 				out.Summaries = "model"
@@ -72,6 +73,40 @@ func newSearchCmd() *cobra.Command {
 	cmd.Flags().IntVar(&k, "k", 10, "number of files to return")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
+}
+
+// pathIn returns file's slash path relative to the checkout dir when it
+// lies inside it, else "" (stdin, or a file elsewhere).
+func pathIn(dir, file string) string {
+	if file == "-" {
+		return ""
+	}
+	real := func(p string) string {
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			p = r
+		}
+		return p
+	}
+	rel, err := filepath.Rel(real(dir), real(file))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return ""
+	}
+	return filepath.ToSlash(rel)
+}
+
+// withoutPath drops the hit for path (the issue file itself, which matches
+// its own words best) and keeps at most k.
+func withoutPath(hits []summaries.Hit, path string, k int) []summaries.Hit {
+	out := hits[:0:0]
+	for _, h := range hits {
+		if h.Path != path || path == "" {
+			out = append(out, h)
+		}
+	}
+	return out[:min(len(out), k)]
 }
 
 // readIssue reads the issue text from a file or, for "-", from stdin.

@@ -124,3 +124,22 @@ func TestSummarizeMissingRepoCreatesNoDatabase(t *testing.T) {
 	require.ErrorContains(t, err, "open workspace")
 	require.NoFileExists(t, db)
 }
+
+// An issue file kept inside the checkout is not one of its hits: it would
+// match its own words best and push a real file out of the top k.
+func TestSearchSkipsTheIssueFileInsideTheCheckout(t *testing.T) {
+	t.Parallel()
+	dir := searchTree(t)
+	issue := filepath.Join(dir, "notes", "issue.md")
+	require.NoError(t, os.MkdirAll(filepath.Dir(issue), 0o755))
+	require.NoError(t, os.WriteFile(issue, []byte("`apply_coupon` says the coupon expired\n"), 0o644))
+	out, _, err := runCmd(t, []string{"search", "--repo", dir, "--issue", issue, "--k", "2", "--json"}, "", nil)
+	require.NoError(t, err)
+	var doc searchOutput
+	require.NoError(t, json.Unmarshal([]byte(out), &doc))
+	require.Len(t, doc.Files, 2)
+	for _, h := range doc.Files {
+		assert.NotEqual(t, "notes/issue.md", h.Path)
+	}
+	assert.Equal(t, "shop/coupons.py", doc.Files[0].Path)
+}
