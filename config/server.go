@@ -54,6 +54,13 @@ type Server struct {
 	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT" envDefault:"30s"`
 	// LogLevel is debug, info, warn or error.
 	LogLevel string `env:"LOG_LEVEL" envDefault:"info"`
+	// AllowCheckCommands lets repositories run their `checks` (with
+	// run_commands: true in .github/issuesmith.yml). Off by default: a
+	// check is code from the repository running on the bot's machine, as
+	// the bot's user, next to its private key and the other installations'
+	// worktrees; turn it on only when every installing repository is
+	// trusted (or the bot runs in a per-repository sandbox).
+	AllowCheckCommands bool `env:"ALLOW_CHECK_COMMANDS"`
 	// Model holds the language model settings (variables ISSUESMITH_MODEL_*).
 	Model Model `envPrefix:"MODEL_"`
 }
@@ -161,6 +168,7 @@ func (s *Server) LogValue() slog.Value {
 		slog.String("github_url", s.GitHubURL),
 		slog.String("database", redactURL(s.DatabaseURL)),
 		slog.String("listen", s.ListenAddr),
+		slog.Bool("allow_check_commands", s.AllowCheckCommands),
 		slog.String("model_base_url", redactURL(s.Model.BaseURL)), // a proxy may take user:key@
 		slog.String("model", s.Model.Name),
 		slog.Any("model_roles", s.Model.Roles),

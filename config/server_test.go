@@ -159,3 +159,14 @@ func TestLLMConfig(t *testing.T) {
 	assert.Equal(t, "thinker", over.Roles[llm.RolePlanner].Model)
 	assert.Equal(t, "big", over.Roles[llm.RoleCoder].Model)
 }
+
+// Check commands are the server's decision first: off unless allowed.
+func TestAllowCheckCommands(t *testing.T) {
+	t.Parallel()
+	s, err := ParseServer(minimal())
+	require.NoError(t, err)
+	require.False(t, s.AllowCheckCommands)
+	s, err = ParseServer(append(minimal(), "ISSUESMITH_ALLOW_CHECK_COMMANDS=true"))
+	require.NoError(t, err)
+	require.True(t, s.AllowCheckCommands)
+}

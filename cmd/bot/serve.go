@@ -123,7 +123,7 @@ func newServer(ctx context.Context, cfg *config.Server, log *slog.Logger, tune s
 		Git:        &gitRepos{cache: cache, app: app, author: botSignature(botLogin)},
 		Explorer:   &explorerAgent{models: ms, cache: st, opts: preagent.Options{}},
 		Planner:    &plannerAgent{models: ms},
-		Coder:      &coderAgent{models: ms, opts: coder.Options{}},
+		Coder:      &coderAgent{models: ms, opts: coder.Options{}, allowChecks: cfg.AllowCheckCommands},
 		Summarizer: &summaryRefresher{models: ms, cache: st},
 	}, workflow.Options{
 		BotLogin: botLogin, MaxWorkers: cfg.Workers, Logger: log, PollInterval: tune.pollInterval,

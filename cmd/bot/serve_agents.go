@@ -123,6 +123,10 @@ func (a *explorerAgent) Explore(ctx context.Context, dir string, is preagent.Iss
 type coderAgent struct {
 	models *models
 	opts   coder.Options
+	// allowChecks is the server's ISSUESMITH_ALLOW_CHECK_COMMANDS: without
+	// it a repository's run_commands is ignored (its checks would run the
+	// repository's code on the bot's machine).
+	allowChecks bool
 	// open opens the worktree as a Workspace; nil means repo.OpenWorkspace
 	// (tests watch the workspace it returns).
 	open func(dir string) (*repo.Workspace, error)
@@ -236,7 +240,7 @@ func mergeResults(a, b *coder.Result) *coder.Result {
 func (a *coderAgent) options(cfg *config.Repo) coder.Options {
 	o := a.opts
 	o.Blocked = append([]string{}, cfg.BlockedPaths...)
-	o.RunCommands = cfg.RunCommands
+	o.RunCommands = cfg.RunCommands && a.allowChecks
 	o.CheckCommands = nil
 	for _, c := range cfg.Checks {
 		o.CheckCommands = append(o.CheckCommands, c.Run)
