@@ -15,7 +15,8 @@ import (
 
 // newApplyCmd builds `bot apply`: apply model-written edits read from stdin
 // to the files under --root. Exit status: 0 every block applied, 1 any
-// block refused (nothing written unless --partial), 2 usage error.
+// block refused (nothing written unless --partial) or no edit in the text,
+// 2 usage error.
 func newApplyCmd() *cobra.Command {
 	var (
 		root, file, format string
@@ -33,7 +34,7 @@ a lazy "... existing code ..." snippet or whole-file content), applies it to the
 under --root, and reports each block. It is all-or-nothing unless --partial is given.
 
 Exit status: 0 when every block applied (or was already applied), 1 when any block
-was refused, 2 on usage errors.`,
+was refused or the text holds no edit, 2 on usage errors.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if root == "" {
