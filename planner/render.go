@@ -81,8 +81,8 @@ func RenderSpec(s *preagent.Spec, m Meta) string {
 	writeBullets(&b, secQuestions, s.Questions)
 	b.WriteString(footerRule + "\n")
 	b.WriteString("<sub>Edit this comment to correct the spec: add, remove or reword bullets and files " +
-		"(<code>- [x] **modify** `path` — reason</code>; actions: add, modify, delete). " +
-		"Untick a file to drop it. Comment <code>/plan</code> to plan from the edited spec.</sub>\n")
+		"(`` - [x] **modify** `path` — reason ``; actions: add, modify, delete). " +
+		"Untick a file to drop it. Comment `/plan` to plan from the edited spec.</sub>\n")
 	return b.String()
 }
 
@@ -140,7 +140,7 @@ func RenderPlan(p *Plan, st PlanState, m Meta) string {
 	}
 	b.WriteString(footerRule + "\n")
 	b.WriteString("<sub>Edit this plan before approving: add, remove, reorder or reword steps " +
-		"(<code>- [ ] step</code>) and files (<code>### modify `path`</code>; actions: add, modify, delete). " +
+		"(`- [ ] step`) and files (`` ### modify `path` ``; actions: add, modify, delete). " +
 		"Files are changed in the order listed.</sub>\n")
 	return b.String()
 }
