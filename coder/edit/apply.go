@@ -115,6 +115,10 @@ type workspace struct {
 	root  *os.Root
 	opts  Options
 	files map[string]*fileState
+	// firstPass is set while the blocks are applied in message order; an
+	// ambiguous block whose line hint is not calibrated yet waits for the
+	// retry pass (see hints.hold).
+	firstPass bool
 }
 
 // file returns the state of path, loading it on first use.
@@ -161,6 +165,7 @@ func Apply(root string, text string, opts Options) (*Report, error) {
 	w := &workspace{root: r, opts: opts, files: map[string]*fileState{}}
 	rep := &Report{Blocks: make([]BlockResult, len(edits)), Changed: []string{}}
 	var retry []int
+	w.firstPass = true
 	for i, e := range edits {
 		res, again := w.apply(e)
 		rep.Blocks[i] = res
@@ -168,6 +173,7 @@ func Apply(root string, text string, opts Options) (*Report, error) {
 			retry = append(retry, i)
 		}
 	}
+	w.firstPass = false
 	// Blocks may come in any order: a block whose SEARCH is the result of a
 	// later block, or whose line hint needed calibration, gets another pass.
 	for progress := true; progress && len(retry) > 0; {

@@ -175,7 +175,9 @@ func (w *workspace) replace(fs *fileState, e Edit, res BlockResult) (BlockResult
 		return res, false
 	}
 	search, repl = stripBOM(search), stripBOM(repl)
-	pl, out := fs.place(search, repl, e.pairs, hintsOf(e))
+	h := hintsOf(e)
+	h.hold = w.firstPass && e.Hint > 0 && !fs.hasOff
+	pl, out := fs.place(search, repl, e.pairs, h)
 	if out.reason != "" {
 		if out.reason == ReasonNotFound && fs.alreadyApplied(search, repl) {
 			res.Status, res.Message = StatusAlreadyApplied, "the REPLACE text is already in the file"

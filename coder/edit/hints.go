@@ -25,7 +25,7 @@ func (fs *fileState) choose(cands []int, n int, h hints) (int, bool) {
 			return c, true
 		}
 	}
-	if h.line > 0 {
+	if h.line > 0 && !h.hold {
 		return fs.chooseByLine(cands, h.line)
 	}
 	return 0, false

@@ -12,6 +12,10 @@ type hints struct {
 	line    int      // 1-based line in the original file, 0 if none
 	anchors []string // Codex @@ anchors
 	atEOF   bool
+	// hold keeps the line hint from choosing for now: on the first pass over
+	// a message, before another block of the file has shown how far its line
+	// numbers are off, an uncalibrated hint may sit nearer a wrong copy.
+	hold bool
 }
 
 func hintsOf(e Edit) hints {
