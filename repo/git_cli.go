@@ -29,7 +29,7 @@ type cliResult struct {
 func runGit(ctx context.Context, dir, token string, args ...string) (cliResult, error) {
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(),
+	cmd.Env = append(gitEnv(),
 		"GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=", "SSH_ASKPASS=",
 		"GIT_CONFIG_NOSYSTEM=1", "LC_ALL=C")
 	red := newRedactor()
@@ -57,6 +57,20 @@ func runGit(ctx context.Context, dir, token string, args ...string) (cliResult, 
 		return res, fmt.Errorf("git %s: %s: %w", args[0], lastLine(res.stderr), red.err(err))
 	}
 	return res, nil
+}
+
+// gitEnv is the process environment without the bot's own settings
+// (ISSUESMITH_*: the App's private key, the webhook secret, the model's API
+// key): git works in untrusted checkouts and may start helpers, so it gets
+// no secret it does not need.
+func gitEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "ISSUESMITH_") {
+			env = append(env, kv)
+		}
+	}
+	return env
 }
 
 // lastLine returns the last non-empty line of git's stderr, or a note when
