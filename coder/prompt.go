@@ -73,7 +73,7 @@ func fence(s string) string {
 func quote(s string) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	for i, l := range lines {
-		lines[i] = "> " + l
+		lines[i] = strings.TrimRight("> "+l, " ")
 	}
 	return strings.Join(lines, "\n")
 }
