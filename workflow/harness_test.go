@@ -49,6 +49,9 @@ type harness struct {
 	// for to the fake's (an App uninstalled and installed again has a
 	// new id; the old one fails).
 	installation func(id int64) (int64, error)
+	// jobTimeout, when set, is the engine's JobTimeout (set it, then
+	// stop and start the engine).
+	jobTimeout time.Duration
 }
 
 func newHarness(t *testing.T, ag *agents) *harness {
@@ -101,9 +104,9 @@ func (h *harness) build() *workflow.Engine {
 		Explorer: h.agents, Planner: h.agents, Coder: h.agents, Summarizer: h.agents,
 	}, workflow.Options{
 		BotLogin: h.gh.BotLogin(), PollInterval: 20 * time.Millisecond, LeaseWait: -1, WatchInterval: 20 * time.Millisecond,
-		LeaseTTL: leaseTTL,
-		Logger:   testLogger(),
-		Cost:     func(_ llm.Role, u llm.Usage) float64 { return float64(u.Total()) / 1e6 },
+		LeaseTTL: leaseTTL, JobTimeout: h.jobTimeout,
+		Logger: testLogger(),
+		Cost:   func(_ llm.Role, u llm.Usage) float64 { return float64(u.Total()) / 1e6 },
 	})
 	require.NoError(h.t, err)
 	return eng

@@ -189,10 +189,15 @@ func (e *Engine) settle(ctx context.Context, log *slog.Logger, run *store.Run, j
 		// checkpoints.
 		e.observe(stage, "retry")
 		return river.JobSnooze(0)
-	case ctx.Err() != nil:
+	case ctx.Err() != nil && job.Attempt < job.MaxAttempts:
 		// The job timed out: River retries it later, a few times.
 		e.observe(stage, "retry")
 		return err
+	case ctx.Err() != nil:
+		// Out of time on the last try: the run ends with a comment, or
+		// River would discard the job and leave the run open for good.
+		err = permanent(fmt.Errorf("the %s stage did not finish within %s on any of %d tries (%v). Comment `/retry` to try again",
+			stage, e.o.JobTimeout, job.MaxAttempts, err))
 	}
 	if wait, ok := rateLimited(err); ok {
 		log.Warn("GitHub's rate limit: the stage runs again when it resets", "wait", wait, "err", err)

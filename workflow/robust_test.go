@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riverqueue/river"
 	"github.com/stretchr/testify/require"
 
 	"github.com/issuesmith/issuesmith/ghapp/ghtest"
@@ -229,4 +230,28 @@ func TestRetryAfterThePRWasClosedOpensANewOne(t *testing.T) {
 	require.Equal(t, "open", prs[1].State)
 	require.Len(t, h.botComments()["progress"], 1)
 	h.waitProgress("issuesmith: done")
+}
+
+// A stage that runs out of time on its last try ends the run with a
+// comment saying so; before, River discarded the job and the run stayed
+// open (and silent) for good.
+func TestStageOutOfTimeOnItsLastTryEndsTheRun(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, &agents{block: true}) // the coder works until its context ends
+	h.stop(10 * time.Second)
+	h.jobTimeout = 2 * time.Second
+	h.start()
+	require.NoError(t, h.event(workflow.Labeled))
+	run := h.waitRun("approval", waitingForApproval)
+	// The code stage's last try (River would retry a first one later).
+	run.Stage, run.State = workflow.StageCode, store.StateActive
+	require.NoError(t, h.st.SaveOpenRun(t.Context(), run))
+	_, _, err := h.eng.Queue().Insert(t.Context(), workflow.StageArgs{RunID: run.ID, Stage: workflow.StageCode, Gen: 99},
+		&river.InsertOpts{MaxAttempts: 1})
+	require.NoError(t, err)
+	run = h.waitRun("ended", func(r *store.Run) bool { return !r.Open() })
+	require.Equal(t, store.StateFailed, run.State)
+	require.Contains(t, run.Reason, "the code stage did not finish within 2s")
+	h.waitProgress("did not finish within 2s")
+	require.Empty(t, h.gh.PullRequests(owner, name))
 }
