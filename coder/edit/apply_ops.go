@@ -62,7 +62,7 @@ func (w *workspace) create(fs *fileState, content []string, res BlockResult) Blo
 		res.Message = fmt.Sprintf("%s already exists; use SEARCH/REPLACE blocks to change it", fs.path)
 		return res
 	}
-	d := &doc{eol: "\n", finalNL: true}
+	d := &doc{eol: eolLF, finalNL: true}
 	if fs.exists {
 		d = fs.doc.clone()
 	}
