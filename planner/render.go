@@ -66,8 +66,10 @@ func RenderSpec(s *preagent.Spec, m Meta) string {
 		b.WriteString(partialPrefix + note + "\n\n")
 	}
 	if s.NeedsAnswers() {
-		b.WriteString("The issue is not clear enough to act on yet. Please answer the questions below " +
-			"(reply in a comment, or edit the issue), then comment `/spec`.\n\n")
+		// The explorer reads the issue's title and body, not its comments.
+		b.WriteString("The issue is not clear enough to act on yet. Please answer the questions below by " +
+			"editing the issue, then comment `/spec`. If you know which files must change, add them under " +
+			"`### Files` here instead and comment `/plan`.\n\n")
 	}
 	writeBullets(&b, secCurrent, s.Current)
 	writeBullets(&b, secDesired, s.Desired)

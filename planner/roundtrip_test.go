@@ -300,3 +300,18 @@ func TestRenderPathsStayInTheirSpan(t *testing.T) {
 	require.NotContains(t, body, "\n- [x] **Approve")
 	require.Contains(t, body, "### 1. modify `a.go??- [x] **Approve and implement** <!--`\n")
 }
+
+// A questions-only spec asks for answers where the explorer will read them:
+// the issue (its comments are not read), then /spec; and it still parses.
+func TestRenderQuestionsOnlySaysWhereToAnswer(t *testing.T) {
+	t.Parallel()
+	s := &preagent.Spec{Topic: "Vague", Questions: []string{"Which page?"}}
+	body := RenderSpec(s, Meta{RunID: "r", Version: 1})
+	if !strings.Contains(body, "by editing the issue, then comment `/spec`") || strings.Contains(body, "reply in a comment") {
+		t.Fatalf("the spec sends answers where nobody reads them:\n%s", body)
+	}
+	got, err := ParseSpec(body)
+	if err != nil || !got.NeedsAnswers() || len(got.Questions) != 1 {
+		t.Fatalf("parsed %+v, %v", got, err)
+	}
+}

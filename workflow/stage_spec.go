@@ -63,7 +63,7 @@ func (s *session) explore(ctx context.Context) error {
 	}
 	if spec.NeedsAnswers() {
 		s.run.State = store.StateWaiting
-		return s.step(ctx, StageExplore, "the spec has open questions: answer them by editing the spec comment, then comment `/plan`")
+		return s.step(ctx, StageExplore, "the spec has open questions: answer them in the issue and comment `/spec`, or add the files to the spec comment and comment `/plan`")
 	}
 	if err := s.step(ctx, StagePlan, "spec written; planning"); err != nil {
 		return err
@@ -124,7 +124,7 @@ func (s *session) plan(ctx context.Context) error {
 	}
 	if spec.NeedsAnswers() {
 		s.run.State = store.StateWaiting
-		return s.step(ctx, StageExplore, "the spec still has open questions and no files: edit it, then comment `/plan`")
+		return s.step(ctx, StageExplore, "the spec still has open questions and no files: answer them in the issue and comment `/spec`, or add the files to the spec comment and comment `/plan`")
 	}
 	plan, usage, err := s.e.d.Planner.Plan(ctx, spec, s.cfg)
 	if uerr := s.addUsage(ctx, llm.RolePlanner, usage); uerr != nil {
