@@ -1,0 +1,46 @@
+package main
+
+import (
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/issuesmith/issuesmith/config"
+)
+
+// envNames lists the variables a config struct reads: each field's env tag
+// under the prefixes of the structs it sits in (envPrefix).
+func envNames(t reflect.Type, prefix string) []string {
+	var names []string
+	for f := range t.Fields() {
+		if name, ok := f.Tag.Lookup("env"); ok {
+			names = append(names, prefix+name)
+		} else if p, ok := f.Tag.Lookup("envPrefix"); ok && f.Type.Kind() == reflect.Struct {
+			names = append(names, envNames(f.Type, prefix+p)...)
+		}
+	}
+	return names
+}
+
+// Every variable the server or the local commands read is in the README's
+// Configure table (in full, or as `..._SUFFIX` beside its model sibling),
+// so a new setting cannot ship undocumented.
+func TestReadmeListsEverySetting(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	doc := string(readme)
+	names := append(envNames(reflect.TypeFor[config.Server](), config.EnvPrefix),
+		envNames(reflect.TypeFor[config.Local](), config.EnvPrefix)...)
+	names = append(names, config.EnvPrefix+"CONFIG_FILE")
+	require.Greater(t, len(names), 20)
+	for _, name := range names {
+		short := "`..._" + strings.TrimPrefix(name, config.EnvPrefix+"MODEL_") + "`"
+		if !strings.Contains(doc, "`"+name+"`") && !strings.Contains(doc, short) {
+			t.Errorf("README.md does not document %s", name)
+		}
+	}
+}
