@@ -78,9 +78,29 @@ func splitTextArg(rest string) (plain, obj string, used int) {
 		return line, "", lineEnd // not JSON after all: the tool reports the mistake
 	case line == "":
 		// A block fenced in ``` keeps the closing fence out.
-		return strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(after), "```")), "", len(rest)
+		block := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(after), "```"))
+		if o := wholeObject(block); o != "" {
+			return "", o, len(rest) // the JSON object written under the action line
+		}
+		return block, "", len(rest)
 	}
 	return line, "", lineEnd
+}
+
+// wholeObject returns block as a JSON object when it is exactly one (after
+// an optional ```json fence line), else "".
+func wholeObject(block string) string {
+	if first, body, ok := strings.Cut(block, "\n"); ok && strings.HasPrefix(strings.TrimSpace(first), "```") {
+		block = strings.TrimSpace(body)
+	}
+	if !strings.HasPrefix(block, "{") || !strings.HasSuffix(block, "}") {
+		return ""
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal([]byte(block), &obj) != nil {
+		return ""
+	}
+	return block
 }
 
 type schemaDoc struct {

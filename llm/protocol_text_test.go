@@ -178,3 +178,31 @@ func TestTextProtocolPlainArgumentFillsOptionalString(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []listP{{Path: "src/data"}}, got)
 }
+
+// A JSON object written on the lines under the action line (bare or in a
+// ```json fence) is the arguments, as on the action line itself; other
+// multi-line text still fills the main parameter.
+func TestTextProtocolJSONUnderTheActionLine(t *testing.T) {
+	t.Parallel()
+	type submitP struct {
+		Topic string   `json:"topic"`
+		Files []string `json:"files,omitempty"`
+	}
+	var got []submitP
+	srv := llmtest.NewServer(t, llmtest.Script{
+		llmtest.Reply("Done exploring.\nsubmit=>\n{\"topic\": \"t\",\n \"files\": [\"a.go\"]}"),
+		llmtest.Reply("submit=>\n```json\n{\"topic\": \"u\", \"files\": []}\n```"),
+		llmtest.Reply("submit=>\nplain {text}\nover lines"),
+		llmtest.Reply("done"),
+	})
+	c, _ := newClient(t, srv)
+	a := &llm.Agent{Model: c, Protocol: llm.ProtocolText, Tools: []llm.Tool{
+		llm.NewTool("submit", "Submit.", func(_ context.Context, p submitP) (llm.ToolResult, error) {
+			got = append(got, p)
+			return llm.ToolResult{Content: "ok"}, nil
+		}),
+	}}
+	_, err := a.Run(t.Context(), userMsg("go"))
+	require.NoError(t, err)
+	assert.Equal(t, []submitP{{Topic: "t", Files: []string{"a.go"}}, {Topic: "u", Files: []string{}}, {Topic: "plain {text}\nover lines"}}, got)
+}
