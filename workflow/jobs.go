@@ -109,13 +109,20 @@ func permanent(err error) error { return errPermanent{err} }
 func (w *worker) Work(ctx context.Context, job *river.Job[StageArgs]) (err error) {
 	e, a := w.e, job.Args
 	log := e.log.With("run", a.RunID, "issue", a.Issue, "stage", a.Stage, "job", job.ID, "attempt", job.Attempt)
+	var run *store.Run
 	defer func() {
 		if p := recover(); p != nil {
-			err = permanent(fmt.Errorf("internal error: %v", p))
 			log.Error("stage panicked", "panic", p)
+			err = permanent(fmt.Errorf("internal error: %v", p))
+			if run != nil {
+				// A panic repeats on a retry: end the run with a comment
+				// now (River knows nothing of permanent errors and would
+				// retry, then drop the job and leave the run open).
+				err = e.settle(context.WithoutCancel(ctx), log, run, job, err)
+			}
 		}
 	}()
-	run, err := e.d.Store.Run(ctx, a.RunID)
+	run, err = e.d.Store.Run(ctx, a.RunID)
 	if errors.Is(err, store.ErrNotFound) {
 		log.Warn("job for an unknown run dropped")
 		return nil

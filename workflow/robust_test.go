@@ -255,3 +255,21 @@ func TestStageOutOfTimeOnItsLastTryEndsTheRun(t *testing.T) {
 	h.waitProgress("did not finish within 2s")
 	require.Empty(t, h.gh.PullRequests(owner, name))
 }
+
+// A stage that panics (a bug of ours) ends the run with a comment at once:
+// a panic repeats on every retry, and River would drop the job after its
+// last one and leave the run open without a word.
+func TestPanickingStageEndsTheRunWithAComment(t *testing.T) {
+	t.Parallel()
+	ag := &agents{}
+	h := newHarness(t, ag)
+	ag.onExplore = func() { panic("index out of range [3] with length 3") }
+	require.NoError(t, h.event(workflow.Labeled))
+	run := h.waitRun("ended", func(r *store.Run) bool { return !r.Open() })
+	require.Equal(t, store.StateFailed, run.State)
+	require.Contains(t, run.Reason, "internal error: index out of range")
+	h.waitProgress("internal error: index out of range")
+	ag.mu.Lock()
+	defer ag.mu.Unlock()
+	require.Equal(t, 1, ag.explores, "not retried")
+}
