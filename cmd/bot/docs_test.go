@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/pflag"
 	"github.com/stretchr/testify/require"
 
 	"github.com/issuesmith/issuesmith/config"
@@ -42,5 +43,20 @@ func TestReadmeListsEverySetting(t *testing.T) {
 		if !strings.Contains(doc, "`"+name+"`") && !strings.Contains(doc, short) {
 			t.Errorf("README.md does not document %s", name)
 		}
+	}
+}
+
+// Every flag of every subcommand appears in the README, so a newcomer can
+// find what `--help` offers.
+func TestReadmeMentionsEveryFlag(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	for _, cmd := range newRootCmd().Commands() {
+		cmd.Flags().VisitAll(func(f *pflag.Flag) {
+			if f.Name != "help" && !strings.Contains(string(readme), "--"+f.Name) {
+				t.Errorf("README.md does not mention `bot %s --%s`", cmd.Name(), f.Name)
+			}
+		})
 	}
 }
