@@ -273,3 +273,27 @@ func TestPanickingStageEndsTheRunWithAComment(t *testing.T) {
 	defer ag.mu.Unlock()
 	require.Equal(t, 1, ag.explores, "not retried")
 }
+
+// The approve box is ticked, and the comment edited again with the box
+// still ticked (or the delivery repeated) before the code stage is done:
+// the plan is coded once and one PR opens.
+func TestApprovalTickedTwiceCodesOnce(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, &agents{})
+	require.NoError(t, h.event(workflow.Labeled))
+	h.waitRun("approval", waitingForApproval)
+	h.waitProgress("waiting for you")
+	plan := h.botComments()["plan"][0]
+	edited := editPlan(t, plan.Body)
+	h.gh.EditComment(plan.ID, edited)
+	for range 2 {
+		require.NoError(t, h.event(workflow.CommentEdited, func(ev *workflow.Event) { ev.CommentID, ev.Body = plan.ID, edited }))
+	}
+	h.waitRun("done", func(r *store.Run) bool { return r.State == store.StateDone })
+	h.waitJobsDone()
+	require.Equal(t, 1, h.agents.implementCount())
+	require.Len(t, h.gh.PullRequests(owner, name), 1)
+	require.Equal(t, 2, h.branchCommits("issuesmith/issue-1"), "one commit on top of main")
+	require.ErrorIs(t, h.event(workflow.CommentEdited, func(ev *workflow.Event) { ev.CommentID, ev.Body = plan.ID, edited }),
+		workflow.ErrIgnored, "an approval after the PR opened asks nothing")
+}
