@@ -86,7 +86,7 @@ type explorerAgent struct {
 func (a *explorerAgent) Explore(ctx context.Context, dir string, is preagent.Issue, cfg *config.Repo) (*preagent.Spec, workflow.Spend, error) {
 	ws, err := repo.OpenWorkspace(dir)
 	if err != nil {
-		return nil, workflow.Spend{}, fmt.Errorf("open workspace: %w", err)
+		return nil, workflow.Spend{}, err // names the workspace already
 	}
 	defer ws.Close()
 	model, err := a.models.forRepo(cfg)
@@ -143,7 +143,7 @@ func (a *coderAgent) run(dir string, cfg *config.Repo, progress func(coder.ItemP
 	}
 	ws, err := open(dir)
 	if err != nil {
-		return nil, fmt.Errorf("open workspace: %w", err)
+		return nil, err // names the workspace already
 	}
 	defer ws.Close()
 	model, err := a.models.forRepo(cfg)
@@ -309,7 +309,7 @@ func (r *summaryRefresher) Refresh(ctx context.Context, dir string, cfg *config.
 	}
 	ws, err := repo.OpenWorkspace(dir)
 	if err != nil {
-		return workflow.Spend{}, fmt.Errorf("open workspace: %w", err)
+		return workflow.Spend{}, err // names the workspace already
 	}
 	defer ws.Close()
 	return spendOf(model, func(m llm.Model) error {
