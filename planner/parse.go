@@ -94,7 +94,7 @@ func contentLines(body string) []line {
 		if trim == "" || markerRe.MatchString(trim) || detailsRe.MatchString(trim) {
 			continue
 		}
-		out = append(out, line{n: i + 1, text: strings.TrimRight(t, " \t")})
+		out = append(out, line{n: i + 1, text: undefuse(strings.TrimRight(t, " \t"))})
 	}
 	return out
 }
@@ -146,4 +146,13 @@ func upperFirst(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// undefuse reverses what rendering's ghapp.Defuse added, so the planner and
+// the coder read the words as the model wrote them ("@types/node", not
+// "@&#8203;types/node", which a model might copy into code); the next render
+// defuses them again.
+func undefuse(s string) string {
+	s = strings.ReplaceAll(s, "&#8203;", "")
+	return strings.ReplaceAll(s, "&lt;!--", "<!--")
 }

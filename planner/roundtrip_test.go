@@ -265,6 +265,9 @@ func TestRenderDefusesModelText(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, st.Approved)
 	require.Len(t, got.Items[0].Steps, 2)
+	require.Equal(t, "cc @acme/everyone", got.Items[0].Reason, "read back as the model wrote it")
+	require.Equal(t, "fixes #7 <!-- hide", got.Items[0].Steps[0].Text)
+	require.Equal(t, body, RenderPlan(got, st, Meta{RunID: "r", Version: 1}), "and rendered the same again")
 
 	s := sampleSpec()
 	s.Desired = append(s.Desired, "ping @alice")
