@@ -65,17 +65,21 @@ func (fs *fileState) style(start, end int) style {
 	return st
 }
 
-// indentKinds counts the non-blank lines that start with a tab and with a
-// space.
+// indentKinds counts the non-blank lines indented with a tab and with
+// spaces. A block comment's " * " continuation line and a lead of spaces
+// then a tab (a slip) say nothing about the file's indentation.
 func indentKinds(lines []line) (tabs, spaces int) {
 	for _, l := range lines {
 		if isBlank(l.text) {
 			continue
 		}
-		switch l.text[0] {
-		case '\t':
+		lead := leadWS(l.text)
+		switch {
+		case lead == "":
+		case lead[0] == '\t':
 			tabs++
-		case ' ':
+		case lead == " " && l.text[1] == '*', strings.Contains(lead, "\t"):
+		default:
 			spaces++
 		}
 	}
