@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/issuesmith/issuesmith/ghapp"
@@ -67,4 +68,19 @@ func renderPRBody(issue int, spec *preagent.Spec, plan *planner.Plan, rec *pushR
 	}
 	fmt.Fprintf(&b, "\nFixes #%d\n\n<sub>Written by issuesmith. Review comments that mention the bot are addressed with a new commit on this branch.</sub>\n", issue)
 	return b.String()
+}
+
+// closingRE finds a closing keyword before an issue reference ("fixes #5",
+// "Closes owner/repo#5", "resolves GH-5").
+var closingRE = regexp.MustCompile(`(?i)\b(close[sd]?|fix(?:e[sd])?|resolve[sd]?)(:?\s+)` +
+	`((?:[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)?#\d+|GH-\d+|https?://\S+/(?:issues|pull)/\d+)`)
+
+// plainDefuse breaks closing keywords in plain text that GitHub reads but
+// does not render as HTML (the PR title, which a squash merge makes the
+// commit subject, and commit messages) with a real zero-width space: a
+// model-written topic must not close other issues on merge.
+func plainDefuse(s string) string {
+	return closingRE.ReplaceAllStringFunc(s, func(m string) string {
+		return m[:1] + "\u200b" + m[1:]
+	})
 }

@@ -197,3 +197,20 @@ func TestProgressCostOnlyWhenPriced(t *testing.T) {
 		t.Fatalf("priced usage:\n%s", md)
 	}
 }
+
+// A model-written topic cannot close another issue through the PR title
+// (a squash merge's commit subject) or the commit message; the commit's own
+// reference to its issue is not a closing keyword.
+func TestPRTitleAndCommitDoNotCloseOtherIssues(t *testing.T) {
+	t.Parallel()
+	spec := &preagent.Spec{Topic: "Fixes #5: greet by name, closes owner/repo#6"}
+	for _, s := range []string{prTitle(spec, 7), commitMessage(7, spec)} {
+		low := strings.ToLower(s)
+		if strings.Contains(low, "fixes #5") || strings.Contains(low, "closes owner/repo#6") {
+			t.Fatalf("closing keyword is live: %q", s)
+		}
+		if !strings.Contains(s, "#5: greet by name") {
+			t.Fatalf("the topic's words are lost: %q", s)
+		}
+	}
+}

@@ -275,7 +275,7 @@ func prTitle(spec *preagent.Spec, issue int) string {
 	if len(t) > 120 {
 		t = clipUTF8(t, 117)
 	}
-	return t
+	return plainDefuse(t)
 }
 
 // incompleteWhy lists failed items and checks in plain words.
