@@ -18,15 +18,9 @@ type permissionLevel struct {
 // else permission). A user who is not a collaborator is "none" or a 404
 // (ErrNotFound), depending on the repository.
 func (c *Client) Permission(ctx context.Context, owner, repo, user string) (string, error) {
-	u := fmt.Sprintf("repos/%s/%s/collaborators/%s/permission",
-		url.PathEscape(owner), url.PathEscape(repo), url.PathEscape(user))
-	req, err := c.gh.NewRequest("GET", u, nil)
+	pl, err := c.permissionLevel(ctx, owner, repo, user)
 	if err != nil {
-		return "", fmt.Errorf("permission of %s on %s/%s: %w", user, owner, repo, err)
-	}
-	var pl permissionLevel
-	if _, err := c.gh.Do(ctx, req, &pl); err != nil {
-		return "", fmt.Errorf("permission of %s on %s/%s: %w", user, owner, repo, notFound(err))
+		return "", err
 	}
 	if pl.RoleName != "" {
 		return pl.RoleName, nil
@@ -34,20 +28,38 @@ func (c *Client) Permission(ctx context.Context, owner, repo, user string) (stri
 	return pl.Permission, nil
 }
 
+func (c *Client) permissionLevel(ctx context.Context, owner, repo, user string) (*permissionLevel, error) {
+	u := fmt.Sprintf("repos/%s/%s/collaborators/%s/permission",
+		url.PathEscape(owner), url.PathEscape(repo), url.PathEscape(user))
+	req, err := c.gh.NewRequest("GET", u, nil)
+	if err != nil {
+		return nil, fmt.Errorf("permission of %s on %s/%s: %w", user, owner, repo, err)
+	}
+	var pl permissionLevel
+	if _, err := c.gh.Do(ctx, req, &pl); err != nil {
+		return nil, fmt.Errorf("permission of %s on %s/%s: %w", user, owner, repo, notFound(err))
+	}
+	return &pl, nil
+}
+
 // CanWrite reports whether user has write, maintain or admin permission on
 // owner/repo. A user GitHub does not know as a collaborator cannot write; any
 // other failure is returned, and the caller must deny.
+//
+// A custom repository role (GitHub Enterprise) has its own role_name; the
+// legacy permission field then says what it is built on ("write" for
+// maintain and for a custom role that can push), so it decides.
 func (c *Client) CanWrite(ctx context.Context, owner, repo, user string) (bool, error) {
-	p, err := c.Permission(ctx, owner, repo, user)
+	pl, err := c.permissionLevel(ctx, owner, repo, user)
 	if isNotFound(err) {
 		return false, nil
 	}
 	if err != nil {
 		return false, err
 	}
-	switch p {
+	switch pl.RoleName {
 	case "admin", "maintain", "write":
 		return true, nil
 	}
-	return false, nil
+	return pl.Permission == "admin" || pl.Permission == "write", nil
 }

@@ -16,6 +16,7 @@ func TestCanWrite(t *testing.T) {
 	}{
 		{"admin", true}, {"maintain", true}, {"write", true},
 		{"triage", false}, {"read", false}, {"none", false}, {"", false}, // "" = not a collaborator
+		{"deployer:write", true}, {"auditor:read", false}, // custom repository roles
 	} {
 		user := "u-" + tc.role
 		if tc.role != "" {

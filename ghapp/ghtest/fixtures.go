@@ -31,6 +31,8 @@ func (s *Server) repo(owner, name string) *repo {
 
 // SetPermission gives user a role on the repository: admin, maintain,
 // write, triage, read or none. Users without one read (a public repository).
+// A custom repository role (GitHub Enterprise) is "name:base", e.g.
+// "deployer:write": role_name says the name, permission the base.
 func (s *Server) SetPermission(owner, name, user, role string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

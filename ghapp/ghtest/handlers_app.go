@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"path"
 	"strconv"
+	"strings"
 )
 
 // handlers maps each served operation to its handler; they run with s.mu held.
@@ -98,5 +99,9 @@ func getPermission(c *call) response {
 	if !found {
 		role = "read"
 	}
-	return ok(http.StatusOK, obj{"permission": permissions[role], "role_name": role, "user": userObj(user)})
+	perm := permissions[role]
+	if name, base, custom := strings.Cut(role, ":"); custom {
+		role, perm = name, permissions[base]
+	}
+	return ok(http.StatusOK, obj{"permission": perm, "role_name": role, "user": userObj(user)})
 }
