@@ -1,12 +1,16 @@
 package preagent
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/llm/llmtest"
+	"github.com/issuesmith/issuesmith/summaries"
 )
 
 func TestExploreFullRun(t *testing.T) {
@@ -171,5 +175,35 @@ func TestObserverDoneWithSuggestionStillAsksForSpec(t *testing.T) {
 	}
 	if res.Spec == nil || res.Spec.Partial || len(res.Suggestions) != 1 {
 		t.Fatalf("spec %+v, suggestions %q", res.Spec, res.Suggestions)
+	}
+}
+
+// search with a limit above the cap returns the cap's worth of files (the
+// description says "at most 20"), not the default ten.
+func TestSearchLimitIsCappedNotReset(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for i := 0; i < 25; i++ {
+		src := fmt.Sprintf("package w\n\n// Widget%d renders a widget.\nfunc Widget%d() string { return \"widget\" }\n", i, i)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("widget%02d.go", i)), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws := openWS(t, dir)
+	idx, err := summaries.Build(t.Context(), ws, summaries.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, client := scripted(t, llmtest.Script{
+		llmtest.Call("search", `{"query": "widget", "limit": 30}`),
+		llmtest.Call("submit_spec", `{"topic": "t", "current": [], "desired": [], "files": [], "questions": ["which widget?"]}`).
+			When(llmtest.Expect{ToolResult: "\n20. widget"}),
+	})
+	res, err := New(client, ws, idx, Options{NoObserver: true}).Explore(t.Context(), Issue{Title: "Widgets"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Spec == nil || res.Spec.Partial {
+		t.Fatalf("spec %+v", res.Spec)
 	}
 }

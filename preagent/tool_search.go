@@ -8,6 +8,9 @@ import (
 	"github.com/issuesmith/issuesmith/llm"
 )
 
+// maxSearchHits caps search's limit.
+const maxSearchHits = 20
+
 // searchParams are the arguments of search.
 type searchParams struct {
 	Query string `json:"query" desc:"What you are looking for, in a few words or identifiers"`
@@ -24,9 +27,10 @@ func (s *session) searchTool() llm.Tool {
 			return llm.ErrorResult("query is empty: say in a few words what you are looking for"), nil
 		}
 		k := p.Limit
-		if k <= 0 || k > 20 {
+		if k <= 0 {
 			k = DefaultSearchHits
 		}
+		k = min(k, maxSearchHits) // the description promises "at most 20", not the default
 		hits := s.e.idx.Search(p.Query, k)
 		var b strings.Builder
 		if len(hits) == 0 {
