@@ -106,3 +106,32 @@ func TestRevisePromptQuotesWholeThread(t *testing.T) {
 		}
 	}
 }
+
+// The system prompt's rule for an empty SEARCH matches the engine: it
+// creates a new file, and an existing file is refused, so the prompt must
+// not offer it as a way to rewrite one.
+func TestEmptySearchRuleMatchesEngine(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "small.go"), []byte("package small\n\nconst A = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text := "<file-edit filePath=\"small.go\">\n------- SEARCH\n=======\npackage small\n\nconst B = 2\n+++++++ REPLACE\n</file-edit>\n"
+	rep, err := edit.Apply(root, text, edit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := loadPrompts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(p.system, "empty SEARCH")
+	if i < 0 {
+		t.Fatal("the system prompt has no rule for an empty SEARCH")
+	}
+	rule := p.system[strings.LastIndex(p.system[:i], "\n- "):]
+	rule = rule[:strings.Index(rule[1:], "\n- ")+1]
+	if !rep.OK() && strings.Contains(rule, "rewrite") && !strings.Contains(rule, "never rewritten") {
+		t.Fatalf("the prompt offers an empty SEARCH to rewrite a file, which the engine refuses:\n%s\n%s", rule, rep.Feedback())
+	}
+}
