@@ -101,6 +101,9 @@ func (w *workspace) lazy(fs *fileState, e Edit, res BlockResult) BlockResult {
 		sp, msg := fs.placeSegment(s, pos)
 		if msg != "" {
 			res.Reason = ReasonNotFound
+			if strings.Contains(msg, "more than once") {
+				res.Reason = ReasonAmbiguous
+			}
 			res.Message = fmt.Sprintf("lazy segment %d of %d: %s", i+1, len(segs), msg)
 			return res
 		}
@@ -164,6 +167,11 @@ func (fs *fileState) placeSegment(s lazySegment, from int) (segSpot, string) {
 				return segSpot{}, "its first lines occur more than once; include more unchanged lines after the marker"
 			}
 			st, found, unique := fs.uniqueFrom(seg[:h], from)
+			if !found && h > 1 {
+				// The shorter run was in the file, just not once: the
+				// model must quote more of it, not find it.
+				return segSpot{}, fmt.Sprintf("the unchanged lines after the marker (%q ...) occur more than once; include more unchanged lines after the marker", firstNonBlank(seg[:h-1]))
+			}
 			if !found {
 				return segSpot{}, fmt.Sprintf("the unchanged line after the marker (%q) is not in the file", firstNonBlank(seg[:h]))
 			}
@@ -187,6 +195,9 @@ func (fs *fileState) placeSegment(s lazySegment, from int) (segSpot, string) {
 				region = headStart + off
 			}
 			st, found, unique := fs.uniqueFrom(seg[off:], region)
+			if !found && t > 1 {
+				return segSpot{}, fmt.Sprintf("the unchanged lines before the marker (%q) occur more than once; include more unchanged lines before the marker", lastNonBlank(seg[off+1:]))
+			}
 			if !found {
 				return segSpot{}, fmt.Sprintf("the unchanged line before the marker (%q) is not in the file after the segment's start", firstNonBlank(seg[off:]))
 			}
@@ -362,6 +373,16 @@ func firstNonBlank(lines []string) string {
 	for _, l := range lines {
 		if !isBlank(l) {
 			return strings.TrimSpace(l)
+		}
+	}
+	return ""
+}
+
+// lastNonBlank returns the last non-blank line, trimmed.
+func lastNonBlank(lines []string) string {
+	for i := len(lines) - 1; i >= 0; i-- {
+		if !isBlank(lines[i]) {
+			return strings.TrimSpace(lines[i])
 		}
 	}
 	return ""
