@@ -135,3 +135,32 @@ func TestEmptySearchRuleMatchesEngine(t *testing.T) {
 		t.Fatalf("the prompt offers an empty SEARCH to rewrite a file, which the engine refuses:\n%s\n%s", rule, rep.Feedback())
 	}
 }
+
+// The other block rules the system prompt states hold in the engine: an
+// empty REPLACE deletes the SEARCH lines, and a one-line SEARCH that occurs
+// twice is refused rather than guessed.
+func TestSystemPromptBlockRulesHold(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	src := "package p\n\nfunc A() error {\n\treturn nil\n}\n\n// Old is unused.\nfunc Old() {}\n\nfunc B() error {\n\treturn nil\n}\n"
+	if err := os.WriteFile(filepath.Join(root, "p.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	del := "<file-edit filePath=\"p.go\">\n------- SEARCH\n// Old is unused.\nfunc Old() {}\n\n=======\n+++++++ REPLACE\n</file-edit>\n"
+	rep, err := edit.Apply(root, del, edit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(filepath.Join(root, "p.go"))
+	if !rep.OK() || strings.Contains(string(got), "Old") {
+		t.Fatalf("an empty REPLACE did not delete:\n%s\n%s", got, rep.Feedback())
+	}
+	amb := "<file-edit filePath=\"p.go\">\n------- SEARCH\n\treturn nil\n=======\n\treturn errors.New(\"x\")\n+++++++ REPLACE\n</file-edit>\n"
+	rep, err = edit.Apply(root, amb, edit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.OK() {
+		t.Fatalf("an ambiguous one-line SEARCH was applied:\n%s", rep.Feedback())
+	}
+}
