@@ -133,7 +133,7 @@ func runSolve(ctx context.Context, f solveFlags, m *config.Model, is preagent.Is
 		return err
 	}
 	rec := &solveRecord{Issue: is.Clean()}
-	res, err := exploreStage(ctx, model, ws, exploreOptions(rcfg, f, guidance, stderr), is, stderr)
+	res, err := exploreStage(ctx, model, ws, exploreOptions(rcfg, f, guidance, stderr), is, f.issue, stderr)
 	if err != nil {
 		return err
 	}
@@ -184,9 +184,11 @@ func planStage(ctx context.Context, model llm.Model, guidance string, rcfg *conf
 
 // exploreStage indexes the checkout (outlines only: no model calls) and runs
 // the explorer.
-func exploreStage(ctx context.Context, model llm.Model, ws *repo.Workspace, opts preagent.Options, is preagent.Issue, stderr io.Writer) (*preagent.Result, error) {
+func exploreStage(ctx context.Context, model llm.Model, ws *repo.Workspace, opts preagent.Options, is preagent.Issue, issueFile string, stderr io.Writer) (*preagent.Result, error) {
 	fmt.Fprintln(stderr, "solve: indexing", ws.Dir())
-	idx, err := summaries.Build(ctx, ws, summaries.Options{})
+	// The issue file, when it lies in the checkout, matches its own words
+	// best: leave it out of the index as bot search does.
+	idx, err := summaries.Build(ctx, withoutFiles(ws, pathIn(ws.Dir(), issueFile)), summaries.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", ws.Dir(), err)
 	}

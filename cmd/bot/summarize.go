@@ -90,7 +90,10 @@ func runSummarize(ctx context.Context, f summarizeFlags, environ []string, stdou
 	opts.Cache = st
 	bar := newProgressBar(stderr)
 	opts.Progress = bar.update
-	idx, err := summaries.Build(ctx, ws, opts)
+	// The database (and its WAL) may live inside the checkout (the default
+	// issuesmith.db when run from it): never index the store's own files.
+	src := withoutFiles(ws, storeFilesIn(ws.Dir(), dsn)...)
+	idx, err := summaries.Build(ctx, src, opts)
 	bar.done()
 	if err != nil {
 		return fmt.Errorf("summarize %s: %w", f.dir, err)
@@ -100,7 +103,7 @@ func runSummarize(ctx context.Context, f summarizeFlags, environ []string, stdou
 		return nil
 	}
 	fmt.Fprintf(stdout, "refreshing on schedule %q; stop with Ctrl-C\n", sched)
-	err = idx.RefreshOn(ctx, sched, ws, func(s summaries.Stats, err error) {
+	err = idx.RefreshOn(ctx, sched, src, func(s summaries.Stats, err error) {
 		if err != nil {
 			fmt.Fprintf(stderr, "refresh failed: %v\n", err)
 			return
