@@ -15,7 +15,8 @@ import (
 )
 
 // Stages of a run, in order. StageApproval is a wait, not a job; StageCancel
-// is the job that reports a cancellation.
+// is the job that reports a run's end its stage could not report: a
+// cancellation, or a failure GitHub could not be told of at the time.
 const (
 	StageExplore  = "explore"
 	StagePlan     = "plan"
@@ -76,11 +77,20 @@ func (e *Engine) enqueue(ctx context.Context, run *store.Run, stage string, gen,
 	return e.insert(ctx, run, StageArgs{Stage: stage, Gen: gen, CommentID: commentID})
 }
 
+// reportAttempts is how many times a run's final report is tried.
+const reportAttempts = 10
+
 // insert enqueues args (RunID and Issue filled from run).
 func (e *Engine) insert(ctx context.Context, run *store.Run, args StageArgs) error {
 	args.RunID, args.Issue = run.ID, run.IssueKey.String()
 	stage := args.Stage
-	id, skipped, err := e.queue.Insert(ctx, args, nil)
+	var opts *river.InsertOpts
+	if stage == StageCancel {
+		// The last word on a run: worth waiting out a GitHub outage for
+		// (River's backoff over ten tries spans hours).
+		opts = &river.InsertOpts{MaxAttempts: reportAttempts}
+	}
+	id, skipped, err := e.queue.Insert(ctx, args, opts)
 	if err != nil {
 		return err
 	}

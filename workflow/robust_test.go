@@ -297,3 +297,34 @@ func TestApprovalTickedTwiceCodesOnce(t *testing.T) {
 	require.ErrorIs(t, h.event(workflow.CommentEdited, func(ev *workflow.Event) { ev.CommentID, ev.Body = plan.ID, edited }),
 		workflow.ErrIgnored, "an approval after the PR opened asks nothing")
 }
+
+// GitHub cannot be told why a run failed (the installation is gone for a
+// while): the run ends at once, and the progress comment says why once
+// GitHub answers again.
+func TestFailureIsReportedWhenGitHubIsBack(t *testing.T) {
+	t.Parallel()
+	ag := &agents{exploreErr: errors.New("model answered garbage")}
+	h := newHarness(t, ag)
+	var mu sync.Mutex
+	gone := false
+	h.installation = func(id int64) (int64, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if gone {
+			return 0, errors.New("installation suspended")
+		}
+		return id, nil
+	}
+	ag.onExplore = func() { mu.Lock(); gone = true; mu.Unlock() }
+	require.NoError(t, h.event(workflow.Labeled))
+	run := h.waitRun("failed", func(r *store.Run) bool { return r.State == store.StateFailed })
+	require.Contains(t, run.Reason, "model answered garbage")
+	require.NotContains(t, h.botComments()["progress"][0].Body, "model answered garbage", "GitHub was not reachable")
+	mu.Lock()
+	gone = false
+	mu.Unlock()
+	h.waitProgress("model answered garbage")
+	h.waitProgress("issuesmith: stopped")
+	is, _ := h.gh.Issue(owner, name, h.issue)
+	require.NotContains(t, is.Labels, "issuesmith", "the label is reset too")
+}

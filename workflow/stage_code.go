@@ -214,20 +214,25 @@ func (e *Engine) fail(ctx context.Context, run *store.Run, stage string, cause e
 	// GitHub cannot be told (the App was uninstalled, the repository
 	// removed or renamed): the run still ends here, or it would stay open
 	// and swallow every later label and command for the issue.
-	e.log.Error("the run failed and GitHub could not be told why", "run", fresh.ID, "err", err)
+	e.log.Error("the run failed and GitHub could not be told why yet", "run", fresh.ID, "err", err)
 	fresh.State, fresh.Reason = store.StateFailed, redact(why)
-	if serr := e.d.Store.SaveOpenRun(ctx, fresh); serr != nil && !errors.Is(serr, store.ErrClosed) {
+	if serr := e.d.Store.SaveOpenRun(ctx, fresh); serr != nil {
+		if errors.Is(serr, store.ErrClosed) {
+			return nil
+		}
 		return fmt.Errorf("%w (and ending the run: %v)", err, serr)
 	}
-	return nil
+	// Tell GitHub later (an outage passes, the App is installed again).
+	return e.enqueue(ctx, fresh, StageCancel, 0, 0)
 }
 
-// reportCancel writes the final progress comment of a cancelled run and
+// reportCancel writes the final progress comment of a cancelled run (or
+// of a failed one whose failure GitHub could not be told of) and
 // removes the trigger label, unless keepLabel (the cancel was the label's
 // removal: a person may have put it back already). When a newer run of
 // the issue exists it does neither: the comment and label are that run's.
 func (e *Engine) reportCancel(ctx context.Context, run *store.Run, keepLabel bool) error {
-	if run.State != store.StateCancelled {
+	if run.State != store.StateCancelled && run.State != store.StateFailed {
 		return nil
 	}
 	if latest, err := e.d.Store.LatestRun(ctx, run.IssueKey); err != nil {
