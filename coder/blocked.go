@@ -6,8 +6,9 @@ import (
 )
 
 // DefaultBlocked is the blocked-path glob list used when Options.Blocked is
-// nil: CI workflows run with repository secrets, so the bot never edits them.
-var DefaultBlocked = []string{".github/workflows/**"}
+// nil: CI workflows run with repository secrets, and so do the composite
+// actions they use, so the bot never edits either.
+var DefaultBlocked = []string{".github/workflows/**", ".github/actions/**"}
 
 // Globs is a list of slash-separated path patterns. A segment may use the
 // path.Match syntax (*, ?, [...]); a "**" segment matches zero or more

@@ -15,6 +15,8 @@ func TestGlobsMatch(t *testing.T) {
 		{"default unclean path", DefaultBlocked, "./.github//workflows/ci.yml", true},
 		{"default backslashes", DefaultBlocked, `.github\workflows\ci.yml`, true},
 		{"default dot-dot inside", DefaultBlocked, "docs/../.github/workflows/ci.yml", true},
+		{"default composite action", DefaultBlocked, ".github/actions/setup/action.yml", true},
+		{"default composite action script", DefaultBlocked, ".github/actions/setup/run.sh", true},
 		{"default other github file", DefaultBlocked, ".github/CODEOWNERS", false},
 		{"default normal file", DefaultBlocked, "main.go", false},
 		{"double star middle", Globs{"secrets/**/*.pem"}, "secrets/a/b/key.pem", true},

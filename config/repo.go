@@ -110,7 +110,7 @@ func DefaultRepo() *Repo {
 			string(llm.RoleCoder):      {MaxSteps: 30, MaxTokens: 600_000, MaxCostUSD: 2, Timeout: Duration(30 * time.Minute)},
 			string(llm.RoleSummarizer): {MaxSteps: 1, MaxTokens: 2_000_000, MaxCostUSD: 1, Timeout: Duration(30 * time.Minute)},
 		},
-		BlockedPaths: []string{".github/workflows/**"},
+		BlockedPaths: []string{".github/workflows/**", ".github/actions/**"},
 		Observer:     true,
 	}
 }

@@ -34,6 +34,20 @@ func TestExampleFileIsTheDefaults(t *testing.T) {
 	assert.Equal(t, want, c)
 }
 
+// TestDefaultsBlockWorkflowsAndActions: composite actions under
+// .github/actions run inside workflows with the repository's secrets, so they
+// are as off-limits as the workflow files themselves.
+func TestDefaultsBlockWorkflowsAndActions(t *testing.T) {
+	t.Parallel()
+	c := DefaultRepo()
+	for p, want := range map[string]bool{
+		".github/workflows/ci.yml": true, ".github/actions/setup/action.yml": true,
+		"./.github/actions/setup/run.sh": true, ".github/CODEOWNERS": false, "actions/x.go": false,
+	} {
+		assert.Equal(t, want, c.Blocked(p), p)
+	}
+}
+
 func TestPartialFileKeepsOtherDefaults(t *testing.T) {
 	t.Parallel()
 	c, err := ParseRepo([]byte(`version: 1
