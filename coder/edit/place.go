@@ -46,10 +46,11 @@ func (fs *fileState) place(search, repl []string, pairs []int, h hints) ([]place
 	type variant struct {
 		s, r []string
 		al   []int
+		at   int // numbered variants: the 0-based original line the numbers put s[0] at; else -1
 	}
-	vars := []variant{{search, repl, pairs}}
+	vars := []variant{{search, repl, pairs, -1}}
 	if s, r, lo, rlo, ok := trimBlankEdges(search, repl); ok {
-		vars = append(vars, variant{s, r, shiftPairs(pairs, lo, rlo, len(s), len(r))})
+		vars = append(vars, variant{s, r, shiftPairs(pairs, lo, rlo, len(s), len(r)), -1})
 	}
 	if s, n, ok := stripNumbers(search); ok {
 		r := repl
@@ -59,9 +60,9 @@ func (fs *fileState) place(search, repl []string, pairs []int, h hints) ([]place
 		if h.line == 0 {
 			h.line = n
 		}
-		vars = append(vars, variant{s, r, nil})
-		if s2, r2, _, _, ok := trimBlankEdges(s, r); ok {
-			vars = append(vars, variant{s2, r2, nil})
+		vars = append(vars, variant{s, r, nil, n - 1})
+		if s2, r2, lo, _, ok := trimBlankEdges(s, r); ok {
+			vars = append(vars, variant{s2, r2, nil, n - 1 + lo})
 		}
 	}
 	for _, v := range vars {
@@ -69,6 +70,11 @@ func (fs *fileState) place(search, repl []string, pairs []int, h hints) ([]place
 			continue
 		}
 		start, lv, cands, ok := fs.locate(v.s, h)
+		if ok && v.at >= 0 && abs(start-fs.mapHint(v.at)) > numberSlack {
+			// The "line numbers" were content ("200: 'OK'"), or stale:
+			// the text found elsewhere is not what the model quoted.
+			continue
+		}
 		if ok {
 			win := fs.window(start, len(v.s))
 			rp := buildReplacement(v.s, v.r, win, v.al, fs.style(start, start+len(v.s)))
@@ -85,6 +91,10 @@ func (fs *fileState) place(search, repl []string, pairs []int, h hints) ([]place
 	}
 	return nil, outcome{reason: ReasonNotFound, message: "SEARCH does not match the file, even ignoring whitespace, indentation and typographic quotes"}
 }
+
+// numberSlack is how far from the line its number prefixes name a block
+// stripped of them may be found.
+const numberSlack = 3
 
 // ambiguous builds the outcome for several equally good candidates.
 func ambiguous(cands []int, lv level) outcome {
