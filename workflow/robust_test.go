@@ -328,3 +328,23 @@ func TestFailureIsReportedWhenGitHubIsBack(t *testing.T) {
 	is, _ := h.gh.Issue(owner, name, h.issue)
 	require.NotContains(t, is.Labels, "issuesmith", "the label is reset too")
 }
+
+// GitHub refuses the progress comment's edit right after the coder is
+// done: the progress comment is a report, so the stage pushes and opens
+// the PR anyway instead of failing and paying for the coder again.
+func TestProgressEditFailingAfterCodingDoesNotCodeAgain(t *testing.T) {
+	t.Parallel()
+	ag := &agents{}
+	h := newHarness(t, ag)
+	reports := 0
+	ag.afterProgress = func() {
+		if reports++; reports == 4 { // the last item's second report: Implement returns next
+			h.gh.Inject(ghtest.Fault{Op: "PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}",
+				Status: http.StatusBadGateway, Body: `{"message":"Server Error"}`, Times: 5})
+		}
+	}
+	pr := h.openPR()
+	require.Equal(t, 1, ag.implementCount(), "the coder ran once")
+	require.Equal(t, "open", pr.State)
+	h.waitProgress("issuesmith: done")
+}

@@ -106,6 +106,19 @@ func (s *session) step(ctx context.Context, stage, step string) error {
 	return s.progress(ctx)
 }
 
+// softStep is step for a report that may fail: the run is saved, and a
+// progress comment GitHub refuses is only logged (the next step retries).
+func (s *session) softStep(ctx context.Context, stage, step string) error {
+	s.run.Stage, s.run.Step = stage, step
+	if err := s.save(ctx); err != nil {
+		return err
+	}
+	if err := s.progress(ctx); err != nil {
+		s.log.Warn("progress comment not updated", "err", err)
+	}
+	return nil
+}
+
 // progress writes the run's one progress comment (found by marker, edited
 // in place) and remembers its id.
 func (s *session) progress(ctx context.Context) error {

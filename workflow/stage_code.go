@@ -105,7 +105,9 @@ func (s *session) pushed(ctx context.Context, spec *preagent.Spec, plan *planner
 	if err != nil {
 		return nil, fmt.Errorf("commit: %w", err)
 	}
-	if err := s.step(ctx, StageCode, "pushing "+s.run.Branch); err != nil {
+	// The coder's work is done and paid for: a progress comment GitHub
+	// refuses now must not fail the stage and have it all coded again.
+	if err := s.softStep(ctx, StageCode, "pushing "+s.run.Branch); err != nil {
 		return nil, err
 	}
 	if err := wt.Push(ctx); err != nil {
