@@ -3,6 +3,7 @@ package coder
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -151,6 +152,11 @@ func (s *session) apply(text, defPath string) (string, error) {
 			s.done = true // "done" after an earlier partial success
 			return "", nil
 		}
+		if reason, ok := noChange(text); ok {
+			s.declined = reason
+			r.event(s.key, s.attempts, "declined", "%s", firstLine(reason))
+			return "", nil
+		}
 		if s.mayDecline && strings.TrimSpace(text) != "" {
 			s.declined = chatText(text)
 			r.event(s.key, s.attempts, "declined", "%s", firstLine(s.declined))
@@ -249,4 +255,20 @@ func chatText(text string) string {
 		}
 	}
 	return strings.TrimSpace(text)
+}
+
+// noChangeRe is the one way the model may say that an item needs no edit
+// (the file already does what the steps ask, often because an earlier item
+// did it). Only this explicit tag with a reason is accepted: a reply that
+// merely forgot its blocks is refused and retried, never taken as done.
+var noChangeRe = regexp.MustCompile(`(?s)<no-change>(.*?)</no-change>`)
+
+// noChange returns the reason of a <no-change> answer, if text is one.
+func noChange(text string) (string, bool) {
+	m := noChangeRe.FindStringSubmatch(text)
+	if m == nil {
+		return "", false
+	}
+	reason := strings.Join(strings.Fields(m[1]), " ")
+	return reason, reason != ""
 }
