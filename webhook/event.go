@@ -122,7 +122,9 @@ var ErrNotQueued = errors.New("nothing to do for this event")
 
 // Deliveries remembers webhook deliveries by X-GitHub-Delivery id (store
 // implements it). RecordDelivery atomically records id and reports fresh =
-// true the first time, false for a repeat.
+// true the first time, false for a repeat. The handler also records a key
+// "body:<hex sha256 of the body>" (69 characters) per delivery, so a signed
+// body replayed under a new delivery id is recognised too.
 type Deliveries interface {
 	RecordDelivery(ctx context.Context, id, event string) (fresh bool, err error)
 }

@@ -161,27 +161,30 @@ func (h *Handler) handle(w http.ResponseWriter, r *http.Request, event, delivery
 		return http.StatusOK, ResultIgnored, v.ignore
 	}
 	v.ev.Delivery, v.ev.GitHubEvent, v.ev.Received = delivery, event, received
-	return h.admit(r.Context(), v, log)
+	return h.admit(r.Context(), v, bodyKeyOf(body), log)
 }
 
-// admit deduplicates, authorises and dispatches an event that passed the
-// event file's filters.
-func (h *Handler) admit(ctx context.Context, v verdict, log *slog.Logger) (int, string, string) {
+// bodyKeyOf is the dedupe key recorded for a payload alongside its delivery
+// id: the signature covers only the body, so a captured signed body resent
+// under a fresh X-GitHub-Delivery must still be recognised.
+func bodyKeyOf(body []byte) string {
+	sum := sha256.Sum256(body)
+	return "body:" + hex.EncodeToString(sum[:])
+}
+
+// admit deduplicates (by delivery id and by body), authorises and
+// dispatches an event that passed the event file's filters.
+func (h *Handler) admit(ctx context.Context, v verdict, bodyKey string, log *slog.Logger) (int, string, string) {
 	ev := v.ev
 	log = log.With("installation", ev.Installation, "repo", ev.Owner+"/"+ev.Repo, "issue", ev.Number, "kind", ev.Kind)
-	fresh, err := h.opts.Deliveries.RecordDelivery(ctx, ev.Delivery, ev.GitHubEvent)
-	if err != nil {
-		log.Error("record delivery", "err", err)
-		return http.StatusServiceUnavailable, ResultError, "could not record the delivery"
-	}
-	if !fresh {
-		return http.StatusOK, ResultDuplicate, "delivery already handled"
+	if code, result, msg, ok := h.record(ctx, ev, bodyKey, log); !ok {
+		return code, result, msg
 	}
 	if v.authorize {
 		ok, err := h.opts.Authorizer.CanWrite(ctx, ev.Installation, ev.Owner, ev.Repo, ev.Sender)
 		if err != nil {
 			log.Error("permission check failed; denying", "sender", ev.Sender, "err", err)
-			h.forget(ctx, ev.Delivery, log)
+			h.forget(ctx, log, ev.Delivery, bodyKey)
 			return http.StatusServiceUnavailable, ResultDenied, "permission check failed"
 		}
 		if !ok {
@@ -192,19 +195,48 @@ func (h *Handler) admit(ctx context.Context, v verdict, log *slog.Logger) (int, 
 		return http.StatusOK, ResultIgnored, err.Error()
 	} else if err != nil {
 		log.Error("dispatch", "err", err)
-		h.forget(ctx, ev.Delivery, log)
+		h.forget(ctx, log, ev.Delivery, bodyKey)
 		return http.StatusServiceUnavailable, ResultError, "could not enqueue"
 	}
 	return http.StatusAccepted, ResultDispatched, string(ev.Kind)
 }
 
-func (h *Handler) forget(ctx context.Context, id string, log *slog.Logger) {
+// record remembers the delivery id and then the body key; ok is false when
+// either was seen before (the answer says which) or recording failed. A
+// replayed body keeps its new id recorded: that id was seen, and ignored.
+func (h *Handler) record(ctx context.Context, ev Event, bodyKey string, log *slog.Logger) (code int, result, msg string, ok bool) {
+	fresh, err := h.opts.Deliveries.RecordDelivery(ctx, ev.Delivery, ev.GitHubEvent)
+	if err != nil {
+		log.Error("record delivery", "err", err)
+		return http.StatusServiceUnavailable, ResultError, "could not record the delivery", false
+	}
+	if !fresh {
+		return http.StatusOK, ResultDuplicate, "delivery id already handled", false
+	}
+	fresh, err = h.opts.Deliveries.RecordDelivery(ctx, bodyKey, ev.GitHubEvent)
+	if err != nil {
+		log.Error("record delivery body", "err", err)
+		h.forget(ctx, log, ev.Delivery)
+		return http.StatusServiceUnavailable, ResultError, "could not record the delivery", false
+	}
+	if !fresh {
+		log.Warn("same payload already handled under another delivery id; replay ignored", "body", bodyKey)
+		return http.StatusOK, ResultDuplicate, "payload already handled under another delivery id", false
+	}
+	return 0, "", "", true
+}
+
+// forget drops the recorded keys (delivery id, body key) of a delivery that
+// could not be handled, so GitHub's redelivery (same id, same body) works.
+func (h *Handler) forget(ctx context.Context, log *slog.Logger, keys ...string) {
 	f, ok := h.opts.Deliveries.(Forgetter)
 	if !ok {
 		return
 	}
-	if err := f.ForgetDelivery(ctx, id); err != nil {
-		log.Error("forget delivery", "err", err)
+	for _, k := range keys {
+		if err := f.ForgetDelivery(ctx, k); err != nil {
+			log.Error("forget delivery", "key", k, "err", err)
+		}
 	}
 }
 
