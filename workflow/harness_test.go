@@ -171,6 +171,8 @@ type agents struct {
 	explores     int
 	refreshed    []string     // files seen by Refresh
 	refreshCfg   *config.Repo // the settings the last Refresh got
+	refreshes    int          // Refresh calls
+	onRefresh    func()       // runs as Refresh starts, if set (blocks a refresh)
 	exploreErr   error
 	onExplore    func()        // runs as Explore starts, if set (GitHub changes mid-run)
 	implementHit chan struct{} // closed when Implement starts, if set
@@ -311,6 +313,13 @@ func (a *agents) Revise(_ context.Context, dir string, req workflow.Review, _ *c
 }
 
 func (a *agents) Refresh(_ context.Context, dir string, cfg *config.Repo) (workflow.Spend, error) {
+	a.mu.Lock()
+	a.refreshes++
+	onRefresh := a.onRefresh
+	a.mu.Unlock()
+	if onRefresh != nil {
+		onRefresh()
+	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return workflow.Spend{}, err

@@ -27,18 +27,24 @@ const Pushed EventKind = "pushed"
 
 // RefreshArgs is the job that refreshes a repository's summaries after a
 // push. It is unique per repository while queued, so a burst of pushes
-// refreshes once.
+// refreshes once. River counts a running job as a duplicate too, so a push
+// during a refresh queues the follow-up (Again) instead: that job waits
+// for the running one and then refreshes once more (see pushed).
 type RefreshArgs struct {
 	InstallationID int64  `json:"installation_id"`
 	Owner          string `json:"owner" river:"unique"`
 	Repo           string `json:"repo" river:"unique"`
+	// Again marks the follow-up of a refresh that was running when a push
+	// came: its own unique key, so one may wait while the other runs.
+	Again bool `json:"again,omitempty" river:"unique"`
 }
 
 // Kind names the job kind in River.
 func (RefreshArgs) Kind() string { return "issuesmith_refresh" }
 
-// InsertOpts: one waiting refresh per repository; a running one may be
-// followed by one more (the push it has not seen).
+// InsertOpts: one refresh per repository and key, waiting or running
+// (River requires running among the unique states; pushed queues the
+// follow-up of a running one under the other key).
 func (RefreshArgs) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{MaxAttempts: 3, UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
 		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable, rivertype.JobStateScheduled,
@@ -50,8 +56,7 @@ func (e *Engine) pushed(ctx context.Context, ev Event) error {
 	if e.d.Summarizer == nil {
 		return ErrIgnored
 	}
-	_, _, err := e.queue.Insert(ctx, RefreshArgs{InstallationID: ev.InstallationID, Owner: ev.Owner, Repo: ev.Repo}, nil)
-	return err
+	return e.queueRefresh(ctx, RefreshArgs{InstallationID: ev.InstallationID, Owner: ev.Owner, Repo: ev.Repo})
 }
 
 type refreshWorker struct {
@@ -68,6 +73,12 @@ func (w *refreshWorker) Timeout(*river.Job[RefreshArgs]) time.Duration { return 
 // refreshes nothing (nothing runs until it is fixed) and is not retried.
 func (w *refreshWorker) Work(ctx context.Context, job *river.Job[RefreshArgs]) error {
 	e, a := w.e, job.Args
+	if busy, err := e.refreshRunning(ctx, a, job.ID); err != nil || busy {
+		if err != nil {
+			return err
+		}
+		return river.JobSnooze(e.o.LeaseWait + time.Duration(job.ID%5)*e.o.LeaseWait/4)
+	}
 	gh, err := e.d.GitHub.Client(ctx, a.InstallationID)
 	if err != nil {
 		return err

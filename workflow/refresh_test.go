@@ -1,0 +1,57 @@
+package workflow_test
+
+import (
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/issuesmith/issuesmith/workflow"
+)
+
+// refreshCount is how many times the summarizer ran.
+func (a *agents) refreshCount() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.refreshes
+}
+
+// A push while a refresh runs may not be in its checkout: exactly one more
+// refresh follows, however many pushes came meanwhile, and it never runs
+// alongside the first.
+func TestPushDuringARefreshIsFollowedByOneMore(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, &agents{})
+	started, release := make(chan struct{}, 4), make(chan struct{})
+	var running, overlap atomic.Int32
+	h.agents.onRefresh = func() {
+		if running.Add(1) > 1 {
+			overlap.Store(1)
+		}
+		defer running.Add(-1)
+		started <- struct{}{}
+		if h.agents.refreshCount() == 1 {
+			<-release
+		}
+	}
+	require.NoError(t, h.event(workflow.Pushed))
+	select {
+	case <-started:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the first refresh did not start")
+	}
+	require.NoError(t, h.event(workflow.Pushed))
+	require.NoError(t, h.event(workflow.Pushed))
+	time.Sleep(200 * time.Millisecond) // the follow-up waits for the running refresh
+	require.Equal(t, 1, h.agents.refreshCount(), "the follow-up does not run alongside")
+	close(release)
+	require.Eventually(t, func() bool {
+		var n int
+		err := h.st.DB().QueryRowContext(t.Context(), `SELECT COUNT(*) FROM river_job WHERE kind = 'issuesmith_refresh' AND state = 'completed'`).Scan(&n)
+		return err == nil && n == 2
+	}, 10*time.Second, 20*time.Millisecond, "two refreshes complete")
+	time.Sleep(100 * time.Millisecond)
+	require.Equal(t, 2, h.agents.refreshCount(), "one follow-up for both pushes")
+	require.Zero(t, overlap.Load(), "refreshes of one repository never overlap")
+}
