@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/issuesmith/issuesmith/internal/procenv"
 )
 
 // CheckResult is the outcome of one validation command (go build, go vet or a
@@ -126,13 +128,15 @@ func isExit(err error) bool {
 	return errors.As(err, &ee)
 }
 
-// baseEnv keeps only what a build needs from our environment.
+// baseEnv keeps only what a build needs from our environment, after
+// procenv's rule has removed the bot's settings.
 func baseEnv() []string {
 	keep := []string{"PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "USER",
 		"GOPATH", "GOCACHE", "GOMODCACHE", "GOROOT", "GOPRIVATE", "GONOSUMDB"}
+	scrubbed := procenv.Scrubbed()
 	var env []string
 	for _, k := range keep {
-		if v, ok := os.LookupEnv(k); ok {
+		if v, ok := procenv.Lookup(scrubbed, k); ok {
 			env = append(env, k+"="+v)
 		}
 	}

@@ -5,10 +5,11 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
 	"syscall"
+
+	"github.com/issuesmith/issuesmith/internal/procenv"
 )
 
 // gitUser is the HTTP basic-auth user GitHub expects with an installation
@@ -60,18 +61,10 @@ func runGit(ctx context.Context, dir, token string, args ...string) (cliResult, 
 }
 
 // gitEnv is the process environment without the bot's own settings
-// (ISSUESMITH_*: the App's private key, the webhook secret, the model's API
-// key): git works in untrusted checkouts and may start helpers, so it gets
-// no secret it does not need.
-func gitEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "ISSUESMITH_") {
-			env = append(env, kv)
-		}
-	}
-	return env
-}
+// (procenv's rule, ISSUESMITH_*: the App's private key, the webhook secret,
+// the model's API key): git works in untrusted checkouts and may start
+// helpers, so it gets no secret it does not need.
+func gitEnv() []string { return procenv.Scrubbed() }
 
 // lastLine returns the last non-empty line of git's stderr, or a note when
 // there is none.

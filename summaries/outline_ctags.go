@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/issuesmith/issuesmith/internal/procenv"
 )
 
 var (
@@ -27,7 +29,7 @@ func findCtags() {
 		if err != nil {
 			continue
 		}
-		out, err := exec.Command(p, "--version").Output()
+		out, err := ctagsCommand(context.Background(), p, "--version").Output()
 		if err == nil && bytes.Contains(out, []byte("Universal Ctags")) && bytes.Contains(out, []byte("+json")) {
 			ctagsPath = p
 			return
@@ -47,6 +49,14 @@ type ctagsTag struct {
 	Language string `json:"language"`
 }
 
+// ctagsCommand prepares one ctags run with procenv's scrubbed environment:
+// the bot's secrets never reach a parser of untrusted files.
+func ctagsCommand(ctx context.Context, bin string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = procenv.Scrubbed()
+	return cmd
+}
+
 // ctagsOutline runs universal-ctags over src (written to a temporary file
 // with the original extension so ctags picks the language). ok is false when
 // ctags is missing, fails, or knows no language for the file.
@@ -55,6 +65,11 @@ func ctagsOutline(p string, src []byte) ([]Symbol, bool) {
 	if ctagsPath == "" {
 		return nil, false
 	}
+	return ctagsOutlineWith(ctagsPath, p, src)
+}
+
+// ctagsOutlineWith is ctagsOutline with the ctags binary bin.
+func ctagsOutlineWith(bin, p string, src []byte) ([]Symbol, bool) {
 	f, err := os.CreateTemp("", "outline-*"+path.Ext(p))
 	if err != nil {
 		return nil, false
@@ -69,7 +84,7 @@ func ctagsOutline(p string, src []byte) ([]Symbol, bool) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, ctagsPath, "--output-format=json", "--fields=+neS", "-f", "-", f.Name())
+	cmd := ctagsCommand(ctx, bin, "--output-format=json", "--fields=+neS", "-f", "-", f.Name())
 	out, err := cmd.Output()
 	if err != nil {
 		return nil, false

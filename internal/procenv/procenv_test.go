@@ -1,0 +1,33 @@
+package procenv_test
+
+import (
+	"testing"
+
+	"github.com/issuesmith/issuesmith/config"
+	"github.com/issuesmith/issuesmith/internal/procenv"
+	"github.com/stretchr/testify/assert"
+)
+
+func TestFilterDropsBotSettings(t *testing.T) {
+	t.Parallel()
+	got := procenv.Filter([]string{"PATH=/bin", "ISSUESMITH_WEBHOOK_SECRET=s", "HOME=/h",
+		"ISSUESMITH_PRIVATE_KEY=k", "MY_ISSUESMITH_X=kept"})
+	assert.Equal(t, []string{"PATH=/bin", "HOME=/h", "MY_ISSUESMITH_X=kept"}, got)
+}
+
+func TestScrubbedDropsSecretFromProcess(t *testing.T) {
+	t.Setenv("ISSUESMITH_TEST_SECRET", "hunter2")
+	t.Setenv("PROCENV_KEPT", "yes")
+	env := procenv.Scrubbed()
+	_, ok := procenv.Lookup(env, "ISSUESMITH_TEST_SECRET")
+	assert.False(t, ok)
+	v, ok := procenv.Lookup(env, "PROCENV_KEPT")
+	assert.True(t, ok)
+	assert.Equal(t, "yes", v)
+}
+
+// The prefix must stay the one config reads the settings under.
+func TestPrefixIsConfigs(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, config.EnvPrefix, procenv.Prefix)
+}
