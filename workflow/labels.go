@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/google/go-github/v60/github"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 
@@ -102,6 +104,16 @@ func (w *labelWorker) Work(ctx context.Context, job *river.Job[LabelArgs]) error
 		want = cfg.Label
 	}
 	if !strings.EqualFold(a.Label, want) {
+		e.observe("label", "ignored")
+		return nil
+	}
+	// The label may have been removed again before this job ran; that
+	// removal found no run to cancel, so look at the issue as it is now.
+	is, err := gh.GetIssue(ctx, a.Owner, a.Repo, a.Issue)
+	if err != nil {
+		return err
+	}
+	if !slices.ContainsFunc(is.Labels, func(l *github.Label) bool { return strings.EqualFold(l.GetName(), a.Label) }) {
 		e.observe("label", "ignored")
 		return nil
 	}

@@ -348,3 +348,24 @@ func TestProgressEditFailingAfterCodingDoesNotCodeAgain(t *testing.T) {
 	require.Equal(t, "open", pr.State)
 	h.waitProgress("issuesmith: done")
 }
+
+// The label is added by mistake and removed before the bot got to it: no
+// run starts (the removal found no run to cancel, so the label's job must
+// look at the issue as it is now).
+func TestLabelRemovedBeforeTheBotStartedStartsNothing(t *testing.T) {
+	t.Parallel()
+	ag := &agents{}
+	h := newHarness(t, ag)
+	h.stop(10 * time.Second) // the label's job waits in the queue
+	eng := h.build()
+	require.NoError(t, eng.Handle(t.Context(), workflow.Event{Kind: workflow.Labeled, InstallationID: h.gh.Installation(),
+		Owner: owner, Repo: name, Number: h.issue, Sender: "alice", Label: "issuesmith"}))
+	h.gh.SetLabels(owner, name, h.issue)
+	require.ErrorIs(t, eng.Handle(t.Context(), workflow.Event{Kind: workflow.Unlabeled, InstallationID: h.gh.Installation(),
+		Owner: owner, Repo: name, Number: h.issue, Sender: "alice", Label: "issuesmith"}), workflow.ErrIgnored)
+	h.start()
+	h.waitJobsDone()
+	_, err := h.st.LatestRun(t.Context(), store.IssueKey{Owner: owner, Repo: name, Issue: h.issue})
+	require.ErrorIs(t, err, store.ErrNotFound, "no run")
+	require.Empty(t, h.botComments())
+}
