@@ -6,7 +6,7 @@ import (
 )
 
 // MemoryDeliveries is an in-process Deliveries that remembers the last Size
-// delivery ids. It suits one process without a database (tests, `bot serve`
+// keys (the handler records two per delivery: its id and its body key). It suits one process without a database (tests, `bot serve`
 // before store is wired); store implements Deliveries durably.
 type MemoryDeliveries struct {
 	Size int // ids remembered; 10000 when 0
