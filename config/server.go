@@ -61,6 +61,11 @@ type Server struct {
 	// worktrees; turn it on only when every installing repository is
 	// trusted (or the bot runs in a per-repository sandbox).
 	AllowCheckCommands bool `env:"ALLOW_CHECK_COMMANDS"`
+	// SummaryRefresh is the cron schedule ("0 3 * * *", "@daily",
+	// "@every 6h", in UTC) on which the file summaries of every repository
+	// the bot has been used on are refreshed, besides the refresh after
+	// each push; "off" switches the periodic refresh off.
+	SummaryRefresh string `env:"SUMMARY_REFRESH" envDefault:"0 3 * * *"`
 	// Model holds the language model settings (variables ISSUESMITH_MODEL_*).
 	Model Model `envPrefix:"MODEL_"`
 }
@@ -134,6 +139,9 @@ func (s *Server) Validate() error {
 	}
 	if _, ok := logLevels[strings.ToLower(s.LogLevel)]; !ok {
 		bad("LOG_LEVEL", "must be debug, info, warn or error")
+	}
+	if !validSchedule(s.SummaryRefresh) {
+		bad("SUMMARY_REFRESH", `must be a cron schedule ("0 3 * * *", "@daily", "@every 6h") or off`)
 	}
 	errs = append(errs, s.Model.validate(true)...)
 	if len(errs) > 0 {

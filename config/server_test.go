@@ -98,6 +98,7 @@ func TestServerValidationNamesVariables(t *testing.T) {
 		{"bad url", append(minimal(), "ISSUESMITH_GITHUB_URL=api.github.com"), []string{"ISSUESMITH_GITHUB_URL"}},
 		{"bad listen", append(minimal(), "ISSUESMITH_LISTEN_ADDR=8080"), []string{"ISSUESMITH_LISTEN_ADDR"}},
 		{"bad level", append(minimal(), "ISSUESMITH_LOG_LEVEL=loud"), []string{"ISSUESMITH_LOG_LEVEL"}},
+		{"bad refresh schedule", append(minimal(), "ISSUESMITH_SUMMARY_REFRESH=nightly"), []string{"ISSUESMITH_SUMMARY_REFRESH"}},
 		{"bot login without [bot]", append(minimal(), "ISSUESMITH_BOT_LOGIN=issuesmith"), []string{"ISSUESMITH_BOT_LOGIN"}},
 		{"unknown role", append(minimal(), "ISSUESMITH_MODEL_ROLES=reviewer:x"), []string{"unknown role \"reviewer\""}},
 		{"not a number", append(minimal(), "ISSUESMITH_APP_ID=abc"), []string{"APP_ID"}},

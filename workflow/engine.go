@@ -72,6 +72,10 @@ type Options struct {
 	Observe func(stage, outcome string)
 	// Logger receives the engine's and River's logs; slog.Default() if nil.
 	Logger *slog.Logger
+	// RefreshSchedule, when set, refreshes the summaries of every used
+	// repository periodically (RefreshAllArgs); a *summaries.Schedule
+	// parsed from a cron spec fits. Nil: only pushes refresh.
+	RefreshSchedule river.PeriodicSchedule
 }
 
 // Defaults of Options.LeaseTTL and Options.RescueAfter: a PostgreSQL
@@ -137,13 +141,16 @@ func New(d Deps, o Options) (*Engine, error) {
 	if err := river.AddWorkerSafely(workers, &labelWorker{e: e}); err != nil {
 		return nil, fmt.Errorf("workflow: %w", err)
 	}
+	if err := river.AddWorkerSafely(workers, &refreshAllWorker{e: e}); err != nil {
+		return nil, fmt.Errorf("workflow: %w", err)
+	}
 	qo := store.QueueOptions{
 		Workers:      workers,
 		MaxWorkers:   o.MaxWorkers,
 		PollInterval: o.PollInterval,
 		JobTimeout:   -1, // no River timeout: the worker applies o.JobTimeout
 		Logger:       o.Logger,
-		PeriodicJobs: periodicJobs(),
+		PeriodicJobs: periodicJobs(o),
 	}
 	if d.Store.Dialect() == store.Postgres {
 		qo.RescueAfter = o.RescueAfter

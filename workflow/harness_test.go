@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riverqueue/river"
 	"github.com/stretchr/testify/require"
 
 	"github.com/issuesmith/issuesmith/config"
@@ -52,6 +53,9 @@ type harness struct {
 	// jobTimeout, when set, is the engine's JobTimeout (set it, then
 	// stop and start the engine).
 	jobTimeout time.Duration
+	// refreshSchedule, when set, is the engine's RefreshSchedule (set
+	// it, then stop and start the engine).
+	refreshSchedule river.PeriodicSchedule
 }
 
 func newHarness(t *testing.T, ag *agents) *harness {
@@ -104,7 +108,7 @@ func (h *harness) build() *workflow.Engine {
 		Explorer: h.agents, Planner: h.agents, Coder: h.agents, Summarizer: h.agents,
 	}, workflow.Options{
 		BotLogin: h.gh.BotLogin(), PollInterval: 20 * time.Millisecond, LeaseWait: -1, WatchInterval: 20 * time.Millisecond,
-		LeaseTTL: leaseTTL, JobTimeout: h.jobTimeout,
+		LeaseTTL: leaseTTL, JobTimeout: h.jobTimeout, RefreshSchedule: h.refreshSchedule,
 		Logger: testLogger(),
 		Cost:   func(_ llm.Role, u llm.Usage) float64 { return float64(u.Total()) / 1e6 },
 	})

@@ -36,11 +36,17 @@ func (w *pruneWorker) Work(ctx context.Context, _ *river.Job[PruneArgs]) error {
 	return nil
 }
 
-// periodicJobs are the engine's scheduled jobs.
-func periodicJobs() []*river.PeriodicJob {
-	return []*river.PeriodicJob{
+// periodicJobs are the engine's scheduled jobs: the prune, and the
+// summary refresh when o.RefreshSchedule is set.
+func periodicJobs(o Options) []*river.PeriodicJob {
+	jobs := []*river.PeriodicJob{
 		river.NewPeriodicJob(river.PeriodicInterval(6*time.Hour),
 			func() (river.JobArgs, *river.InsertOpts) { return PruneArgs{}, nil },
 			&river.PeriodicJobOpts{RunOnStart: true}),
 	}
+	if o.RefreshSchedule != nil {
+		jobs = append(jobs, river.NewPeriodicJob(o.RefreshSchedule,
+			func() (river.JobArgs, *river.InsertOpts) { return RefreshAllArgs{}, nil }, nil))
+	}
+	return jobs
 }

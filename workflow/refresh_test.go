@@ -5,8 +5,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riverqueue/river"
 	"github.com/stretchr/testify/require"
 
+	"github.com/issuesmith/issuesmith/store"
 	"github.com/issuesmith/issuesmith/workflow"
 )
 
@@ -54,4 +56,33 @@ func TestPushDuringARefreshIsFollowedByOneMore(t *testing.T) {
 	time.Sleep(100 * time.Millisecond)
 	require.Equal(t, 2, h.agents.refreshCount(), "one follow-up for both pushes")
 	require.Zero(t, overlap.Load(), "refreshes of one repository never overlap")
+}
+
+// completedJobs counts the completed River jobs of a kind.
+func (h *harness) completedJobs(kind string) int {
+	var n int
+	err := h.st.DB().QueryRowContext(h.t.Context(), `SELECT COUNT(*) FROM river_job WHERE kind = ? AND state = 'completed'`, kind).Scan(&n)
+	require.NoError(h.t, err)
+	return n
+}
+
+// The periodic refresh refreshes the repositories the bot has been used
+// on, and none that it has not.
+func TestPeriodicRefreshCoversUsedRepositories(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, &agents{})
+	h.stop(10 * time.Second)
+	h.refreshSchedule = river.PeriodicInterval(100 * time.Millisecond)
+	h.start()
+	require.Eventually(t, func() bool { return h.completedJobs(workflow.RefreshAllArgs{}.Kind()) >= 1 },
+		10*time.Second, 20*time.Millisecond, "the periodic job ran")
+	require.Zero(t, h.agents.refreshCount(), "no repository used yet")
+
+	_, _, err := h.st.OpenRun(t.Context(), store.IssueKey{Owner: owner, Repo: name, Issue: h.issue}, h.gh.Installation(), "alice")
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return h.agents.refreshCount() >= 1 },
+		10*time.Second, 20*time.Millisecond, "the used repository is refreshed")
+	h.agents.mu.Lock()
+	defer h.agents.mu.Unlock()
+	require.Contains(t, h.agents.refreshed, "greet.go", "a checkout of the default branch")
 }

@@ -115,6 +115,11 @@ func newServer(ctx context.Context, cfg *config.Server, log *slog.Logger, tune s
 		s.close()
 		return nil, err
 	}
+	sched, err := refreshSchedule(cfg)
+	if err != nil {
+		s.close()
+		return nil, err
+	}
 	s.engine, err = workflow.New(workflow.Deps{
 		Store: st,
 		GitHub: workflow.InstallationsFunc(func(ctx context.Context, id int64) (workflow.GitHub, error) {
@@ -127,7 +132,7 @@ func newServer(ctx context.Context, cfg *config.Server, log *slog.Logger, tune s
 		Summarizer: &summaryRefresher{models: ms, cache: st},
 	}, workflow.Options{
 		BotLogin: botLogin, MaxWorkers: cfg.Workers, Logger: log, PollInterval: tune.pollInterval,
-		Observe: m.job, Usage: m.usage,
+		Observe: m.job, Usage: m.usage, RefreshSchedule: sched,
 	})
 	if err != nil {
 		s.close()
