@@ -142,7 +142,13 @@ func resumeStage(r *store.Run) string {
 func (e *Engine) commentEdited(ctx context.Context, ev Event) error {
 	run, err := e.d.Store.OpenRunFor(ctx, ev.key())
 	if errors.Is(err, store.ErrNotFound) {
-		return ErrIgnored
+		// After a failed run, ticking Approve again (untick, tick) is a
+		// new approval of the plan as it now stands: a new run codes it.
+		// A cancelled run was stopped on purpose, a done one has its PR.
+		run, err = e.d.Store.LatestRun(ctx, ev.key())
+		if errors.Is(err, store.ErrNotFound) || err == nil && run.State != store.StateFailed {
+			return ErrIgnored
+		}
 	}
 	if err != nil {
 		return err
@@ -155,7 +161,23 @@ func (e *Engine) commentEdited(ctx context.Context, ev Event) error {
 	// code stage reads the plan, finds the broken line and says which (an
 	// approval ignored here would be lost without a word). An unticked
 	// box asks nothing.
-	if _, st, _ := planner.ParsePlan(ev.Body); !st.Approved {
+	_, st, _ := planner.ParsePlan(ev.Body)
+	if !run.Open() {
+		// The failed run's box stays ticked, so any later edit arrives
+		// ticked: only a tick after an untick is a new approval. The
+		// untick is remembered in the ended run's plan body.
+		_, was, _ := planner.ParsePlan(run.PlanBody)
+		if !st.Approved && was.Approved {
+			run.PlanBody = ev.Body
+			if err := e.d.Store.SaveRun(ctx, run); err != nil {
+				return err
+			}
+		}
+		if !st.Approved || was.Approved {
+			return ErrIgnored
+		}
+	}
+	if !st.Approved {
 		return ErrIgnored
 	}
 	return e.startRun(ctx, ev, StageCode, true)

@@ -369,3 +369,33 @@ func TestLabelRemovedBeforeTheBotStartedStartsNothing(t *testing.T) {
 	require.ErrorIs(t, err, store.ErrNotFound, "no run")
 	require.Empty(t, h.botComments())
 }
+
+// The coder failed; the person edits the plan and ticks Approve again
+// (GitHub keeps the box ticked, so they untick and tick it): that is a
+// new approval of the plan, and a new run codes it.
+func TestApprovalAgainAfterAFailedRunCodesThePlan(t *testing.T) {
+	t.Parallel()
+	ag := &agents{implementErr: errors.New("model endpoint answered 503 five times")}
+	h := newHarness(t, ag)
+	require.NoError(t, h.event(workflow.Labeled))
+	h.waitRun("approval", waitingForApproval)
+	h.waitProgress("waiting for you")
+	plan := h.botComments()["plan"][0]
+	edited := editPlan(t, plan.Body)
+	h.gh.EditComment(plan.ID, edited)
+	require.NoError(t, h.event(workflow.CommentEdited, func(ev *workflow.Event) { ev.CommentID, ev.Body = plan.ID, edited }))
+	failed := h.waitRun("failed", func(r *store.Run) bool { return r.State == store.StateFailed })
+	ag.mu.Lock()
+	ag.implementErr = nil
+	ag.mu.Unlock()
+	require.ErrorIs(t, h.event(workflow.CommentEdited, func(ev *workflow.Event) { ev.CommentID, ev.Body = plan.ID, edited+"\n" }),
+		workflow.ErrIgnored, "an edit that leaves the box as it was is no new approval")
+	unticked := strings.Replace(edited, "- [x] **Approve and implement**", "- [ ] **Approve and implement**", 1)
+	require.ErrorIs(t, h.event(workflow.CommentEdited, func(ev *workflow.Event) { ev.CommentID, ev.Body = plan.ID, unticked }),
+		workflow.ErrIgnored)
+	require.NoError(t, h.event(workflow.CommentEdited, func(ev *workflow.Event) { ev.CommentID, ev.Body = plan.ID, edited }))
+	run := h.waitRun("done", func(r *store.Run) bool { return r.ID != failed.ID && !r.Open() })
+	require.Equal(t, store.StateDone, run.State, run.Reason)
+	require.Len(t, h.gh.PullRequests(owner, name), 1)
+	require.Len(t, h.botComments()["progress"], 1)
+}
