@@ -112,7 +112,7 @@ func (e *Engine) command(ctx context.Context, ev Event) error {
 	}
 	switch cmd {
 	case CmdStop:
-		return e.cancel(ctx, ev.key(), "@"+ev.Sender+" asked to stop (/stop)", false)
+		return e.stop(ctx, ev)
 	case CmdSpec:
 		return e.startRun(ctx, ev, StageExplore, true)
 	case CmdPlan:

@@ -179,6 +179,7 @@ type agents struct {
 	onRefresh    func()       // runs as Refresh starts, if set (blocks a refresh)
 	exploreErr   error
 	onExplore    func()        // runs as Explore starts, if set (GitHub changes mid-run)
+	questions    []string      // while set, Explore's spec asks these and names no files
 	implementHit chan struct{} // closed when Implement starts, if set
 	block        bool          // Implement waits for ctx to end
 	implementErr error         // Implement writes the first file, then fails
@@ -198,7 +199,7 @@ const exploreCost = 0.25
 func (a *agents) Explore(_ context.Context, dir string, is preagent.Issue, _ *config.Repo) (*preagent.Spec, workflow.Spend, error) {
 	a.mu.Lock()
 	a.explores++
-	exploreErr, onExplore := a.exploreErr, a.onExplore
+	exploreErr, onExplore, questions := a.exploreErr, a.onExplore, a.questions
 	a.mu.Unlock()
 	if onExplore != nil {
 		onExplore()
@@ -208,6 +209,10 @@ func (a *agents) Explore(_ context.Context, dir string, is preagent.Issue, _ *co
 	}
 	if _, err := os.Stat(filepath.Join(dir, "greet.go")); err != nil {
 		return nil, workflow.Spend{}, fmt.Errorf("explorer saw no checkout: %w", err)
+	}
+	if len(questions) > 0 {
+		return &preagent.Spec{Topic: "Greet people by name", Current: []string{"unclear (" + is.Title + ")"},
+			Questions: questions}, workflow.Spend{Usage: llm.Usage{PromptTokens: 100}}, nil
 	}
 	return &preagent.Spec{
 		Topic:   "Greet people by name",

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -170,6 +171,16 @@ func TestEndToEndLabelToPRWithRestartAndReview(t *testing.T) {
 	} {
 		require.Contains(t, body, want)
 	}
+
+	// The PR merged: the progress comment says so and links it.
+	e.gh.ClosePR(e2eOwner, e2eRepo, pr.Number, true)
+	require.Equal(t, http.StatusAccepted, e.deliver("pull_request", "pull_request.closed.json", func(p map[string]any) {
+		po := obj(p, "pull_request")
+		po["number"], po["merged"] = pr.Number, true
+		obj(po, "user")["login"], obj(po, "user")["type"] = e.gh.BotLogin(), "Bot"
+		obj(p, "sender")["login"] = e2eUser
+	}))
+	e.waitProgress("pull request #" + strconv.Itoa(pr.Number) + " was merged by " + e2eUser)
 
 	t.Logf("progress comment:\n%s\nPR #%d %q (draft=%v, head %s):\n%s\nreview reply: %s",
 		e.progress(), pr.Number, pr.Title, pr.Draft, pr.Head, pr.Body, reply.Body)

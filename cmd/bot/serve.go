@@ -303,6 +303,10 @@ func (d dispatcher) Dispatch(ctx context.Context, ev webhook.Event) error {
 		wev.Kind = workflow.Mention
 	case webhook.KindReview:
 		wev.Kind, wev.CommentID = workflow.ReviewSubmitted, ev.ReviewID
+	case webhook.KindPRClosed:
+		wev.Kind, wev.Merged = workflow.PRClosed, ev.Merged
+	case webhook.KindIssueEdited:
+		wev.Kind = workflow.IssueEdited
 	default:
 		d.log.Debug("event not used by the workflow", "kind", ev.Kind, "delivery", ev.Delivery)
 		return fmt.Errorf("%s: %w", ev.Kind, webhook.ErrNotQueued)

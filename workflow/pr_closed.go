@@ -1,0 +1,117 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/issuesmith/issuesmith/store"
+)
+
+// More events the webhook hands over (app.yml subscribes to them).
+const (
+	// PRClosed is the bot's pull request closed (Number; Merged says
+	// whether it was merged).
+	PRClosed EventKind = "pr_closed"
+	// IssueEdited is an issue's title or body edited.
+	IssueEdited EventKind = "issue_edited"
+)
+
+// prClosed ends the story of the bot's pull request. Merged: the run is
+// done and its progress comment says who merged it. Closed without merge:
+// the run is cancelled (reviews on the PR change nothing any more) and the
+// progress comment says why and that `/retry` starts again.
+func (e *Engine) prClosed(ctx context.Context, ev Event) error {
+	run, err := e.d.Store.RunByPR(ctx, ev.Owner, ev.Repo, ev.Number)
+	if errors.Is(err, store.ErrNotFound) {
+		return ErrIgnored // not the bot's pull request
+	}
+	if err != nil {
+		return err
+	}
+	if run.Open() || run.State == store.StateCancelled {
+		// A run that reopened (it is coding again) decides for itself
+		// when it reaches the PR; a cancelled one is over.
+		return ErrIgnored
+	}
+	if ev.Merged {
+		run.State, run.Reason = store.StateDone, ""
+		run.Step = fmt.Sprintf("pull request #%d was merged by %s", run.PRNumber, ev.Sender) // #N links it; no @: no ping
+		if err := e.d.Store.SaveRun(ctx, run); err != nil {
+			return err
+		}
+		_, _, err := e.queue.Insert(ctx, ProgressArgs{RunID: run.ID}, nil)
+		return err
+	}
+	run.State = store.StateCancelled
+	run.Reason = fmt.Sprintf("pull request #%d was closed without merging by @%s, so I will not change it any more. "+
+		"Comment `/retry` to write the change again.", run.PRNumber, ev.Sender)
+	if err := e.d.Store.SaveRun(ctx, run); err != nil {
+		return err
+	}
+	// The label was reset when the PR opened: a label put back since
+	// belongs to a newer run, which reportCancel leaves alone.
+	return e.insert(ctx, run, StageArgs{Stage: StageCancel, KeepLabel: true})
+}
+
+// issueEdited explores again when the issue's run waits for answers to
+// the spec's open questions: the edit is most likely the answer. Other
+// edits change nothing (the spec and plan comments are what runs read).
+func (e *Engine) issueEdited(ctx context.Context, ev Event) error {
+	run, err := e.d.Store.OpenRunFor(ctx, ev.key())
+	if errors.Is(err, store.ErrNotFound) {
+		return ErrIgnored
+	}
+	if err != nil {
+		return err
+	}
+	if run.State != store.StateWaiting || run.Stage != StageExplore {
+		return ErrIgnored
+	}
+	return e.startRun(ctx, ev, StageExplore, true)
+}
+
+// ProgressArgs is the job that rewrites a run's progress comment from the
+// run as stored (after a merge, which no stage follows).
+type ProgressArgs struct {
+	RunID int64 `json:"run_id"`
+}
+
+// Kind names the job kind in River.
+func (ProgressArgs) Kind() string { return "issuesmith_progress" }
+
+// InsertOpts: retried through a GitHub outage, like a cancel report.
+func (ProgressArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{MaxAttempts: reportAttempts}
+}
+
+type progressWorker struct {
+	river.WorkerDefaults[ProgressArgs]
+	e *Engine
+}
+
+// Timeout bounds one comment update.
+func (w *progressWorker) Timeout(*river.Job[ProgressArgs]) time.Duration { return 5 * time.Minute }
+
+// Work writes the progress comment, unless a newer run of the issue owns
+// it by now.
+func (w *progressWorker) Work(ctx context.Context, job *river.Job[ProgressArgs]) error {
+	e := w.e
+	run, err := e.d.Store.Run(ctx, job.Args.RunID)
+	if err != nil {
+		return err
+	}
+	if latest, err := e.d.Store.LatestRun(ctx, run.IssueKey); err != nil {
+		return err
+	} else if latest.ID != run.ID {
+		return nil
+	}
+	s, err := e.newSession(ctx, e.log, run, fmt.Sprintf("run%d-progress-job%d", run.ID, job.ID))
+	if err != nil {
+		return err
+	}
+	return s.progress(ctx)
+}
