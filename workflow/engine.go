@@ -144,6 +144,9 @@ func New(d Deps, o Options) (*Engine, error) {
 	if err := river.AddWorkerSafely(workers, &refreshAllWorker{e: e}); err != nil {
 		return nil, fmt.Errorf("workflow: %w", err)
 	}
+	if err := river.AddWorkerSafely(workers, &progressWorker{e: e}); err != nil {
+		return nil, fmt.Errorf("workflow: %w", err)
+	}
 	if err := river.AddWorkerSafely(workers, &idleStopWorker{e: e}); err != nil {
 		return nil, fmt.Errorf("workflow: %w", err)
 	}

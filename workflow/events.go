@@ -41,6 +41,7 @@ type Event struct {
 	Label          string // Labeled, Unlabeled
 	CommentID      int64  // comment and review-comment events
 	Body           string // the comment's body, as sent
+	Merged         bool   // PRClosed: the pull request was merged
 }
 
 func (ev Event) key() store.IssueKey {
@@ -76,6 +77,10 @@ func (e *Engine) Handle(ctx context.Context, ev Event) error {
 		return e.conversation(ctx, ev, SourceReview)
 	case Pushed:
 		return e.pushed(ctx, ev)
+	case PRClosed:
+		return e.prClosed(ctx, ev)
+	case IssueEdited:
+		return e.issueEdited(ctx, ev)
 	}
 	return ErrIgnored
 }
