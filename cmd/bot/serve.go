@@ -307,6 +307,8 @@ func (d dispatcher) Dispatch(ctx context.Context, ev webhook.Event) error {
 		wev.Kind, wev.Merged = workflow.PRClosed, ev.Merged
 	case webhook.KindIssueEdited:
 		wev.Kind = workflow.IssueEdited
+	case webhook.KindInstallation, webhook.KindRepositories:
+		return d.uninstalled(ctx, ev)
 	default:
 		d.log.Debug("event not used by the workflow", "kind", ev.Kind, "delivery", ev.Delivery)
 		return fmt.Errorf("%s: %w", ev.Kind, webhook.ErrNotQueued)

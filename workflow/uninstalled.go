@@ -1,0 +1,29 @@
+package workflow
+
+import (
+	"context"
+	"fmt"
+)
+
+// Uninstalled ends the open runs of an installation that was deleted (repos
+// empty: all of them) or that lost the listed "owner/name" repositories, as
+// cancelled in the store only: GitHub no longer lets the App in, so nothing
+// is posted or labelled. Their queued jobs then do nothing, and a later
+// reinstall starts clean. It returns ErrIgnored when no run was open.
+func (e *Engine) Uninstalled(ctx context.Context, installationID int64, repos []string) error {
+	why := "the App was uninstalled"
+	if len(repos) > 0 {
+		why = "the repository was removed from the App's installation"
+	}
+	ended, err := e.d.Store.CancelRunsOf(ctx, installationID, repos, why)
+	for _, r := range ended {
+		e.log.Info("run cancelled: no access to the repository any more", "run", r.ID, "issue", r.IssueKey.String(), "why", why)
+	}
+	if err != nil {
+		return fmt.Errorf("cancel runs of installation %d: %w", installationID, err)
+	}
+	if len(ended) == 0 {
+		return ErrIgnored
+	}
+	return nil
+}
