@@ -165,7 +165,8 @@ func (w *worker) Work(ctx context.Context, job *river.Job[StageArgs]) (err error
 		}
 	}
 	defer release()
-	sctx, unwatch := e.watchRun(ctx, run, holder, a.Stage != StageCancel)
+	// A run already cancelled (its PR closed) cannot be cancelled again.
+	sctx, unwatch := e.watchRun(ctx, run, holder, a.Stage != StageCancel && run.State != store.StateCancelled)
 	next, err := e.runStage(sctx, log, run, a, job.ID)
 	if err != nil && errors.Is(context.Cause(sctx), errRunEnded) {
 		err = fmt.Errorf("%w: %w", store.ErrClosed, err) // /stop, unlabel or close during the stage
@@ -241,9 +242,12 @@ func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run,
 		return "", e.reportCancel(ctx, run, a.KeepLabel)
 	}
 	if a.Stage == StageRevise || a.Stage == StageMention {
-		if run.State == store.StateCancelled {
+		if run.State == store.StateCancelled && run.PRNumber == 0 {
 			return "", nil
 		}
+		// A run cancelled because its PR was closed unmerged: the
+		// revise answers that the PR is closed (prEnded) and changes
+		// nothing.
 	} else if !run.Open() {
 		log.Info("run already ended; nothing to do")
 		return "", nil

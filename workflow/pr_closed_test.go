@@ -3,6 +3,7 @@ package workflow_test
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -71,4 +72,28 @@ func TestIssueEditAnswersOpenQuestions(t *testing.T) {
 	ag.mu.Lock()
 	defer ag.mu.Unlock()
 	require.Equal(t, 2, ag.explores)
+}
+
+// A mention on the closed pull request changes nothing and gets a reply
+// saying the pull request is closed.
+func TestMentionOnAClosedPRGetsAReply(t *testing.T) {
+	t.Parallel()
+	ag := &agents{}
+	h := newHarness(t, ag)
+	pr := h.openPR()
+	h.gh.ClosePR(owner, name, pr.Number, false)
+	require.NoError(t, h.prClosed(pr.Number, false, "bob"))
+	h.waitRun("cancelled", func(r *store.Run) bool { return r.State == store.StateCancelled })
+	before := h.branchCommits(pr.Head)
+	comment := h.gh.AddComment(owner, name, pr.Number, "alice", "@issuesmith one more tweak please")
+	require.NoError(t, h.event(workflow.Mention, func(ev *workflow.Event) {
+		ev.Number, ev.CommentID, ev.Body = pr.Number, comment, "@issuesmith one more tweak please"
+	}))
+	require.Eventually(t, func() bool { return len(h.prReplies(pr.Number)) == 1 }, 15*time.Second, 20*time.Millisecond, "no reply")
+	h.waitJobsDone()
+	require.Contains(t, h.prReplies(pr.Number)["reply-comment-"+itoa(comment)], "is closed")
+	require.Equal(t, before, h.branchCommits(pr.Head), "nothing pushed")
+	ag.mu.Lock()
+	defer ag.mu.Unlock()
+	require.Empty(t, ag.reviews, "the coder was not asked")
 }
