@@ -77,7 +77,9 @@ func (w *refreshWorker) Work(ctx context.Context, job *river.Job[RefreshArgs]) e
 		if err != nil {
 			return err
 		}
-		return river.JobSnooze(e.o.LeaseWait + time.Duration(job.ID%5)*e.o.LeaseWait/4)
+		// A refresh may take many minutes: look again every half
+		// minute or so (LeaseWait is 5s by default), not every poll.
+		return river.JobSnooze(6*e.o.LeaseWait + time.Duration(job.ID%5)*e.o.LeaseWait)
 	}
 	gh, err := e.d.GitHub.Client(ctx, a.InstallationID)
 	if err != nil {
