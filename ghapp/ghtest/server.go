@@ -179,6 +179,10 @@ func (s *Server) serve(r *http.Request, body []byte, rec *Request) response {
 		s.failf("%s would be rejected by GitHub: %v", rec.Op, err)
 		return errorResp(http.StatusUnprocessableEntity, "Validation Failed: "+err.Error())
 	}
+	if err := checkBodyLimit(body); err != nil {
+		s.failf("%s would be rejected by GitHub: %v", rec.Op, err)
+		return errorResp(http.StatusUnprocessableEntity, "Validation Failed: "+err.Error())
+	}
 	if f := s.takeFault(rec.Op); f != nil {
 		return response{status: f.Status, header: f.Header, raw: []byte(f.Body)}
 	}

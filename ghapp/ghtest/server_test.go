@@ -99,6 +99,8 @@ func TestRequestsGitHubWouldRejectFailTheTest(t *testing.T) {
 		{"token on an App endpoint", "GET", "/app", tok, "", 401, "without an App JWT"},
 		{"JWT from another App", "GET", "/app", "Bearer " + jwtFor(t, s, "2", time.Minute), "", 401, "bad App JWT"},
 		{"JWT living too long", "GET", "/app", "Bearer " + jwtFor(t, s, "1", time.Hour), "", 401, "bad App JWT"},
+		{"comment over GitHub's 65536 characters", "POST", fmt.Sprintf("/repos/o/r/issues/%d/comments", n), tok, `{"body":"` + strings.Repeat("é", MaxBody+1) + `"}`, 422, "body is too long"},
+		{"pull request body over the limit", "POST", "/repos/o/r/pulls", tok, `{"title":"t","head":"b","base":"main","body":"` + strings.Repeat("x", MaxBody+1) + `"}`, 422, "body is too long"},
 		{"bot editing a user's comment", "PATCH", fmt.Sprintf("/repos/o/r/issues/comments/%d", s.AddComment("o", "r", n, "alice", "hi")), tok, `{"body":"x"}`, 403, "written by alice"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -113,6 +115,8 @@ func TestRequestsGitHubWouldRejectFailTheTest(t *testing.T) {
 	// Valid requests pass without complaint.
 	code, body := do(t, s, "POST", fmt.Sprintf("/repos/o/r/issues/%d/comments", n), tok, `{"body":"fine"}`)
 	assert.Equal(t, http.StatusCreated, code, body)
+	code, body = do(t, s, "POST", fmt.Sprintf("/repos/o/r/issues/%d/comments", n), tok, `{"body":"`+strings.Repeat("é", MaxBody)+`"}`)
+	assert.Equal(t, http.StatusCreated, code, body) // the limit counts characters, not bytes
 	code, _ = do(t, s, "GET", "/app", "Bearer "+jwtFor(t, s, "1", 2*time.Minute), "")
 	assert.Equal(t, http.StatusOK, code)
 	assert.Empty(t, rec.take())
