@@ -32,12 +32,12 @@ func (e *Engine) prClosed(ctx context.Context, ev Event) error {
 	if err != nil {
 		return err
 	}
-	if run.Open() || run.State == store.StateCancelled {
+	if run.Open() {
 		// A run that reopened (it is coding again) decides for itself
-		// when it reaches the PR; a cancelled one is over.
+		// when it reaches the PR.
 		return ErrIgnored
 	}
-	if ev.Merged {
+	if ev.Merged { // also after a close, a reopen and then the merge
 		run.State, run.Reason = store.StateDone, ""
 		run.Step = fmt.Sprintf("pull request #%d was merged by %s", run.PRNumber, ev.Sender) // #N links it; no @: no ping
 		if err := e.d.Store.SaveRun(ctx, run); err != nil {
@@ -45,6 +45,9 @@ func (e *Engine) prClosed(ctx context.Context, ev Event) error {
 		}
 		_, _, err := e.queue.Insert(ctx, ProgressArgs{RunID: run.ID}, nil)
 		return err
+	}
+	if run.State == store.StateCancelled {
+		return ErrIgnored // closed before (a redelivery, or closed again after a reopen)
 	}
 	run.State = store.StateCancelled
 	run.Reason = fmt.Sprintf("pull request #%d was closed without merging by @%s, so I will not change it any more. "+

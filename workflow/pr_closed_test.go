@@ -22,6 +22,9 @@ func TestMergedPRShowsInTheProgressComment(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, &agents{})
 	pr := h.openPR()
+	// Closed, reopened, then merged: the merge is what counts.
+	require.NoError(t, h.prClosed(pr.Number, false, "bob"))
+	h.waitProgress("was closed without merging by")
 	h.gh.ClosePR(owner, name, pr.Number, true)
 	require.NoError(t, h.prClosed(pr.Number, true, "bob"))
 	h.waitProgress(fmt.Sprintf("pull request #%d was merged by bob", pr.Number))
