@@ -48,7 +48,7 @@ func (s *session) declineEnded(ctx context.Context, a StageArgs, doneKey, how st
 		}
 	} else {
 		marker := ghapp.Marker{Kind: fmt.Sprintf("%s-%s-%d", kindReply, a.Source, a.CommentID), Run: runID(o)}
-		body := fmt.Sprintf("> @%s: %s\n\n%s", a.Author, firstLine(a.Body), text)
+		body := fitBody(fmt.Sprintf("> @%s: %s\n\n%s", a.Author, firstLine(a.Body), text))
 		if _, err := s.gh.UpsertComment(ctx, o.Owner, o.Repo, o.PRNumber, marker, body); err != nil {
 			return fmt.Errorf("reply on pull request #%d: %w", o.PRNumber, err)
 		}

@@ -139,7 +139,7 @@ func (s *session) openPR(ctx context.Context, spec *preagent.Spec, plan *planner
 	if errors.Is(err, ghapp.ErrNotFound) {
 		pr, err = s.gh.CreatePR(ctx, o.Owner, o.Repo, ghapp.NewPR{
 			Title: prTitle(spec, o.Issue), Head: o.Branch, Base: s.ref.Base,
-			Body: renderPRBody(o.Issue, spec, plan, rec), Draft: s.cfg.Draft,
+			Body: fitPRBody(o.Issue, spec, plan, rec), Draft: s.cfg.Draft,
 		})
 	}
 	if err != nil {

@@ -93,7 +93,7 @@ func (s *session) reviseLine(ctx context.Context, commentID int64, doneKey strin
 	}
 	marker := ghapp.Marker{Kind: kindReply, Run: runID(o), Version: int(commentID)}
 	if !hasReply(thread, marker, s.e.o.BotLogin) {
-		reply := ghapp.WithMarker(replyText(rec), marker)
+		reply := ghapp.WithMarker(fitBody(replyText(rec)), marker)
 		if _, err := s.gh.ReplyToReviewComment(ctx, o.Owner, o.Repo, o.PRNumber, commentID, reply); err != nil {
 			return fmt.Errorf("reply to review comment %d: %w", commentID, err)
 		}
@@ -122,7 +122,7 @@ func (s *session) reviseConversation(ctx context.Context, a StageArgs, doneKey s
 		return err
 	}
 	marker := ghapp.Marker{Kind: fmt.Sprintf("%s-%s-%d", kindReply, a.Source, a.CommentID), Run: runID(o)}
-	body := fmt.Sprintf("> @%s: %s\n\n%s", a.Author, firstLine(a.Body), replyText(rec))
+	body := fitBody(fmt.Sprintf("> @%s: %s\n\n%s", a.Author, firstLine(a.Body), replyText(rec)))
 	if _, err := s.gh.UpsertComment(ctx, o.Owner, o.Repo, o.PRNumber, marker, body); err != nil {
 		return fmt.Errorf("reply to the %s: %w", what, err)
 	}

@@ -104,7 +104,10 @@ func (s *session) specDraft(ctx context.Context) (string, *preagent.Spec, error)
 	if err != nil {
 		return "", nil, agentFailed("explorer", err)
 	}
-	body := planner.RenderSpec(spec, planner.Meta{RunID: runID(s.run), Version: 1})
+	body, err := fitSpec(spec, planner.Meta{RunID: runID(s.run), Version: 1})
+	if err != nil {
+		return "", nil, err
+	}
 	if _, err := st.Checkpoint(ctx, s.run.ID, stepSpecDraft, body); err != nil {
 		return "", nil, err
 	}
@@ -133,7 +136,10 @@ func (s *session) plan(ctx context.Context) error {
 	if err != nil {
 		return agentFailed("planner", err)
 	}
-	body := planner.RenderPlan(plan, planner.PlanState{}, planner.Meta{RunID: runID(s.run), Version: 1})
+	body, err := fitPlan(plan, planner.Meta{RunID: runID(s.run), Version: 1})
+	if err != nil {
+		return err
+	}
 	ic, err := s.gh.UpsertComment(ctx, s.run.Owner, s.run.Repo, s.run.Issue, ghapp.Marker{Kind: planner.KindPlan}, body)
 	if err != nil {
 		return fmt.Errorf("post plan comment: %w", err)

@@ -1,0 +1,90 @@
+package workflow
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/issuesmith/issuesmith/planner"
+	"github.com/issuesmith/issuesmith/preagent"
+)
+
+var limitMeta = planner.Meta{RunID: "7", Version: 1}
+
+func TestFitSpecCutsFreeTextAndStaysReadable(t *testing.T) {
+	huge := strings.Repeat("très long ", 10000) // 100,000 characters
+	spec := &preagent.Spec{Topic: "Topic", Current: []string{huge}, Desired: []string{"short", huge},
+		Files: []preagent.FileChange{{Path: "a.go", Action: preagent.ActionModify, Reason: huge}}}
+	body, err := fitSpec(spec, limitMeta)
+	require.NoError(t, err)
+	require.LessOrEqual(t, utf8.RuneCountInString(body), gitHubMaxBody)
+	require.Contains(t, body, "(cut: ")
+	back, err := planner.ParseSpec(body)
+	require.NoError(t, err)
+	require.Len(t, back.Files, 1)
+	require.Equal(t, "a.go", back.Files[0].Path)
+	require.Contains(t, back.Desired, "short")
+
+	small := &preagent.Spec{Topic: "T", Desired: []string{"d"}, Files: spec.Files[:0]}
+	body, err = fitSpec(small, limitMeta)
+	require.NoError(t, err)
+	require.Equal(t, planner.RenderSpec(small, limitMeta), body, "a spec that fits is untouched")
+}
+
+func TestFitPlanCutsReasonsButNeverSteps(t *testing.T) {
+	plan := &planner.Plan{Items: []planner.Item{{Path: "a.go", Action: preagent.ActionModify,
+		Reason: strings.Repeat("why ", 30000), Steps: []planner.Step{{Text: "step one"}, {Text: "step two"}}}}}
+	body, err := fitPlan(plan, limitMeta)
+	require.NoError(t, err)
+	require.LessOrEqual(t, len(body), maxBodyBytes)
+	back, _, err := planner.ParsePlan(body)
+	require.NoError(t, err)
+	require.Len(t, back.Items, 1)
+	require.Equal(t, []planner.Step{{Text: "step one"}, {Text: "step two"}}, back.Items[0].Steps)
+
+	// Items alone over the limit: an error saying so, never a cut plan.
+	big := &planner.Plan{}
+	for i := range 400 {
+		big.Items = append(big.Items, planner.Item{Path: fmt.Sprintf("pkg/file%03d.go", i), Action: preagent.ActionModify,
+			Steps: []planner.Step{{Text: strings.Repeat("change this carefully ", 10)}}})
+	}
+	_, err = fitPlan(big, limitMeta)
+	require.Error(t, err)
+	require.ErrorAs(t, err, new(errPermanent))
+	require.Contains(t, err.Error(), "too large for one GitHub comment")
+	require.Contains(t, err.Error(), "fewer files")
+}
+
+func TestFitPRBodyKeepsFixesLine(t *testing.T) {
+	spec := &preagent.Spec{Topic: "T", Desired: []string{"d"}}
+	plan := &planner.Plan{Items: []planner.Item{{Path: "a.go", Action: preagent.ActionModify, Steps: []planner.Step{{Text: "s"}}}}}
+	rec := &pushRecord{Summary: strings.Repeat("summary ", 20000)}
+	body := fitPRBody(12, spec, plan, rec)
+	require.LessOrEqual(t, len(body), maxBodyBytes)
+	require.Contains(t, body, "(cut: ")
+	require.Contains(t, body, "Fixes #12")
+	require.Contains(t, body, "`a.go`")
+
+	// Even a plan too long for the description keeps the closing line.
+	for i := range 3000 {
+		plan.Items = append(plan.Items, planner.Item{Path: fmt.Sprintf("f%04d.go", i), Action: preagent.ActionAdd,
+			Steps: []planner.Step{{Text: "write it"}}})
+	}
+	body = fitPRBody(12, spec, plan, rec)
+	require.LessOrEqual(t, len(body), maxBodyBytes)
+	require.True(t, strings.HasSuffix(strings.TrimSpace(body), "</sub>"))
+	require.Contains(t, body, "Fixes #12")
+}
+
+func TestCutNote(t *testing.T) {
+	require.Equal(t, "short", cutNote("short", 10))
+	s := cutNote(strings.Repeat("é", 1000), 100)
+	require.LessOrEqual(t, len(s), 100)
+	require.True(t, utf8.ValidString(s))
+	require.Regexp(t, `… \(cut: \d+ characters\)$`, s)
+	kept := utf8.RuneCountInString(strings.TrimRight(s[:strings.Index(s, "…")], ""))
+	require.Equal(t, fmt.Sprintf("… (cut: %d characters)", 1000-kept), s[strings.Index(s, "…"):])
+}
