@@ -275,7 +275,15 @@ func TestCrashedReplicasJobIsRescuedOnPostgres(t *testing.T) {
 	started := time.Now()
 	require.NoError(t, h.eng.Start(ctx))
 	t.Cleanup(func() { h.stop(5 * time.Second) })
-	h.waitRun("approval", waitingForApproval)
+	// River's maintenance services (the rescuer among them) run only on the
+	// elected leader, and election plus the first rescuer pass can take tens
+	// of seconds on a loaded 2-core CI machine: wait longer than the
+	// harness's usual 15 s. The figure that matters is far below the old
+	// "job timeout plus a minute" (61 min), which is what this test guards.
+	require.Eventually(t, func() bool {
+		r, err := h.st.LatestRun(ctx, store.IssueKey{Owner: owner, Repo: name, Issue: h.issue})
+		return err == nil && waitingForApproval(r)
+	}, 2*time.Minute, 50*time.Millisecond, "the dead replica's job was never rescued")
 	t.Logf("the dead replica's explore job ran %s after a live replica started", time.Since(started).Round(time.Millisecond))
 	ag.mu.Lock()
 	defer ag.mu.Unlock()
