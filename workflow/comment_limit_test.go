@@ -45,6 +45,21 @@ func TestFitPlanCutsReasonsButNeverSteps(t *testing.T) {
 	require.Len(t, back.Items, 1)
 	require.Equal(t, []planner.Step{{Text: "step one"}, {Text: "step two"}}, back.Items[0].Steps)
 
+	// Many items, each reason short but together too long: reasons go
+	// down to nothing before any step is touched.
+	many := &planner.Plan{}
+	for i := range 250 {
+		many.Items = append(many.Items, planner.Item{Path: fmt.Sprintf("pkg/file%03d.go", i), Action: preagent.ActionModify,
+			Reason: strings.Repeat("because ", 40), Steps: []planner.Step{{Text: fmt.Sprintf("change %d", i)}}})
+	}
+	body, err = fitPlan(many, limitMeta)
+	require.NoError(t, err)
+	require.LessOrEqual(t, len(body), maxBodyBytes)
+	back, _, err = planner.ParsePlan(body)
+	require.NoError(t, err)
+	require.Len(t, back.Items, 250)
+	require.Equal(t, "change 249", back.Items[249].Steps[0].Text)
+
 	// Items alone over the limit: an error saying so, never a cut plan.
 	big := &planner.Plan{}
 	for i := range 400 {

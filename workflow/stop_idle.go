@@ -51,8 +51,10 @@ func (e *Engine) stop(ctx context.Context, ev Event) error {
 	if !errors.Is(err, ErrIgnored) {
 		return err
 	}
-	if _, err := e.d.Store.OpenRunFor(ctx, ev.key()); !errors.Is(err, store.ErrNotFound) {
-		return err // a run opened meanwhile (nil: nothing to add) or a store error
+	if _, err := e.d.Store.OpenRunFor(ctx, ev.key()); err == nil {
+		return ErrIgnored // a run opened meanwhile: "nothing is running" would be wrong
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return err
 	}
 	_, _, err = e.queue.Insert(ctx, IdleStopArgs{InstallationID: ev.InstallationID, Owner: ev.Owner, Repo: ev.Repo,
 		Issue: ev.Number, CommentID: ev.CommentID, Sender: ev.Sender}, nil)
