@@ -29,6 +29,7 @@ var suite = []struct {
 	{"checkpoints", testCheckpoints},
 	{"leases", testLeases},
 	{"queue", testQueue},
+	{"cancel runs of", testCancelRunsOf},
 }
 
 func TestSQLite(t *testing.T) {
