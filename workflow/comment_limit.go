@@ -36,9 +36,12 @@ func fitBody(s string) string { return cutNote(s, maxBodyBytes) }
 // free text cut, and how to narrow it. It is permanent: retrying posts the
 // same thing, and a silently truncated plan would be read back as the plan.
 func errTooLarge(what string, size int) error {
+	how := "edit the spec comment to list fewer files, or split the issue into smaller ones, then comment `/plan`"
+	if what == "spec" { // not posted: there is no spec comment to edit
+		how = "split the issue into smaller ones, or narrow its text to fewer files, then comment `/spec`"
+	}
 	return permanent(fmt.Errorf("the %s is too large for one GitHub comment (%d characters; GitHub's limit is %d) even with its "+
-		"explanations cut. Narrow it: edit the spec comment to list fewer files, or split the issue into smaller ones, "+
-		"then comment `/plan`", what, size, gitHubMaxBody))
+		"explanations cut. Narrow it: %s", what, size, gitHubMaxBody, how))
 }
 
 // cutLimits are the per-field caps tried in turn on a spec's or plan's free

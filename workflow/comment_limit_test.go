@@ -71,6 +71,18 @@ func TestFitPlanCutsReasonsButNeverSteps(t *testing.T) {
 	require.ErrorAs(t, err, new(errPermanent))
 	require.Contains(t, err.Error(), "too large for one GitHub comment")
 	require.Contains(t, err.Error(), "fewer files")
+	require.Contains(t, err.Error(), "`/plan`")
+
+	// A spec whose file list alone is too long: no spec comment exists to
+	// edit, so the advice is to narrow the issue and redo the spec.
+	spec := &preagent.Spec{Topic: "T"}
+	for i := range 3000 {
+		spec.Files = append(spec.Files, preagent.FileChange{Path: fmt.Sprintf("pkg/file%04d.go", i), Action: preagent.ActionModify})
+	}
+	_, err = fitSpec(spec, limitMeta)
+	require.ErrorAs(t, err, new(errPermanent))
+	require.Contains(t, err.Error(), "`/spec`")
+	require.NotContains(t, err.Error(), "edit the spec comment")
 }
 
 func TestFitPRBodyKeepsFixesLine(t *testing.T) {
