@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"text/template"
+
+	"github.com/issuesmith/issuesmith/internal/fence"
 )
 
 //go:embed prompts/*
@@ -27,7 +29,7 @@ func loadPrompts() (*prompts, error) {
 	}
 	funcs := template.FuncMap{
 		"add":   func(a, b int) int { return a + b },
-		"fence": fence,
+		"fence": fenceText,
 		"quote": quote,
 		"join":  strings.Join,
 	}
@@ -50,19 +52,10 @@ func render(t *template.Template, data any) (string, error) {
 	return b.String(), nil
 }
 
-// fence wraps text in a code fence longer than any backtick run inside it, so
+// fenceText wraps text in a code fence longer than any backtick run inside it, so
 // file content can never close the fence early.
-func fence(s string) string {
-	longest, run := 0, 0
-	for _, r := range s {
-		if r == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	f := strings.Repeat("`", max(3, longest+1))
+func fenceText(s string) string {
+	f := fence.For(s, 3)
 	if !strings.HasSuffix(s, "\n") {
 		s += "\n"
 	}

@@ -76,7 +76,7 @@ func TestFocusTerms(t *testing.T) {
 
 func TestFence(t *testing.T) {
 	t.Parallel()
-	got := fence("a ```` b")
+	got := fenceText("a ```` b")
 	if !strings.HasPrefix(got, "`````\n") || !strings.HasSuffix(got, "\n`````") {
 		t.Fatalf("fence not longer than content's backticks: %q", got)
 	}

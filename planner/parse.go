@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/issuesmith/issuesmith/preagent"
+
+	"github.com/issuesmith/issuesmith/internal/fence"
 )
 
 // ParseError says which line of an edited comment cannot be read and why.
@@ -37,23 +39,9 @@ func ErrorReply(kind string, err error) string {
 		return fmt.Sprintf("I could not read the edited %s: %s. Nothing was changed.", kind, pe.Msg)
 	}
 	text := truncate(pe.Text, 300)
-	f := strings.Repeat("`", max(3, longestRun(text, '`')+1)) // the line may hold a fence of its own
+	f := fence.For(text, 3) // the line may hold a fence of its own
 	return fmt.Sprintf("I could not read the edited %s at line %d:\n\n%s\n%s\n%s\n\n%s. "+
 		"Fix that line and I will read the comment again; nothing was changed.", kind, pe.Line, f, text, f, upperFirst(pe.Msg))
-}
-
-// longestRun is the length of the longest run of c in s.
-func longestRun(s string, c byte) int {
-	longest, run := 0, 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	return longest
 }
 
 var (

@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/issuesmith/issuesmith/llm"
+
+	"github.com/issuesmith/issuesmith/internal/fence"
 )
 
 // Cache stores one-line file summaries by git blob hash, so that a file
@@ -158,7 +160,10 @@ func (ix *Index) summaryPrompt(f *FileInfo) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "File: %s\n\nOutline:\n%s\n", f.Path, capText(f.Outline.Render(), 2500))
 	if f.head != "" {
-		fmt.Fprintf(&b, "\nBeginning of the file:\n````\n%s\n````\n", f.head)
+		// Four backticks at least (the prompt's long-standing form), more
+		// when the file holds a fence of its own that would close it.
+		f4 := fence.For(f.head, 4)
+		fmt.Fprintf(&b, "\nBeginning of the file:\n%s\n%s\n%s\n", f4, f.head, f4)
 	}
 	return b.String()
 }

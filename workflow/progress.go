@@ -7,6 +7,8 @@ import (
 
 	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/store"
+
+	"github.com/issuesmith/issuesmith/internal/fence"
 )
 
 // progressStages are the checklist lines of the progress comment.
@@ -147,17 +149,7 @@ func explained(label, s string) string {
 
 // fenced wraps text in a code fence longer than any backtick run inside it.
 func fenced(s string) string {
-	longest, run := 0, 0
-	for _, r := range s {
-		if r == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	f := strings.Repeat("`", max(3, longest+1))
-	return f + "text\n" + strings.TrimRight(s, "\n") + "\n" + f + "\n"
+	return fence.Wrap(s, "text") + "\n"
 }
 
 // clipUTF8 cuts s to at most n bytes on a rune boundary, marking the cut.
