@@ -11,9 +11,10 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/issuesmith/issuesmith/internal/procenv"
+
+	clippkg "github.com/issuesmith/issuesmith/internal/clip"
 )
 
 // CheckResult is the outcome of one validation command (go build, go vet or a
@@ -80,15 +81,7 @@ func bytesOf(lines []string) int {
 }
 
 // clip shortens one line to n bytes on a rune boundary, marking the cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + " …(line cut)"
-}
+func clip(s string, n int) string { return clippkg.Bytes(s, n, " …(line cut)") }
 
 // runner runs validation commands in the worktree.
 type runner struct {

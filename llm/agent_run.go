@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/issuesmith/issuesmith/internal/clip"
 )
 
 // StopError ends a run on our own failure: a tool or hook returned a Go
@@ -315,15 +317,5 @@ func (r *run) end(reason StopReason, err error) (*Outcome, error) {
 	return out, err
 }
 
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
-
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
+// truncate cuts s to n bytes on a character boundary, marking the cut.
+func truncate(s string, n int) string { return clip.Bytes(s, n, "…") }

@@ -6,11 +6,12 @@ import (
 	"path"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/issuesmith/issuesmith/llm"
 
 	"github.com/issuesmith/issuesmith/internal/fence"
+
+	"github.com/issuesmith/issuesmith/internal/clip"
 )
 
 // Cache stores one-line file summaries by git blob hash, so that a file
@@ -190,10 +191,7 @@ func capText(s string, n int) string {
 	if i := strings.LastIndexByte(s[:n], '\n'); i > 0 {
 		return s[:i] + "\n…"
 	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
+	return clip.Bytes(s, n, "…")
 }
 
 // outlineSummary derives a summary without a model: the file's leading

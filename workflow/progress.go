@@ -3,12 +3,13 @@ package workflow
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/store"
 
 	"github.com/issuesmith/issuesmith/internal/fence"
+
+	"github.com/issuesmith/issuesmith/internal/clip"
 )
 
 // progressStages are the checklist lines of the progress comment.
@@ -153,15 +154,7 @@ func fenced(s string) string {
 }
 
 // clipUTF8 cuts s to at most n bytes on a rune boundary, marking the cut.
-func clipUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
+func clipUTF8(s string, n int) string { return clip.Bytes(s, n, "…") }
 
 func thousands(n int64) string {
 	s := fmt.Sprint(n)
