@@ -47,7 +47,7 @@ func Marker(kind string, m Meta) string {
 	if run == "" {
 		run = "local"
 	}
-	return fmt.Sprintf("<!-- issuesmith:%s run=%s v=%d -->", kind, run, m.Version)
+	return ghapp.Marker{Kind: kind, Run: run, Version: m.Version}.String()
 }
 
 // RenderSpec renders the spec comment as GitHub Markdown: the marker, the
