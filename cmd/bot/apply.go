@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/issuesmith/issuesmith/coder"
 	"github.com/issuesmith/issuesmith/coder/edit"
 )
 
@@ -21,6 +23,7 @@ func newApplyCmd() *cobra.Command {
 	var (
 		root, file, format string
 		asJSON, partial    bool
+		allowBlocked       bool
 	)
 	formats := make([]string, 0, len(edit.Formats()))
 	for _, f := range edit.Formats() {
@@ -32,6 +35,10 @@ func newApplyCmd() *cobra.Command {
 		Long: `apply reads edit text on stdin (SEARCH/REPLACE blocks, a Codex patch, a unified diff,
 a lazy "... existing code ..." snippet or whole-file content), applies it to the files
 under --root, and reports each block. It is all-or-nothing unless --partial is given.
+
+It never writes inside .git/ (a git hook would run on your next commit), and it
+refuses the App's default blocked paths (` + strings.Join(coder.DefaultBlocked, ", ") + `: CI
+workflows run with the repository's secrets) unless --allow-blocked is given.
 
 Exit status: 0 when every block applied (or was already applied), 1 when any block
 was refused or the text holds no edit, 2 on usage errors.`,
@@ -51,7 +58,8 @@ was refused or the text holds no edit, 2 on usage errors.`,
 			if err != nil {
 				return fmt.Errorf("apply: read stdin: %w", err)
 			}
-			rep, err := edit.Apply(root, string(text), edit.Options{Path: file, Format: f, Partial: partial})
+			rep, err := edit.Apply(root, string(text), edit.Options{Path: file, Format: f, Partial: partial,
+				Blocked: applyBlocked(allowBlocked)})
 			if err != nil {
 				return fmt.Errorf("apply: %w", err)
 			}
@@ -74,7 +82,23 @@ was refused or the text holds no edit, 2 on usage errors.`,
 	cmd.Flags().StringVar(&format, "format", "auto", "edit format: "+strings.Join(formats, ", "))
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().BoolVar(&partial, "partial", false, "write the blocks that applied even when others were refused")
+	cmd.Flags().BoolVar(&allowBlocked, "allow-blocked", false,
+		"also write the App's default blocked paths ("+strings.Join(coder.DefaultBlocked, ", ")+"); .git/ stays refused")
 	return cmd
+}
+
+// applyBlocked is the path rule of `bot apply`: .git (any case, after
+// cleaning, at any depth: a submodule's .git too) is always refused; the
+// App's default blocked globs are refused unless allowBlocked.
+func applyBlocked(allowBlocked bool) func(string) bool {
+	return func(p string) bool {
+		for _, seg := range strings.Split(path.Clean(strings.ReplaceAll(p, "\\", "/")), "/") {
+			if strings.EqualFold(seg, ".git") {
+				return true
+			}
+		}
+		return !allowBlocked && coder.Globs(coder.DefaultBlocked).Match(p)
+	}
 }
 
 // writeReport prints the report as JSON or as the human feedback text.

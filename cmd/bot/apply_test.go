@@ -101,3 +101,56 @@ func TestApplyJSON(t *testing.T) {
 		t.Errorf("partial apply: %q", got)
 	}
 }
+
+// TestApplyRefusesGitAndBlocked: .git/ is never written (in any spelling),
+// the App's default blocked paths only with --allow-blocked.
+func TestApplyRefusesGitAndBlocked(t *testing.T) {
+	t.Parallel()
+	whole := func(p string) string {
+		return "<file-edit filePath=\"" + p + "\">\n------- SEARCH\n=======\n#!/bin/sh\nexit 0\n+++++++ REPLACE\n</file-edit>\n"
+	}
+	tests := []struct {
+		path    string
+		allow   bool
+		written bool
+	}{
+		{".git/hooks/pre-commit", false, false},
+		{".git/hooks/pre-commit", true, false},
+		{"./.git//config", true, false},
+		{".GIT/hooks/post-checkout", true, false},
+		{"vendor/mod/.git/hooks/pre-push", true, false},
+		{".github/workflows/ci.yml", false, false},
+		{".github/actions/setup/action.yml", false, false},
+		{".github/workflows/ci.yml", true, true},
+		{"scripts/ok.sh", false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			args := []string{"--root", dir}
+			if tt.allow {
+				args = append(args, "--allow-blocked")
+			}
+			code, out, errOut := runApply(t, whole(tt.path), args...)
+			_, statErr := os.Stat(filepath.Join(dir, filepath.FromSlash(tt.path)))
+			if tt.written {
+				if code != 0 || statErr != nil {
+					t.Errorf("exit %d, stat %v: want written\n%s%s", code, statErr, out, errOut)
+				}
+				return
+			}
+			if code != 1 || !strings.Contains(out+errOut, "blocked") {
+				t.Errorf("exit %d, want 1 and a blocked refusal:\n%s%s", code, out, errOut)
+			}
+			if statErr == nil {
+				t.Errorf("%s was written", tt.path)
+			}
+			if tt.path == ".GIT/hooks/post-checkout" {
+				if _, err := os.Stat(filepath.Join(dir, ".git", "hooks", "post-checkout")); err == nil {
+					t.Errorf("written through case folding")
+				}
+			}
+		})
+	}
+}
