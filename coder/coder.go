@@ -8,9 +8,8 @@ import (
 	"time"
 
 	"github.com/issuesmith/issuesmith/llm"
-	"github.com/issuesmith/issuesmith/planner"
-	"github.com/issuesmith/issuesmith/preagent"
 	"github.com/issuesmith/issuesmith/repo"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 // Defaults applied by New to zero Options fields.
@@ -126,11 +125,11 @@ const (
 
 // ItemResult is what happened to one plan item.
 type ItemResult struct {
-	Path     string          `json:"path"`
-	Action   preagent.Action `json:"action"`
-	Status   string          `json:"status"`
-	Attempts int             `json:"attempts"`
-	Reason   string          `json:"reason,omitempty"`
+	Path     string      `json:"path"`
+	Action   work.Action `json:"action"`
+	Status   string      `json:"status"`
+	Attempts int         `json:"attempts"`
+	Reason   string      `json:"reason,omitempty"`
 	// Notes are the notable events: refused blocks, rollbacks, gofmt.
 	Notes []string  `json:"notes,omitempty"`
 	Usage llm.Usage `json:"usage"`
@@ -195,12 +194,12 @@ type Event struct {
 // rounds. Items that fail are reported and do not stop the run; the steps of
 // done items are ticked (Step.Done) in plan. A Go error (model unreachable,
 // cancelled, disk) ends the run and leaves the edits made so far on disk.
-func (c *Coder) Implement(ctx context.Context, ws *repo.Workspace, spec *preagent.Spec, plan *planner.Plan) (*Result, error) {
+func (c *Coder) Implement(ctx context.Context, ws *repo.Workspace, spec *work.Spec, plan *work.Plan) (*Result, error) {
 	if ws == nil || plan == nil {
 		return nil, errors.New("implement: workspace and plan are required")
 	}
 	if spec == nil {
-		spec = &preagent.Spec{}
+		spec = &work.Spec{}
 	}
 	r, err := c.newRun(ws, spec, plan)
 	if err != nil {

@@ -12,9 +12,8 @@ import (
 
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/llm/llmtest"
-	"github.com/issuesmith/issuesmith/planner"
-	"github.com/issuesmith/issuesmith/preagent"
 	"github.com/issuesmith/issuesmith/repo"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -46,10 +45,10 @@ func scripted(t *testing.T, name string, opts Options) (*Coder, *llmtest.Server)
 	return c, srv
 }
 
-func item(path string, action preagent.Action, steps ...string) planner.Item {
-	it := planner.Item{Path: path, Action: action}
+func item(path string, action work.Action, steps ...string) work.Item {
+	it := work.Item{Path: path, Action: action}
 	for _, s := range steps {
-		it.Steps = append(it.Steps, planner.Step{Text: s})
+		it.Steps = append(it.Steps, work.Step{Text: s})
 	}
 	return it
 }
@@ -109,11 +108,11 @@ func TestImplementThreeFiles(t *testing.T) {
 			"func main() {\n\tfmt.Println(calc.Add(2, 3))\n}\n",
 	})
 	c, srv := scripted(t, "three_files", Options{})
-	spec := &preagent.Spec{Topic: "Add subtraction", Desired: []string{"calc has Sub and main prints it"}}
-	plan := &planner.Plan{Items: []planner.Item{
-		item("calc/calc.go", preagent.ActionModify, "Add `Sub(a, b int) int` returning a - b."),
-		item("calc/sub_test.go", preagent.ActionAdd, "Test `Sub`."),
-		item("main.go", preagent.ActionModify, "Print calc.Sub(5, 3) after the sum."),
+	spec := &work.Spec{Topic: "Add subtraction", Desired: []string{"calc has Sub and main prints it"}}
+	plan := &work.Plan{Items: []work.Item{
+		item("calc/calc.go", work.ActionModify, "Add `Sub(a, b int) int` returning a - b."),
+		item("calc/sub_test.go", work.ActionAdd, "Test `Sub`."),
+		item("main.go", work.ActionModify, "Print calc.Sub(5, 3) after the sum."),
 	}}
 	res, err := c.Implement(t.Context(), ws, spec, plan)
 	require.NoError(t, err)
@@ -145,8 +144,8 @@ func TestImplementMalformedThenCorrected(t *testing.T) {
 	orig := "package greet\n\nfunc Hello(name string) string {\n\treturn \"Hello, \" + name\n}\n"
 	ws := fixture(t, map[string]string{"greet.go": orig})
 	c, srv := scripted(t, "malformed_then_fixed", Options{SkipGoChecks: true})
-	res, err := c.Implement(t.Context(), ws, &preagent.Spec{Topic: "exclaim"},
-		&planner.Plan{Items: []planner.Item{item("greet.go", preagent.ActionModify, "End the greeting with !")}})
+	res, err := c.Implement(t.Context(), ws, &work.Spec{Topic: "exclaim"},
+		&work.Plan{Items: []work.Item{item("greet.go", work.ActionModify, "End the greeting with !")}})
 	require.NoError(t, err)
 	require.Zero(t, srv.Remaining())
 	it := itemByPath(t, res, "greet.go")
@@ -163,8 +162,8 @@ func TestImplementAmbiguousThenMoreContext(t *testing.T) {
 		"func Close() error {\n\treturn nil\n}\n"
 	ws := fixture(t, map[string]string{"store.go": orig})
 	c, srv := scripted(t, "ambiguous_then_fixed", Options{SkipGoChecks: true})
-	res, err := c.Implement(t.Context(), ws, &preagent.Spec{Topic: "close"},
-		&planner.Plan{Items: []planner.Item{item("store.go", preagent.ActionModify, "Make `Close` return ErrClosed.")}})
+	res, err := c.Implement(t.Context(), ws, &work.Spec{Topic: "close"},
+		&work.Plan{Items: []work.Item{item("store.go", work.ActionModify, "Make `Close` return ErrClosed.")}})
 	require.NoError(t, err)
 	require.Zero(t, srv.Remaining())
 	it := itemByPath(t, res, "store.go")
@@ -182,8 +181,8 @@ func TestImplementSyntaxBreakRolledBack(t *testing.T) {
 	orig := calcGo + "\nfunc Double(x int) int {\n\treturn x * 2\n}\n"
 	ws := fixture(t, map[string]string{"calc.go": orig})
 	c, srv := scripted(t, "syntax_rollback", Options{SkipGoChecks: true})
-	res, err := c.Implement(t.Context(), ws, &preagent.Spec{Topic: "double"},
-		&planner.Plan{Items: []planner.Item{item("calc.go", preagent.ActionModify, "Make `Double` return 0 for x <= 0.")}})
+	res, err := c.Implement(t.Context(), ws, &work.Spec{Topic: "double"},
+		&work.Plan{Items: []work.Item{item("calc.go", work.ActionModify, "Make `Double` return 0 for x <= 0.")}})
 	require.NoError(t, err)
 	require.Zero(t, srv.Remaining())
 	it := itemByPath(t, res, "calc.go")
@@ -208,9 +207,9 @@ func TestImplementBlockedPath(t *testing.T) {
 		".github/workflows/ci.yml": wf,
 	})
 	c, srv := scripted(t, "blocked_path", Options{SkipGoChecks: true})
-	res, err := c.Implement(t.Context(), ws, &preagent.Spec{Topic: "bump"}, &planner.Plan{Items: []planner.Item{
-		item("main.go", preagent.ActionModify, "Bump version to 1.1."),
-		item(".github/workflows/ci.yml", preagent.ActionModify, "Run on self-hosted."),
+	res, err := c.Implement(t.Context(), ws, &work.Spec{Topic: "bump"}, &work.Plan{Items: []work.Item{
+		item("main.go", work.ActionModify, "Bump version to 1.1."),
+		item(".github/workflows/ci.yml", work.ActionModify, "Run on self-hosted."),
 	}})
 	require.NoError(t, err)
 	require.Zero(t, srv.Remaining(), "no model call for the blocked item")
@@ -235,8 +234,8 @@ func TestImplementCheckCommandFedBack(t *testing.T) {
 	})
 	c, srv := scripted(t, "check_fix", Options{SkipGoChecks: true, RunCommands: true,
 		CheckCommands: []string{"go test -count=1 ./..."}})
-	res, err := c.Implement(t.Context(), ws, &preagent.Spec{Topic: "mul"},
-		&planner.Plan{Items: []planner.Item{item("calc.go", preagent.ActionModify, "Add `Mul`.")}})
+	res, err := c.Implement(t.Context(), ws, &work.Spec{Topic: "mul"},
+		&work.Plan{Items: []work.Item{item("calc.go", work.ActionModify, "Add `Mul`.")}})
 	require.NoError(t, err)
 	require.Zero(t, srv.Remaining())
 	require.Len(t, res.Checks, 2)
@@ -253,9 +252,9 @@ func TestImplementExhaustedKeepsOtherFiles(t *testing.T) {
 	a := "package p\n\nfunc A() int { return 1 }\n"
 	ws := fixture(t, map[string]string{"a.go": a, "b.go": "package p\n\nfunc B() int { return 1 }\n"})
 	c, srv := scripted(t, "exhausted", Options{Attempts: 2, SkipGoChecks: true})
-	res, err := c.Implement(t.Context(), ws, &preagent.Spec{Topic: "t"}, &planner.Plan{Items: []planner.Item{
-		item("a.go", preagent.ActionModify, "Change A."),
-		item("b.go", preagent.ActionModify, "Make `B` return 2."),
+	res, err := c.Implement(t.Context(), ws, &work.Spec{Topic: "t"}, &work.Plan{Items: []work.Item{
+		item("a.go", work.ActionModify, "Change A."),
+		item("b.go", work.ActionModify, "Make `B` return 2."),
 	}})
 	require.NoError(t, err)
 	require.Zero(t, srv.Remaining())
@@ -281,8 +280,8 @@ func TestImplementToolCallsOnLargeFile(t *testing.T) {
 	b.WriteString("func Target(x int) int {\n\treturn x\n}\n")
 	ws := fixture(t, map[string]string{"big.go": b.String()})
 	c, srv := scripted(t, "tool_calls", Options{SkipGoChecks: true, MaxFileLines: 120})
-	res, err := c.Implement(t.Context(), ws, &preagent.Spec{Topic: "negate"},
-		&planner.Plan{Items: []planner.Item{item("big.go", preagent.ActionModify, "Make `Target` return -x.")}})
+	res, err := c.Implement(t.Context(), ws, &work.Spec{Topic: "negate"},
+		&work.Plan{Items: []work.Item{item("big.go", work.ActionModify, "Make `Target` return -x.")}})
 	require.NoError(t, err)
 	require.Zero(t, srv.Remaining())
 	it := itemByPath(t, res, "big.go")
@@ -299,8 +298,8 @@ func TestImplementDeleteItem(t *testing.T) {
 	t.Parallel()
 	ws := fixture(t, map[string]string{"old.go": "package p\n", "keep.go": "package p\n"})
 	c := silent(t, Options{SkipGoChecks: true})
-	res, err := c.Implement(t.Context(), ws, nil, &planner.Plan{Items: []planner.Item{
-		item("old.go", preagent.ActionDelete), item("gone.go", preagent.ActionDelete),
+	res, err := c.Implement(t.Context(), ws, nil, &work.Plan{Items: []work.Item{
+		item("old.go", work.ActionDelete), item("gone.go", work.ActionDelete),
 	}})
 	require.NoError(t, err)
 	require.Equal(t, ItemDone, res.Items[0].Status)

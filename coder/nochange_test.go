@@ -3,10 +3,8 @@ package coder
 import (
 	"testing"
 
+	"github.com/issuesmith/issuesmith/work"
 	"github.com/stretchr/testify/require"
-
-	"github.com/issuesmith/issuesmith/planner"
-	"github.com/issuesmith/issuesmith/preagent"
 )
 
 func TestImplementNoChangeNeedsTheExplicitTag(t *testing.T) {
@@ -14,9 +12,9 @@ func TestImplementNoChangeNeedsTheExplicitTag(t *testing.T) {
 	a, b := "package p\n\nfunc A() int { return 1 }\n", "package p\n\nfunc B() int { return 1 }\n"
 	ws := fixture(t, map[string]string{"a.go": a, "b.go": b})
 	c, srv := scripted(t, "no_change", Options{Attempts: 3, SkipGoChecks: true})
-	res, err := c.Implement(t.Context(), ws, &preagent.Spec{Topic: "t"}, &planner.Plan{Items: []planner.Item{
-		item("a.go", preagent.ActionModify, "Make `A` return 1."),
-		item("b.go", preagent.ActionModify, "Make `B` return 2."),
+	res, err := c.Implement(t.Context(), ws, &work.Spec{Topic: "t"}, &work.Plan{Items: []work.Item{
+		item("a.go", work.ActionModify, "Make `A` return 1."),
+		item("b.go", work.ActionModify, "Make `B` return 2."),
 	}})
 	require.NoError(t, err)
 	require.Zero(t, srv.Remaining())

@@ -3,10 +3,8 @@ package coder
 import (
 	"testing"
 
+	"github.com/issuesmith/issuesmith/work"
 	"github.com/stretchr/testify/require"
-
-	"github.com/issuesmith/issuesmith/planner"
-	"github.com/issuesmith/issuesmith/preagent"
 )
 
 // Options.Progress hears every item's start and outcome, in plan order,
@@ -20,12 +18,12 @@ func TestImplementReportsItemProgress(t *testing.T) {
 	var got []ItemProgress
 	c, srv := scripted(t, "exhausted", Options{Attempts: 2, SkipGoChecks: true,
 		Progress: func(p ItemProgress) { got = append(got, p) }})
-	res, err := c.Implement(t.Context(), ws, nil, &planner.Plan{Items: []planner.Item{
-		item("a.go", preagent.ActionModify, "Change A."),
-		item(".github/workflows/ci.yml", preagent.ActionModify, "Run on push."),
-		item("b.go", preagent.ActionModify, "Make `B` return 2."),
-		item("gone.go", preagent.ActionDelete),
-		item("old.go", preagent.ActionDelete),
+	res, err := c.Implement(t.Context(), ws, nil, &work.Plan{Items: []work.Item{
+		item("a.go", work.ActionModify, "Change A."),
+		item(".github/workflows/ci.yml", work.ActionModify, "Run on push."),
+		item("b.go", work.ActionModify, "Make `B` return 2."),
+		item("gone.go", work.ActionDelete),
+		item("old.go", work.ActionDelete),
 	}})
 	require.NoError(t, err)
 	require.Zero(t, srv.Remaining())

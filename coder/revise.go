@@ -5,9 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/issuesmith/issuesmith/planner"
-	"github.com/issuesmith/issuesmith/preagent"
 	"github.com/issuesmith/issuesmith/repo"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 // LineRange is a 1-based inclusive line range of a review comment; zero
@@ -51,18 +50,18 @@ func (c *Coder) Revise(ctx context.Context, ws *repo.Workspace, req ReviewReques
 	if ws == nil {
 		return nil, errors.New("revise: workspace is required")
 	}
-	if err := preagent.CheckPath(req.Path); err != nil {
+	if err := work.CheckPath(req.Path); err != nil {
 		return nil, fmt.Errorf("revise: %w", err)
 	}
 	p := cleanRel(req.Path)
-	plan := &planner.Plan{Items: []planner.Item{{Path: p, Action: preagent.ActionModify,
-		Steps: []planner.Step{{Text: req.Comment}}}}}
-	r, err := c.newRun(ws, &preagent.Spec{Topic: req.Topic}, plan)
+	plan := &work.Plan{Items: []work.Item{{Path: p, Action: work.ActionModify,
+		Steps: []work.Step{{Text: req.Comment}}}}}
+	r, err := c.newRun(ws, &work.Spec{Topic: req.Topic}, plan)
 	if err != nil {
 		return nil, err
 	}
 	defer r.tree.close()
-	ir := ItemResult{Path: p, Action: preagent.ActionModify}
+	ir := ItemResult{Path: p, Action: work.ActionModify}
 	if why := r.blockedWhy(p); why != "" {
 		ir.Status, ir.Reason = ItemBlocked, why
 		r.res.Blocked = appendUnique(r.res.Blocked, p)

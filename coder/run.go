@@ -8,9 +8,8 @@ import (
 	"time"
 
 	"github.com/issuesmith/issuesmith/llm"
-	"github.com/issuesmith/issuesmith/planner"
-	"github.com/issuesmith/issuesmith/preagent"
 	"github.com/issuesmith/issuesmith/repo"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 // run is the state of one Implement or Revise call.
@@ -18,8 +17,8 @@ type run struct {
 	c       *Coder
 	ws      *repo.Workspace
 	tree    *tree
-	spec    *preagent.Spec
-	plan    *planner.Plan
+	spec    *work.Spec
+	plan    *work.Plan
 	ledger  *ledger
 	allowed map[string]bool // the only paths the model may write
 	res     *Result
@@ -27,7 +26,7 @@ type run struct {
 	start   time.Time // for Options.MaxWall
 }
 
-func (c *Coder) newRun(ws *repo.Workspace, spec *preagent.Spec, plan *planner.Plan) (*run, error) {
+func (c *Coder) newRun(ws *repo.Workspace, spec *work.Spec, plan *work.Plan) (*run, error) {
 	t, err := openTree(ws.Dir())
 	if err != nil {
 		return nil, err
@@ -87,7 +86,7 @@ func (r *run) doItem(ctx context.Context, i int) error {
 		return nil
 	}
 	r.started(i, p)
-	if it.Action == preagent.ActionDelete {
+	if it.Action == work.ActionDelete {
 		return r.deleteItem(p, &ir)
 	}
 	if data, _, err := r.tree.read(p); err != nil {

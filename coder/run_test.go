@@ -9,8 +9,7 @@ import (
 
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/llm/llmtest"
-	"github.com/issuesmith/issuesmith/planner"
-	"github.com/issuesmith/issuesmith/preagent"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 func TestRevise(t *testing.T) {
@@ -56,8 +55,8 @@ func TestResultReport(t *testing.T) {
 	t.Parallel()
 	ws := fixture(t, map[string]string{"a.go": "package p\n\nfunc A() int { return 1 }\n", "b.go": "package p\n\nfunc B() int { return 1 }\n"})
 	c, _ := scripted(t, "exhausted", Options{Attempts: 2, SkipGoChecks: true})
-	res, err := c.Implement(t.Context(), ws, nil, &planner.Plan{Items: []planner.Item{
-		item("a.go", preagent.ActionModify, "Change A."), item("b.go", preagent.ActionModify, "Make `B` return 2."),
+	res, err := c.Implement(t.Context(), ws, nil, &work.Plan{Items: []work.Item{
+		item("a.go", work.ActionModify, "Change A."), item("b.go", work.ActionModify, "Make `B` return 2."),
 	}})
 	require.NoError(t, err)
 	rep := res.Report()
@@ -71,8 +70,8 @@ func TestImplementTokenBudgetIsPerRun(t *testing.T) {
 	t.Parallel()
 	ws := fixture(t, map[string]string{"a.go": "package p\n", "b.go": "package p\n"})
 	c, srv := scripted(t, "budget", Options{MaxTokens: 400, SkipGoChecks: true})
-	res, err := c.Implement(t.Context(), ws, nil, &planner.Plan{Items: []planner.Item{
-		item("a.go", preagent.ActionModify, "Change A."), item("b.go", preagent.ActionModify, "Change B."),
+	res, err := c.Implement(t.Context(), ws, nil, &work.Plan{Items: []work.Item{
+		item("a.go", work.ActionModify, "Change A."), item("b.go", work.ActionModify, "Change B."),
 	}})
 	require.NoError(t, err)
 	require.Zero(t, srv.Remaining())
@@ -89,8 +88,8 @@ func TestImplementGoBuildErrorFedBack(t *testing.T) {
 	t.Parallel()
 	ws := fixture(t, map[string]string{"go.mod": "module example.com/calc\n\ngo 1.22\n", "calc.go": calcGo})
 	c, srv := scripted(t, "build_fix", Options{})
-	res, err := c.Implement(t.Context(), ws, &preagent.Spec{Topic: "twice"},
-		&planner.Plan{Items: []planner.Item{item("calc.go", preagent.ActionModify, "Add `Twice`.")}})
+	res, err := c.Implement(t.Context(), ws, &work.Spec{Topic: "twice"},
+		&work.Plan{Items: []work.Item{item("calc.go", work.ActionModify, "Add `Twice`.")}})
 	require.NoError(t, err)
 	require.NotEmpty(t, res.Checks, "go test runs with a go toolchain on PATH")
 	require.Zero(t, srv.Remaining())
@@ -109,7 +108,7 @@ func TestImplementTextProtocol(t *testing.T) {
 	require.NoError(t, err)
 	c, err := New(client, Options{SkipGoChecks: true})
 	require.NoError(t, err)
-	res, err := c.Implement(t.Context(), ws, nil, &planner.Plan{Items: []planner.Item{item("calc.go", preagent.ActionModify, "Swap the operands.")}})
+	res, err := c.Implement(t.Context(), ws, nil, &work.Plan{Items: []work.Item{item("calc.go", work.ActionModify, "Swap the operands.")}})
 	require.NoError(t, err)
 	require.Zero(t, srv.Remaining())
 	require.Equal(t, ItemDone, res.Items[0].Status)
@@ -126,9 +125,9 @@ func TestImplementNeverWritesThroughSymlinks(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Join(ws.Dir(), "docs"), 0o755))
 	require.NoError(t, os.Symlink("../.github/workflows/ci.yml", filepath.Join(ws.Dir(), "docs", "ci.yml")))
 	c, srv := scripted(t, "symlink", Options{SkipGoChecks: true})
-	res, err := c.Implement(t.Context(), ws, nil, &planner.Plan{Items: []planner.Item{
-		item("notes.md", preagent.ActionModify, "Update the note."),
-		item("docs/ci.yml", preagent.ActionModify, "Run on self-hosted."),
+	res, err := c.Implement(t.Context(), ws, nil, &work.Plan{Items: []work.Item{
+		item("notes.md", work.ActionModify, "Update the note."),
+		item("docs/ci.yml", work.ActionModify, "Run on self-hosted."),
 	}})
 	require.NoError(t, err)
 	require.Zero(t, srv.Remaining())
@@ -144,7 +143,7 @@ func TestImplementRefusesBinaryFile(t *testing.T) {
 	t.Parallel()
 	ws := fixture(t, map[string]string{"logo.png": "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"})
 	c := silent(t, Options{SkipGoChecks: true})
-	res, err := c.Implement(t.Context(), ws, nil, &planner.Plan{Items: []planner.Item{item("logo.png", preagent.ActionModify, "Recolour.")}})
+	res, err := c.Implement(t.Context(), ws, nil, &work.Plan{Items: []work.Item{item("logo.png", work.ActionModify, "Recolour.")}})
 	require.NoError(t, err)
 	require.Equal(t, ItemFailed, res.Items[0].Status)
 	require.Contains(t, res.Items[0].Reason, "binary")

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/google/go-github/v60/github"
+	"github.com/issuesmith/issuesmith/internal/ghtext"
 )
 
 // FindComment returns the bot's comment on issue or PR number that carries a
@@ -13,23 +14,23 @@ import (
 // marker found. Only comments written by a bot account count — by the App's
 // own bot when its login is known — so a user cannot plant a marker. It
 // returns ErrNotFound when there is none; when several match, the oldest wins.
-func (c *Client) FindComment(ctx context.Context, owner, repo string, number int, want Marker) (*github.IssueComment, Marker, error) {
+func (c *Client) FindComment(ctx context.Context, owner, repo string, number int, want ghtext.Marker) (*github.IssueComment, ghtext.Marker, error) {
 	opts := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
 	for {
 		page, resp, err := c.gh.Issues.ListComments(ctx, owner, repo, number, opts)
 		if err != nil {
-			return nil, Marker{}, fmt.Errorf("list comments of %s/%s#%d: %w", owner, repo, number, notFound(err))
+			return nil, ghtext.Marker{}, fmt.Errorf("list comments of %s/%s#%d: %w", owner, repo, number, notFound(err))
 		}
 		for _, ic := range page {
 			if !c.byBot(ic.GetUser()) {
 				continue
 			}
-			if m, ok := ParseMarker(ic.GetBody()); ok && want.matches(m) {
+			if m, ok := ghtext.ParseMarker(ic.GetBody()); ok && want.Matches(m) {
 				return ic, m, nil
 			}
 		}
 		if resp.NextPage == 0 {
-			return nil, Marker{}, fmt.Errorf("comment %s on %s/%s#%d: %w", want.Kind, owner, repo, number, ErrNotFound)
+			return nil, ghtext.Marker{}, fmt.Errorf("comment %s on %s/%s#%d: %w", want.Kind, owner, repo, number, ErrNotFound)
 		}
 		opts.Page = resp.NextPage
 	}
@@ -54,7 +55,7 @@ func (c *Client) byBot(u *github.User) bool {
 // found comment's plus one. An edit whose text equals the current text is
 // skipped, so retried steps do not touch GitHub. Callers serialise upserts of
 // one comment (one run per issue).
-func (c *Client) UpsertComment(ctx context.Context, owner, repo string, number int, marker Marker, body string) (*github.IssueComment, error) {
+func (c *Client) UpsertComment(ctx context.Context, owner, repo string, number int, marker ghtext.Marker, body string) (*github.IssueComment, error) {
 	found, m, err := c.FindComment(ctx, owner, repo, number, marker)
 	switch {
 	case err == nil:
@@ -64,10 +65,10 @@ func (c *Client) UpsertComment(ctx context.Context, owner, repo string, number i
 		if marker.Version == 0 {
 			marker.Version = m.Version + 1
 		}
-		if stripMarker(found.GetBody()) == stripMarker(body) {
+		if ghtext.StripMarker(found.GetBody()) == ghtext.StripMarker(body) {
 			return found, nil
 		}
-		text := WithMarker(body, marker)
+		text := ghtext.WithMarker(body, marker)
 		ic, _, err := c.gh.Issues.EditComment(ctx, owner, repo, found.GetID(), &github.IssueComment{Body: &text})
 		if err != nil {
 			return nil, fmt.Errorf("edit comment %d on %s/%s#%d: %w", found.GetID(), owner, repo, number, notFound(err))
@@ -75,7 +76,7 @@ func (c *Client) UpsertComment(ctx context.Context, owner, repo string, number i
 		return ic, nil
 	case isNotFound(err):
 		marker.Version = max(marker.Version, 1)
-		return c.CreateComment(ctx, owner, repo, number, WithMarker(body, marker))
+		return c.CreateComment(ctx, owner, repo, number, ghtext.WithMarker(body, marker))
 	default:
 		return nil, err
 	}
@@ -131,9 +132,4 @@ func (c *Client) ReactReviewComment(ctx context.Context, owner, repo string, com
 		return fmt.Errorf("react %s to review comment %d in %s/%s: %w", content, commentID, owner, repo, notFound(err))
 	}
 	return nil
-}
-
-// stripMarker returns body without its marker, trimmed, for comparing texts.
-func stripMarker(body string) string {
-	return strings.TrimSpace(markerRE.ReplaceAllString(body, ""))
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/issuesmith/issuesmith/ghapp/ghtest"
+	"github.com/issuesmith/issuesmith/internal/ghtext"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -15,16 +16,16 @@ func TestUpsertCommentCreatesThenEditsInPlace(t *testing.T) {
 	srv, c, _ := setup(t, nil)
 	n := srv.AddIssue(owner, repo, ghtest.Issue{Title: "t", User: "alice"})
 	// A user quoting the marker must not be taken for the bot's comment.
-	srv.AddComment(owner, repo, n, "mallory", Marker{Kind: "plan"}.String()+"\nnot the bot")
+	srv.AddComment(owner, repo, n, "mallory", ghtext.Marker{Kind: "plan"}.String()+"\nnot the bot")
 	ctx := t.Context()
 
-	ic, err := c.UpsertComment(ctx, owner, repo, n, Marker{Kind: "plan", Run: "r1"}, "first plan")
+	ic, err := c.UpsertComment(ctx, owner, repo, n, ghtext.Marker{Kind: "plan", Run: "r1"}, "first plan")
 	require.NoError(t, err)
-	m, ok := ParseMarker(ic.GetBody())
+	m, ok := ghtext.ParseMarker(ic.GetBody())
 	require.True(t, ok)
-	assert.Equal(t, Marker{Kind: "plan", Run: "r1", Version: 1}, m)
+	assert.Equal(t, ghtext.Marker{Kind: "plan", Run: "r1", Version: 1}, m)
 
-	ic2, err := c.UpsertComment(ctx, owner, repo, n, Marker{Kind: "plan"}, "second plan")
+	ic2, err := c.UpsertComment(ctx, owner, repo, n, ghtext.Marker{Kind: "plan"}, "second plan")
 	require.NoError(t, err)
 	assert.Equal(t, ic.GetID(), ic2.GetID(), "edited in place")
 	got, _ := srv.Comment(ic.GetID())
@@ -33,12 +34,12 @@ func TestUpsertCommentCreatesThenEditsInPlace(t *testing.T) {
 
 	// The same text again is not sent to GitHub at all.
 	patches := srv.Calls("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}")
-	_, err = c.UpsertComment(ctx, owner, repo, n, Marker{Kind: "plan"}, "second plan")
+	_, err = c.UpsertComment(ctx, owner, repo, n, ghtext.Marker{Kind: "plan"}, "second plan")
 	require.NoError(t, err)
 	assert.Equal(t, patches, srv.Calls("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}"))
 
 	// Another kind is another comment.
-	_, err = c.UpsertComment(ctx, owner, repo, n, Marker{Kind: "spec", Run: "r1"}, "the spec")
+	_, err = c.UpsertComment(ctx, owner, repo, n, ghtext.Marker{Kind: "spec", Run: "r1"}, "the spec")
 	require.NoError(t, err)
 	cs := srv.Comments(owner, repo, n)
 	require.Len(t, cs, 3)
@@ -54,41 +55,17 @@ func TestFindCommentFollowsPages(t *testing.T) {
 	for i := range 130 {
 		srv.AddComment(owner, repo, n, "alice", fmt.Sprintf("comment %d", i))
 	}
-	_, err := c.UpsertComment(t.Context(), owner, repo, n, Marker{Kind: "progress", Run: "r9"}, "working")
+	_, err := c.UpsertComment(t.Context(), owner, repo, n, ghtext.Marker{Kind: "progress", Run: "r9"}, "working")
 	require.NoError(t, err)
 
-	ic, m, err := c.FindComment(t.Context(), owner, repo, n, Marker{Kind: "progress"})
+	ic, m, err := c.FindComment(t.Context(), owner, repo, n, ghtext.Marker{Kind: "progress"})
 	require.NoError(t, err)
 	assert.Equal(t, "r9", m.Run)
 	assert.Contains(t, ic.GetBody(), "working")
 	assert.GreaterOrEqual(t, srv.Calls("GET /repos/{owner}/{repo}/issues/{issue_number}/comments"), 4, "two lists of two pages")
 
-	_, _, err = c.FindComment(t.Context(), owner, repo, n, Marker{Kind: "progress", Run: "other"})
+	_, _, err = c.FindComment(t.Context(), owner, repo, n, ghtext.Marker{Kind: "progress", Run: "other"})
 	assert.ErrorIs(t, err, ErrNotFound)
-}
-
-func TestMarkerRoundTrip(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		name string
-		body string
-		want Marker
-		ok   bool
-	}{
-		{"full", "<!-- issuesmith:spec run=abc v=3 -->\nbody", Marker{"spec", "abc", 3}, true},
-		{"no run", "x <!-- issuesmith:progress run=- v=1 --> y", Marker{"progress", "", 1}, true},
-		{"plain text", "issuesmith:spec run=abc", Marker{}, false},
-		{"other tool", "<!-- other:spec -->", Marker{}, false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			m, ok := ParseMarker(tc.body)
-			assert.Equal(t, tc.ok, ok)
-			assert.Equal(t, tc.want, m)
-			if ok {
-				assert.Equal(t, 1, strings.Count(WithMarker(tc.body, Marker{Kind: "x", Version: 9}), "<!-- issuesmith:"))
-			}
-		})
-	}
 }
 
 func TestReactionsAndLabels(t *testing.T) {

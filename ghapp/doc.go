@@ -1,7 +1,7 @@
 // Package ghapp is issuesmith's outbound side of GitHub: the App and its
 // installation clients (tokens from ghinstallation, cached and refreshed),
 // and the few REST operations the workflow needs — comments found and updated
-// by a hidden marker, reactions, labels, collaborator permission checks, pull
+// by a hidden marker (its format and Defuse live in internal/ghtext), reactions, labels, collaborator permission checks, pull
 // requests, review-thread replies and file contents. manifest*.go registers
 // the App itself: app.yml read as a GitHub App manifest, the manifest flow's
 // local page and callback (ManifestFlow), and the code exchange

@@ -89,7 +89,7 @@ func BenchmarkCountText(b *testing.B) {
 		b.Skip(err)
 	}
 	// Each round counts a different text (a varying last line, built in
-	// microseconds), so the memo never answers: this is the tokeniser's own
+	// microseconds), so no memo could answer: this is the tokeniser's own
 	// throughput.
 	tokens := 0
 	b.SetBytes(int64(len(src)))
@@ -101,18 +101,19 @@ func BenchmarkCountText(b *testing.B) {
 	b.ReportMetric(float64(tokens)/time.Since(start).Seconds(), "tokens/s")
 }
 
-// BenchmarkCountTextRepeated is the memo: the same long text counted again,
-// as budgets and compression checks do every step.
+// BenchmarkCountTextRepeated is a TokenCounter's memo: the same long text
+// counted again, as a client estimating usage does every call.
 func BenchmarkCountTextRepeated(b *testing.B) {
 	src, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "net", "http", "server.go"))
 	if err != nil {
 		b.Skip(err)
 	}
 	text := string(src)
-	llm.CountText(text)
+	c := llm.NewTokenCounter()
+	c.Text(text)
 	b.SetBytes(int64(len(src)))
 	b.ResetTimer()
 	for range b.N {
-		llm.CountText(text)
+		c.Text(text)
 	}
 }

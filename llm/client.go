@@ -24,8 +24,11 @@ type Client struct {
 	retry RetryConfig
 	api   *openai.Client
 	log   *slog.Logger
-	sleep func(context.Context, time.Duration) error
-	now   func() time.Time
+	// tokens estimates usage for servers that do not report it; it
+	// remembers the tool list and the conversation, counted every call.
+	tokens *TokenCounter
+	sleep  func(context.Context, time.Duration) error
+	now    func() time.Time
 	// noStream flips to true once the server answered a streaming request
 	// with a plain JSON body; later calls skip the stream attempt.
 	noStream atomic.Bool
@@ -67,7 +70,7 @@ func NewClient(cfg Config) (*Client, error) {
 	// gives up after this many non-data lines in a row (default 300).
 	oc.EmptyMessagesLimit = 5000
 	u, _ := url.Parse(cfg.BaseURL) // Validate parsed it already
-	c := &Client{cfg: cfg, base: u.Redacted(), retry: cfg.Retry.withDefaults(), api: openai.NewClientWithConfig(oc), sleep: cfg.Sleep, now: cfg.Now}
+	c := &Client{cfg: cfg, base: u.Redacted(), retry: cfg.Retry.withDefaults(), api: openai.NewClientWithConfig(oc), tokens: NewTokenCounter(), sleep: cfg.Sleep, now: cfg.Now}
 	if c.log = cfg.Logger; c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)
 	}
@@ -122,8 +125,8 @@ func (c *Client) Chat(ctx context.Context, req Request) (*Response, error) {
 	}
 	if resp.Usage == (Usage{}) {
 		// Servers without usage reporting: estimate, so budgets still work.
-		resp.Usage = Usage{PromptTokens: CountTokens(req.Messages) + countSpecs(req.Tools),
-			CompletionTokens: CountTokens([]Message{resp.Message})}
+		resp.Usage = Usage{PromptTokens: c.tokens.Messages(req.Messages) + c.countSpecs(req.Tools),
+			CompletionTokens: c.tokens.Messages([]Message{resp.Message})}
 		resp.UsageEstimated = true
 	}
 	resp.Model = r.model
@@ -135,10 +138,10 @@ func (c *Client) Chat(ctx context.Context, req Request) (*Response, error) {
 }
 
 // countSpecs estimates the prompt tokens the tool list takes.
-func countSpecs(specs []ToolSpec) int {
+func (c *Client) countSpecs(specs []ToolSpec) int {
 	n := 0
 	for _, s := range specs {
-		n += CountText(s.Name) + CountText(s.Description) + CountText(string(s.Parameters))
+		n += c.tokens.Text(s.Name) + c.tokens.Text(s.Description) + c.tokens.Text(string(s.Parameters))
 	}
 	return n
 }

@@ -19,64 +19,69 @@ var codec = sync.OnceValue(func() tokenizer.Codec {
 	return c
 })
 
-// counts memoises CountText for long strings. Agents count the same file
-// windows and conversations over and over (budgets, compression
-// thresholds), and tokenising runs at about 1 MB/s while hashing runs at
-// GB/s. It is package state only because CountText is a pure function: the
-// cache never changes a result (a 64-bit hash collision could, with odds far
-// below anything that matters for an estimate), and it is bounded.
-var counts = &countMemo{seed: maphash.MakeSeed(), m: map[uint64]int{}}
-
 const (
 	memoMinLen  = 256     // shorter strings are cheaper to count than to track
 	memoEntries = 1 << 14 // then the memo starts over
 )
 
-type countMemo struct {
+// TokenCounter counts like CountText and CountTokens, and remembers the
+// counts of long strings. An owner that counts the same texts over and over
+// (a client estimating usage for the same tool list and conversation every
+// call) keeps one: tokenising runs at about 1 MB/s while hashing runs at
+// GB/s. The memo never changes a result (a 64-bit hash collision could, with
+// odds far below anything that matters for an estimate), and it is bounded.
+// The zero value is not usable; call NewTokenCounter. Safe for concurrent use.
+type TokenCounter struct {
 	seed maphash.Seed
 	mu   sync.Mutex
 	m    map[uint64]int
 }
 
-func (c *countMemo) get(h uint64) (int, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	n, ok := c.m[h]
-	return n, ok
+// NewTokenCounter returns an empty counter.
+func NewTokenCounter() *TokenCounter {
+	return &TokenCounter{seed: maphash.MakeSeed(), m: map[uint64]int{}}
 }
 
-func (c *countMemo) put(h uint64, n int) {
+// Text returns CountText(s), from the memo when s is long and was counted before.
+func (c *TokenCounter) Text(s string) int {
+	if len(s) < memoMinLen {
+		return CountText(s)
+	}
+	h := maphash.String(c.seed, s)
+	c.mu.Lock()
+	n, ok := c.m[h]
+	c.mu.Unlock()
+	if ok {
+		return n
+	}
+	n = CountText(s)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.m) >= memoEntries {
 		clear(c.m)
 	}
 	c.m[h] = n
+	return n
+}
+
+// Messages returns CountTokens(msgs), counting each text through c.
+func (c *TokenCounter) Messages(msgs []Message) int {
+	return countMessages(msgs, c.Text)
 }
 
 // CountText returns the number of o200k_base tokens in s. Other model
 // families tokenise differently; treat the count as an estimate for
 // budgets and compression thresholds, not for billing. Safe for concurrent
-// use; repeated long strings are answered from a bounded memo.
+// use; a TokenCounter remembers the counts of repeated long strings.
 func CountText(s string) int {
 	if s == "" {
 		return 0
-	}
-	var h uint64
-	if len(s) >= memoMinLen {
-		h = maphash.String(counts.seed, s)
-		if n, ok := counts.get(h); ok {
-			return n
-		}
 	}
 	n, err := codec().Count(s)
 	if err != nil {
 		// Count fails only on invalid UTF-8 in strict mode; fall back to
 		// the common 4-bytes-per-token rule.
 		n = (len(s) + 3) / 4
-	}
-	if len(s) >= memoMinLen {
-		counts.put(h, n)
 	}
 	return n
 }
@@ -123,17 +128,21 @@ const (
 // names and the chat framing. Reasoning is not counted because it is never
 // sent back.
 func CountTokens(msgs []Message) int {
+	return countMessages(msgs, CountText)
+}
+
+func countMessages(msgs []Message, text func(string) int) int {
 	if len(msgs) == 0 {
 		return 0
 	}
 	n := tokensPerReply
 	for _, m := range msgs {
-		n += tokensPerMessage + CountText(m.Content)
+		n += tokensPerMessage + text(m.Content)
 		if m.Name != "" {
-			n += 1 + CountText(m.Name)
+			n += 1 + text(m.Name)
 		}
 		for _, tc := range m.ToolCalls {
-			n += tokensPerMessage + CountText(tc.Name) + CountText(tc.Arguments)
+			n += tokensPerMessage + text(tc.Name) + text(tc.Arguments)
 		}
 	}
 	return n

@@ -39,6 +39,12 @@ func TestCountTextMemoIsExact(t *testing.T) {
 	first := llm.CountText(a)
 	assert.Equal(t, first, llm.CountText(a), "a repeated count gives the same answer")
 	assert.Equal(t, llm.CountText(a[:len(a)-1])+1, llm.CountText(b), "a different string is counted afresh")
+	c := llm.NewTokenCounter()
+	assert.Equal(t, first, c.Text(a), "the counter agrees with CountText")
+	assert.Equal(t, first, c.Text(a), "a repeated count gives the same answer")
+	assert.Equal(t, llm.CountText(b), c.Text(b), "a different string is counted afresh")
+	msgs := []llm.Message{{Role: llm.User, Content: a}, {Role: llm.Assistant, Content: b}}
+	assert.Equal(t, llm.CountTokens(msgs), c.Messages(msgs))
 }
 
 func TestTruncateText(t *testing.T) {

@@ -1,9 +1,8 @@
-// Package planner owns the plan: it turns a preagent.Spec into per-file items
-// with ordered, concrete steps in dependency order (through the model), renders
-// the spec and plan comments as GitHub Markdown, and parses comments that
-// people edited back into a Spec or Plan, naming the exact line it cannot read.
+// Package planner turns a work.Spec into a work.Plan through the model:
+// per-file items with ordered, concrete steps, in dependency order, with one
+// correction round when the model's reply is unusable. The spec and plan
+// comments (render and parse) live in package work.
 //
 // planner never touches the repository, never posts to GitHub and never
-// decides approval on its own: it only reports whether the "approve and
-// implement" box is ticked. Rendering and parsing are pure functions.
+// decides approval.
 package planner

@@ -3,13 +3,15 @@ package planner
 import (
 	"fmt"
 	"strings"
+
+	"github.com/issuesmith/issuesmith/work"
 )
 
 // orderPlan sorts items so every file comes after the files it depends on,
 // keeping the model's order wherever dependencies allow (a stable
 // topological sort). Unknown dependencies and cycles are errors the model
 // can fix.
-func orderPlan(p *Plan, deps map[string][]string) (*Plan, error) {
+func orderPlan(p *work.Plan, deps map[string][]string) (*work.Plan, error) {
 	idx := map[string]int{}
 	for i, it := range p.Items {
 		idx[it.Path] = i
@@ -25,7 +27,7 @@ func orderPlan(p *Plan, deps map[string][]string) (*Plan, error) {
 		}
 	}
 	done := make([]bool, len(p.Items))
-	out := &Plan{}
+	out := &work.Plan{}
 	for len(out.Items) < len(p.Items) {
 		progressed := false
 		for i, it := range p.Items {

@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/llm/llmtest"
-	"github.com/issuesmith/issuesmith/preagent"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -64,9 +64,9 @@ func TestPlanOrdersByDependencies(t *testing.T) {
 		t.Errorf("usage %+v, json %v", plan.Usage, srv.Requests()[0].JSON)
 	}
 	// The example spec and plan comments, kept as golden files.
-	golden(t, "testdata/deepseek_spec.md", RenderSpec(spec, Meta{RunID: "run-42", Version: 1}))
-	golden(t, "testdata/deepseek_plan.md", RenderPlan(plan, PlanState{}, Meta{RunID: "run-42", Version: 1}))
-	back, _, err := ParsePlan(RenderPlan(plan, PlanState{}, Meta{RunID: "run-42", Version: 1}))
+	golden(t, "testdata/deepseek_spec.md", work.RenderSpec(spec, work.Meta{RunID: "run-42", Version: 1}))
+	golden(t, "testdata/deepseek_plan.md", work.RenderPlan(plan, work.PlanState{}, work.Meta{RunID: "run-42", Version: 1}))
+	back, _, err := work.ParsePlan(work.RenderPlan(plan, work.PlanState{}, work.Meta{RunID: "run-42", Version: 1}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestPlanGivesUpAfterSecondBadReply(t *testing.T) {
 func TestPlanQuestionsOnlySpec(t *testing.T) {
 	t.Parallel()
 	srv, p := scripted(t, llmtest.Script{})
-	_, err := p.Plan(t.Context(), &preagent.Spec{Topic: "vague", Questions: []string{"which page?"}})
+	_, err := p.Plan(t.Context(), &work.Spec{Topic: "vague", Questions: []string{"which page?"}})
 	if !errors.Is(err, ErrNeedsAnswers) || len(srv.Requests()) != 0 {
 		t.Errorf("err = %v after %d requests", err, len(srv.Requests()))
 	}
@@ -193,12 +193,26 @@ func TestPlannerPromptExampleAndGuidanceBlock(t *testing.T) {
 	if start < 0 || end < 0 {
 		t.Fatalf("no example reply in the prompt:\n%s", sys)
 	}
-	spec := &preagent.Spec{Topic: "t", Files: []preagent.FileChange{{Path: "src/x.ts", Action: preagent.ActionModify, Reason: "r"}}}
+	spec := &work.Spec{Topic: "t", Files: []work.FileChange{{Path: "src/x.ts", Action: work.ActionModify, Reason: "r"}}}
 	plan, err := readPlan(sys[start:start+end], spec)
 	if err != nil {
 		t.Fatalf("the prompt's example is not a valid reply: %v", err)
 	}
 	if len(plan.Items) != 1 || plan.Items[0].Path != "src/x.ts" || len(plan.Items[0].Steps) != 2 {
 		t.Fatalf("example read as %+v", plan)
+	}
+}
+
+// sampleSpec is the DeepSeek spec the work package's round-trip tests also use.
+func sampleSpec() *work.Spec {
+	return &work.Spec{
+		Topic:   "Add the DeepSeek platform with its models and pricing",
+		Current: []string{"`src/data/platform.ts` lists OpenAI and Anthropic only.", "Pricing tables live one file per platform under `src/data/`."},
+		Desired: []string{"DeepSeek appears in the platform list with its models and prices."},
+		Files: []work.FileChange{
+			{Path: "src/data/deepseek.ts", Action: work.ActionAdd, Reason: "models and pricing of DeepSeek, shaped like `openai.ts`"},
+			{Path: "src/data/platform.ts", Action: work.ActionModify, Reason: "import deepseek and add it to `platforms`"},
+		},
+		Questions: []string{"Should prices be shown in USD or CNY?"},
 	}
 }

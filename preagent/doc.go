@@ -3,7 +3,8 @@
 // window, preview an outline, search, grep) until it can say which files must
 // change and how. It also owns the explorer's compression of explored history,
 // the observer role that watches the trajectory, the issue-text cleaner and the
-// loading of repository guidance (AGENTS.md and friends). Its output is a Spec.
+// loading of repository guidance (AGENTS.md and friends). Its output is a
+// work.Spec.
 //
 // preagent never writes to the repository, never talks to GitHub and never
 // reads configuration from the environment: it reads the workspace through

@@ -9,6 +9,7 @@ import (
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/repo"
 	"github.com/issuesmith/issuesmith/summaries"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 // Explorer runs the explorer role on one workspace. It holds no per-run
@@ -34,7 +35,7 @@ type session struct {
 	res   *Result
 	obs   []observation
 	rec   record
-	spec  *Spec
+	spec  *work.Spec
 	// done sums the finished loop runs, side the compression and
 	// observer calls; cur is the running loop's usage.
 	done, side, cur llm.Usage

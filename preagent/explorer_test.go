@@ -11,6 +11,7 @@ import (
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/llm/llmtest"
 	"github.com/issuesmith/issuesmith/summaries"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 func TestExploreFullRun(t *testing.T) {
@@ -23,14 +24,14 @@ func TestExploreFullRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &Spec{
+	want := &work.Spec{
 		Topic: "Add the DeepSeek platform with its models and prices",
 		Current: []string{"`src/data/platform.ts` registers only `openai` and `anthropic` in `platforms`.",
 			"Each platform is one module under `src/data/` exporting a `Platform` (see `src/data/openai.ts`)."},
 		Desired: []string{"A `deepseek` platform with deepseek-chat and deepseek-reasoner and their USD prices is listed on the home page."},
-		Files: []FileChange{
-			{Path: "src/data/deepseek.ts", Action: ActionAdd, Reason: "the DeepSeek platform object with its two models and prices, shaped like openai.ts"},
-			{Path: "src/data/platform.ts", Action: ActionModify, Reason: "import deepseek and add it to platforms"},
+		Files: []work.FileChange{
+			{Path: "src/data/deepseek.ts", Action: work.ActionAdd, Reason: "the DeepSeek platform object with its two models and prices, shaped like openai.ts"},
+			{Path: "src/data/platform.ts", Action: work.ActionModify, Reason: "import deepseek and add it to platforms"},
 		},
 		Questions: []string{"Should deepseek-reasoner show the cache-hit input price too?"},
 	}
@@ -122,7 +123,7 @@ func TestExploreRejectsBadSpecThenAccepts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Spec.Files[0].Action != ActionAdd || srv.Remaining() != 0 {
+	if res.Spec.Files[0].Action != work.ActionAdd || srv.Remaining() != 0 {
 		t.Errorf("spec = %+v", res.Spec)
 	}
 }

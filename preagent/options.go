@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 // Defaults sized for a model with a 32k-token context: the conversation is
@@ -114,7 +115,7 @@ type Event struct {
 
 // Result is the end of one exploration.
 type Result struct {
-	Spec *Spec `json:"spec"`
+	Spec *work.Spec `json:"spec"`
 	// Reason is why the explorer's loop ended; anything but
 	// llm.StopFinished with a submitted spec makes Spec partial.
 	Reason llm.StopReason `json:"reason"`

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 // stopText says in words for people why a run stopped early.
@@ -29,7 +30,7 @@ func stopText(r llm.StopReason, steps int) string {
 // everything explored: every observation not yet in the record is judged
 // deterministically, files judged relevant become files to modify, and the
 // hypothesis becomes the desired behaviour.
-func (s *session) partialSpec(r llm.StopReason, msgs []llm.Message) *Spec {
+func (s *session) partialSpec(r llm.StopReason, msgs []llm.Message) *work.Spec {
 	var files []*observation
 	for i := range s.obs {
 		o := &s.obs[i]
@@ -44,14 +45,14 @@ func (s *session) partialSpec(r llm.StopReason, msgs []llm.Message) *Spec {
 	}
 	s.rec.merge(notes, nil, lastThought(msgs))
 	why := stopText(r, s.step)
-	spec := &Spec{Topic: s.issue.Title, Partial: true,
+	spec := &work.Spec{Topic: s.issue.Title, Partial: true,
 		Note: why + " before it submitted a spec; the files below are those it judged relevant so far. Check them before planning."}
 	if spec.Topic == "" {
 		spec.Topic = "(untitled issue)"
 	}
 	for _, f := range s.rec.files {
 		if f.Relevant {
-			spec.Files = append(spec.Files, FileChange{Path: f.Path, Action: ActionModify, Reason: f.Why})
+			spec.Files = append(spec.Files, work.FileChange{Path: f.Path, Action: work.ActionModify, Reason: f.Why})
 			spec.Current = append(spec.Current, fmt.Sprintf("`%s`: %s", f.Path, f.Summary))
 		}
 	}

@@ -6,20 +6,21 @@ import (
 	"strings"
 
 	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 // specParams are the arguments of submit_spec.
 type specParams struct {
-	Topic     string       `json:"topic" desc:"One line: what the issue asks for"`
-	Current   []string     `json:"current" desc:"How the code behaves now: short bullets naming files"`
-	Desired   []string     `json:"desired" desc:"How it should behave after the change: short bullets"`
-	Files     []FileChange `json:"files" desc:"Every file to add, modify or delete, with the reason; empty when only questions can be asked"`
-	Questions []string     `json:"questions,omitempty" desc:"What a maintainer must decide that the issue does not say"`
+	Topic     string            `json:"topic" desc:"One line: what the issue asks for"`
+	Current   []string          `json:"current" desc:"How the code behaves now: short bullets naming files"`
+	Desired   []string          `json:"desired" desc:"How it should behave after the change: short bullets"`
+	Files     []work.FileChange `json:"files" desc:"Every file to add, modify or delete, with the reason; empty when only questions can be asked"`
+	Questions []string          `json:"questions,omitempty" desc:"What a maintainer must decide that the issue does not say"`
 }
 
 func (s *session) submitSpecTool() llm.Tool {
 	return llm.NewTool(toolSubmitSpec, toolDesc("submit_spec"), func(ctx context.Context, p specParams) (llm.ToolResult, error) {
-		spec := &Spec{Topic: p.Topic, Current: p.Current, Desired: p.Desired, Files: p.Files, Questions: p.Questions}
+		spec := &work.Spec{Topic: p.Topic, Current: p.Current, Desired: p.Desired, Files: p.Files, Questions: p.Questions}
 		spec.Normalize()
 		if err := spec.Validate(); err != nil {
 			return llm.ErrorResult("%v\nFix these and call submit_spec again.", err), nil
@@ -34,10 +35,10 @@ func (s *session) submitSpecTool() llm.Tool {
 }
 
 // missingFiles lists files the spec modifies or deletes that do not exist.
-func (s *session) missingFiles(spec *Spec) []string {
+func (s *session) missingFiles(spec *work.Spec) []string {
 	var out []string
 	for _, f := range spec.Files {
-		if f.Action == ActionAdd {
+		if f.Action == work.ActionAdd {
 			continue
 		}
 		if _, err := s.e.ws.ReadBytes(f.Path); err != nil && isNotExist(err) {

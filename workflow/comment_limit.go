@@ -5,8 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/issuesmith/issuesmith/planner"
-	"github.com/issuesmith/issuesmith/preagent"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 // gitHubMaxBody is GitHub's cap on a comment, pull request or review
@@ -51,8 +50,8 @@ var cutLimits = []int{4000, 1000, 300, 100, 0}
 // fitSpec renders the spec as a comment within GitHub's limit: its free
 // text (topic, behaviour lines, file reasons, questions, note) is cut
 // first, each cut marked; the file list is never cut.
-func fitSpec(spec *preagent.Spec, meta planner.Meta) (string, error) {
-	body := planner.RenderSpec(spec, meta)
+func fitSpec(spec *work.Spec, meta work.Meta) (string, error) {
+	body := work.RenderSpec(spec, meta)
 	for _, n := range cutLimits {
 		if len(body) <= maxBodyBytes {
 			return body, nil
@@ -61,12 +60,12 @@ func fitSpec(spec *preagent.Spec, meta planner.Meta) (string, error) {
 		c.Topic = cutNote(spec.Topic, max(n, 100))
 		c.Current, c.Desired, c.Questions = cutAll(spec.Current, n), cutAll(spec.Desired, n), cutAll(spec.Questions, n)
 		c.Note = cutNote(spec.Note, n)
-		c.Files = make([]preagent.FileChange, len(spec.Files))
+		c.Files = make([]work.FileChange, len(spec.Files))
 		for i, f := range spec.Files {
 			f.Reason = cutNote(f.Reason, max(n, 40))
 			c.Files[i] = f
 		}
-		body = planner.RenderSpec(&c, meta)
+		body = work.RenderSpec(&c, meta)
 	}
 	if len(body) > maxBodyBytes {
 		return "", errTooLarge("spec", utf8.RuneCountInString(body))
@@ -77,14 +76,14 @@ func fitSpec(spec *preagent.Spec, meta planner.Meta) (string, error) {
 // fitPlan renders the plan as a comment within GitHub's limit: the items'
 // reasons are cut first, then dropped; the items and their steps — what an
 // approval approves — are never cut: a plan that does not fit is an error.
-func fitPlan(plan *planner.Plan, meta planner.Meta) (string, error) {
-	body := planner.RenderPlan(plan, planner.PlanState{}, meta)
+func fitPlan(plan *work.Plan, meta work.Meta) (string, error) {
+	body := work.RenderPlan(plan, work.PlanState{}, meta)
 	for _, n := range cutLimits {
 		if len(body) <= maxBodyBytes {
 			return body, nil
 		}
 		c := *plan
-		c.Items = make([]planner.Item, len(plan.Items))
+		c.Items = make([]work.Item, len(plan.Items))
 		for i, it := range plan.Items {
 			it.Reason = cutNote(it.Reason, n)
 			if n == 0 {
@@ -92,7 +91,7 @@ func fitPlan(plan *planner.Plan, meta planner.Meta) (string, error) {
 			}
 			c.Items[i] = it
 		}
-		body = planner.RenderPlan(&c, planner.PlanState{}, meta)
+		body = work.RenderPlan(&c, work.PlanState{}, meta)
 	}
 	if len(body) > maxBodyBytes {
 		return "", errTooLarge("plan", utf8.RuneCountInString(body))
@@ -114,7 +113,7 @@ func cutAll(lines []string, n int) []string {
 // fitPRBody is renderPRBody within GitHub's limit: the change summary and
 // the spec's free text are cut first; if the plan alone is still too long,
 // the description is cut before its closing "Fixes #n", which is kept.
-func fitPRBody(issue int, spec *preagent.Spec, plan *planner.Plan, rec *pushRecord) string {
+func fitPRBody(issue int, spec *work.Spec, plan *work.Plan, rec *pushRecord) string {
 	body := renderPRBody(issue, spec, plan, rec)
 	for _, n := range cutLimits {
 		if len(body) <= maxBodyBytes {

@@ -6,65 +6,63 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/issuesmith/issuesmith/work"
 	"github.com/stretchr/testify/require"
-
-	"github.com/issuesmith/issuesmith/planner"
-	"github.com/issuesmith/issuesmith/preagent"
 )
 
-var limitMeta = planner.Meta{RunID: "7", Version: 1}
+var limitMeta = work.Meta{RunID: "7", Version: 1}
 
 func TestFitSpecCutsFreeTextAndStaysReadable(t *testing.T) {
 	huge := strings.Repeat("très long ", 10000) // 100,000 characters
-	spec := &preagent.Spec{Topic: "Topic", Current: []string{huge}, Desired: []string{"short", huge},
-		Files: []preagent.FileChange{{Path: "a.go", Action: preagent.ActionModify, Reason: huge}}}
+	spec := &work.Spec{Topic: "Topic", Current: []string{huge}, Desired: []string{"short", huge},
+		Files: []work.FileChange{{Path: "a.go", Action: work.ActionModify, Reason: huge}}}
 	body, err := fitSpec(spec, limitMeta)
 	require.NoError(t, err)
 	require.LessOrEqual(t, utf8.RuneCountInString(body), gitHubMaxBody)
 	require.Contains(t, body, "(cut: ")
-	back, err := planner.ParseSpec(body)
+	back, err := work.ParseSpec(body)
 	require.NoError(t, err)
 	require.Len(t, back.Files, 1)
 	require.Equal(t, "a.go", back.Files[0].Path)
 	require.Contains(t, back.Desired, "short")
 
-	small := &preagent.Spec{Topic: "T", Desired: []string{"d"}, Files: spec.Files[:0]}
+	small := &work.Spec{Topic: "T", Desired: []string{"d"}, Files: spec.Files[:0]}
 	body, err = fitSpec(small, limitMeta)
 	require.NoError(t, err)
-	require.Equal(t, planner.RenderSpec(small, limitMeta), body, "a spec that fits is untouched")
+	require.Equal(t, work.RenderSpec(small, limitMeta), body, "a spec that fits is untouched")
 }
 
 func TestFitPlanCutsReasonsButNeverSteps(t *testing.T) {
-	plan := &planner.Plan{Items: []planner.Item{{Path: "a.go", Action: preagent.ActionModify,
-		Reason: strings.Repeat("why ", 30000), Steps: []planner.Step{{Text: "step one"}, {Text: "step two"}}}}}
+	plan := &work.Plan{Items: []work.Item{{Path: "a.go", Action: work.ActionModify,
+		Reason: strings.Repeat("why ", 30000), Steps: []work.Step{{Text: "step one"}, {Text: "step two"}}}}}
 	body, err := fitPlan(plan, limitMeta)
 	require.NoError(t, err)
 	require.LessOrEqual(t, len(body), maxBodyBytes)
-	back, _, err := planner.ParsePlan(body)
+	back, _, err := work.ParsePlan(body)
 	require.NoError(t, err)
 	require.Len(t, back.Items, 1)
-	require.Equal(t, []planner.Step{{Text: "step one"}, {Text: "step two"}}, back.Items[0].Steps)
+	require.Equal(t, []work.Step{{Text: "step one"}, {Text: "step two"}}, back.Items[0].Steps)
 
 	// Many items, each reason short but together too long: reasons go
 	// down to nothing before any step is touched.
-	many := &planner.Plan{}
+	many := &work.Plan{}
 	for i := range 250 {
-		many.Items = append(many.Items, planner.Item{Path: fmt.Sprintf("pkg/file%03d.go", i), Action: preagent.ActionModify,
-			Reason: strings.Repeat("because ", 40), Steps: []planner.Step{{Text: fmt.Sprintf("change %d", i)}}})
+		many.Items = append(many.Items, work.Item{Path: fmt.Sprintf("pkg/file%03d.go", i), Action: work.ActionModify,
+			Reason: strings.Repeat("because ", 40), Steps: []work.Step{{Text: fmt.Sprintf("change %d", i)}}})
 	}
 	body, err = fitPlan(many, limitMeta)
 	require.NoError(t, err)
 	require.LessOrEqual(t, len(body), maxBodyBytes)
-	back, _, err = planner.ParsePlan(body)
+	back, _, err = work.ParsePlan(body)
 	require.NoError(t, err)
 	require.Len(t, back.Items, 250)
 	require.Equal(t, "change 249", back.Items[249].Steps[0].Text)
 
 	// Items alone over the limit: an error saying so, never a cut plan.
-	big := &planner.Plan{}
+	big := &work.Plan{}
 	for i := range 400 {
-		big.Items = append(big.Items, planner.Item{Path: fmt.Sprintf("pkg/file%03d.go", i), Action: preagent.ActionModify,
-			Steps: []planner.Step{{Text: strings.Repeat("change this carefully ", 10)}}})
+		big.Items = append(big.Items, work.Item{Path: fmt.Sprintf("pkg/file%03d.go", i), Action: work.ActionModify,
+			Steps: []work.Step{{Text: strings.Repeat("change this carefully ", 10)}}})
 	}
 	_, err = fitPlan(big, limitMeta)
 	require.Error(t, err)
@@ -75,9 +73,9 @@ func TestFitPlanCutsReasonsButNeverSteps(t *testing.T) {
 
 	// A spec whose file list alone is too long: no spec comment exists to
 	// edit, so the advice is to narrow the issue and redo the spec.
-	spec := &preagent.Spec{Topic: "T"}
+	spec := &work.Spec{Topic: "T"}
 	for i := range 3000 {
-		spec.Files = append(spec.Files, preagent.FileChange{Path: fmt.Sprintf("pkg/file%04d.go", i), Action: preagent.ActionModify})
+		spec.Files = append(spec.Files, work.FileChange{Path: fmt.Sprintf("pkg/file%04d.go", i), Action: work.ActionModify})
 	}
 	_, err = fitSpec(spec, limitMeta)
 	require.ErrorAs(t, err, new(errPermanent))
@@ -86,8 +84,8 @@ func TestFitPlanCutsReasonsButNeverSteps(t *testing.T) {
 }
 
 func TestFitPRBodyKeepsFixesLine(t *testing.T) {
-	spec := &preagent.Spec{Topic: "T", Desired: []string{"d"}}
-	plan := &planner.Plan{Items: []planner.Item{{Path: "a.go", Action: preagent.ActionModify, Steps: []planner.Step{{Text: "s"}}}}}
+	spec := &work.Spec{Topic: "T", Desired: []string{"d"}}
+	plan := &work.Plan{Items: []work.Item{{Path: "a.go", Action: work.ActionModify, Steps: []work.Step{{Text: "s"}}}}}
 	rec := &pushRecord{Summary: strings.Repeat("summary ", 20000)}
 	body := fitPRBody(12, spec, plan, rec)
 	require.LessOrEqual(t, len(body), maxBodyBytes)
@@ -97,8 +95,8 @@ func TestFitPRBodyKeepsFixesLine(t *testing.T) {
 
 	// Even a plan too long for the description keeps the closing line.
 	for i := range 3000 {
-		plan.Items = append(plan.Items, planner.Item{Path: fmt.Sprintf("f%04d.go", i), Action: preagent.ActionAdd,
-			Steps: []planner.Step{{Text: "write it"}}})
+		plan.Items = append(plan.Items, work.Item{Path: fmt.Sprintf("f%04d.go", i), Action: work.ActionAdd,
+			Steps: []work.Step{{Text: "write it"}}})
 	}
 	body = fitPRBody(12, spec, plan, rec)
 	require.LessOrEqual(t, len(body), maxBodyBytes)

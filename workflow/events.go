@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/issuesmith/issuesmith/planner"
 	"github.com/issuesmith/issuesmith/store"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 // EventKind says what happened on GitHub, as far as the workflow cares.
@@ -166,12 +166,12 @@ func (e *Engine) commentEdited(ctx context.Context, ev Event) error {
 	// code stage reads the plan, finds the broken line and says which (an
 	// approval ignored here would be lost without a word). An unticked
 	// box asks nothing.
-	_, st, _ := planner.ParsePlan(ev.Body)
+	_, st, _ := work.ParsePlan(ev.Body)
 	if !run.Open() {
 		// The failed run's box stays ticked, so any later edit arrives
 		// ticked: only a tick after an untick is a new approval. The
 		// untick is remembered in the ended run's plan body.
-		_, was, _ := planner.ParsePlan(run.PlanBody)
+		_, was, _ := work.ParsePlan(run.PlanBody)
 		if !st.Approved && was.Approved {
 			run.PlanBody = ev.Body
 			if err := e.d.Store.SaveRun(ctx, run); err != nil {

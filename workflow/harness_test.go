@@ -18,11 +18,12 @@ import (
 	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/ghapp/ghtest"
+	"github.com/issuesmith/issuesmith/internal/ghtext"
 	"github.com/issuesmith/issuesmith/llm"
-	"github.com/issuesmith/issuesmith/planner"
 	"github.com/issuesmith/issuesmith/preagent"
 	"github.com/issuesmith/issuesmith/store"
 	"github.com/issuesmith/issuesmith/store/storetest"
+	"github.com/issuesmith/issuesmith/work"
 	"github.com/issuesmith/issuesmith/workflow"
 )
 
@@ -159,7 +160,7 @@ func (h *harness) waitRun(what string, ok func(*store.Run) bool) *store.Run {
 func (h *harness) botComments() map[string][]ghtest.Comment {
 	out := map[string][]ghtest.Comment{}
 	for _, c := range h.gh.Comments(owner, name, h.issue) {
-		if m, ok := ghapp.ParseMarker(c.Body); ok && c.User == h.gh.BotLogin() {
+		if m, ok := ghtext.ParseMarker(c.Body); ok && c.User == h.gh.BotLogin() {
 			out[m.Kind] = append(out[m.Kind], c)
 		}
 	}
@@ -184,7 +185,7 @@ type agents struct {
 	block        bool          // Implement waits for ctx to end
 	implementErr error         // Implement writes the first file, then fails
 	implements   int
-	plans        []*planner.Plan
+	plans        []*work.Plan
 	reviews      []workflow.Review
 	// afterProgress, when set, runs after each progress report of
 	// Implement (tests read the progress comment there).
@@ -196,7 +197,7 @@ type agents struct {
 // Options.Cost prices their tokens.
 const exploreCost = 0.25
 
-func (a *agents) Explore(_ context.Context, dir string, is preagent.Issue, _ *config.Repo) (*preagent.Spec, workflow.Spend, error) {
+func (a *agents) Explore(_ context.Context, dir string, is preagent.Issue, _ *config.Repo) (*work.Spec, workflow.Spend, error) {
 	a.mu.Lock()
 	a.explores++
 	exploreErr, onExplore, questions := a.exploreErr, a.onExplore, a.questions
@@ -211,24 +212,24 @@ func (a *agents) Explore(_ context.Context, dir string, is preagent.Issue, _ *co
 		return nil, workflow.Spend{}, fmt.Errorf("explorer saw no checkout: %w", err)
 	}
 	if len(questions) > 0 {
-		return &preagent.Spec{Topic: "Greet people by name", Current: []string{"unclear (" + is.Title + ")"},
+		return &work.Spec{Topic: "Greet people by name", Current: []string{"unclear (" + is.Title + ")"},
 			Questions: questions}, workflow.Spend{Usage: llm.Usage{PromptTokens: 100}}, nil
 	}
-	return &preagent.Spec{
+	return &work.Spec{
 		Topic:   "Greet people by name",
 		Current: []string{"Hello() takes no name (" + is.Title + ")"},
 		Desired: []string{"Hello(name) greets the name"},
-		Files: []preagent.FileChange{
-			{Path: "greet.go", Action: preagent.ActionModify, Reason: "take a name"},
-			{Path: "greet_test.go", Action: preagent.ActionAdd, Reason: "test it"},
+		Files: []work.FileChange{
+			{Path: "greet.go", Action: work.ActionModify, Reason: "take a name"},
+			{Path: "greet_test.go", Action: work.ActionAdd, Reason: "test it"},
 		},
 	}, workflow.Spend{Usage: llm.Usage{PromptTokens: 1000, CompletionTokens: 100}, Cost: exploreCost}, nil
 }
 
-func (a *agents) Plan(_ context.Context, spec *preagent.Spec, _ *config.Repo) (*planner.Plan, workflow.Spend, error) {
-	p := &planner.Plan{}
+func (a *agents) Plan(_ context.Context, spec *work.Spec, _ *config.Repo) (*work.Plan, workflow.Spend, error) {
+	p := &work.Plan{}
 	for _, f := range spec.Files {
-		p.Items = append(p.Items, planner.Item{Path: f.Path, Action: f.Action, Reason: f.Reason, Steps: []planner.Step{
+		p.Items = append(p.Items, work.Item{Path: f.Path, Action: f.Action, Reason: f.Reason, Steps: []work.Step{
 			{Text: "step one for " + f.Path}, {Text: "step two for " + f.Path}, {Text: "step three for " + f.Path},
 		}})
 	}
@@ -238,7 +239,7 @@ func (a *agents) Plan(_ context.Context, spec *preagent.Spec, _ *config.Repo) (*
 // Implement writes the items in plan order, telling progress each item's
 // status as it starts one (twice: a repeat must not edit the comment), and
 // calls afterProgress after each report.
-func (a *agents) Implement(ctx context.Context, dir string, _ *preagent.Spec, plan *planner.Plan, cfg *config.Repo, progress workflow.Progress) (*workflow.CodeResult, error) {
+func (a *agents) Implement(ctx context.Context, dir string, _ *work.Spec, plan *work.Plan, cfg *config.Repo, progress workflow.Progress) (*workflow.CodeResult, error) {
 	a.mu.Lock()
 	a.implements++
 	a.plans = append(a.plans, plan)

@@ -8,16 +8,17 @@ import (
 
 	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/ghapp"
+	"github.com/issuesmith/issuesmith/internal/ghtext"
 	"github.com/issuesmith/issuesmith/llm"
-	"github.com/issuesmith/issuesmith/planner"
 	"github.com/issuesmith/issuesmith/preagent"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 // Explorer turns an issue into a spec by reading the repository checked out
 // in dir (preagent.Explorer over a repo.Workspace, adapted in cmd/bot).
 // cfg is the repository's .github/issuesmith.yml (budgets, observer).
 type Explorer interface {
-	Explore(ctx context.Context, dir string, issue preagent.Issue, cfg *config.Repo) (*preagent.Spec, Spend, error)
+	Explore(ctx context.Context, dir string, issue preagent.Issue, cfg *config.Repo) (*work.Spec, Spend, error)
 }
 
 // Spend is what an agent used: tokens, and their cost as the model client
@@ -30,7 +31,7 @@ type Spend struct {
 
 // Planner turns a spec into a plan (planner.Planner, adapted in cmd/bot).
 type Planner interface {
-	Plan(ctx context.Context, spec *preagent.Spec, cfg *config.Repo) (*planner.Plan, Spend, error)
+	Plan(ctx context.Context, spec *work.Spec, cfg *config.Repo) (*work.Plan, Spend, error)
 }
 
 // Coder implements a plan, or a review comment, in the worktree at dir
@@ -40,7 +41,7 @@ type Planner interface {
 // be nil) the status of every plan item, in plan order, whenever one
 // changes: pending, working, then done, failed, blocked or skipped.
 type Coder interface {
-	Implement(ctx context.Context, dir string, spec *preagent.Spec, plan *planner.Plan, cfg *config.Repo, progress Progress) (*CodeResult, error)
+	Implement(ctx context.Context, dir string, spec *work.Spec, plan *work.Plan, cfg *config.Repo, progress Progress) (*CodeResult, error)
 	Revise(ctx context.Context, dir string, req Review, cfg *config.Repo) (*CodeResult, error)
 }
 
@@ -91,7 +92,7 @@ type Review struct {
 	DiffHunk  string
 	Thread    []ThreadComment
 	Files     []string // the PR's changed files when Path is ""
-	Spec      *preagent.Spec
+	Spec      *work.Spec
 }
 
 // ThreadComment is one comment of a review thread.
@@ -154,9 +155,9 @@ type GitHub interface {
 
 // Comments are issue and PR conversation comments, found by marker.
 type Comments interface {
-	UpsertComment(ctx context.Context, owner, repo string, number int, marker ghapp.Marker, body string) (*github.IssueComment, error)
+	UpsertComment(ctx context.Context, owner, repo string, number int, marker ghtext.Marker, body string) (*github.IssueComment, error)
 	GetComment(ctx context.Context, owner, repo string, id int64) (*github.IssueComment, error)
-	FindComment(ctx context.Context, owner, repo string, number int, want ghapp.Marker) (*github.IssueComment, ghapp.Marker, error)
+	FindComment(ctx context.Context, owner, repo string, number int, want ghtext.Marker) (*github.IssueComment, ghtext.Marker, error)
 }
 
 // Pulls are the pull-request calls of the code and revise stages.

@@ -5,28 +5,27 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/issuesmith/issuesmith/ghapp"
-	"github.com/issuesmith/issuesmith/planner"
-	"github.com/issuesmith/issuesmith/preagent"
+	"github.com/issuesmith/issuesmith/internal/ghtext"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 // renderPRBody writes the pull request description: the spec's summary, the
 // plan with each item's status, the validation results and "Fixes #n". Text
 // that models wrote (or that came from them through a comment) is defused:
 // only the bot's own "Fixes #n" may close an issue, and nobody is mentioned.
-func renderPRBody(issue int, spec *preagent.Spec, plan *planner.Plan, rec *pushRecord) string {
+func renderPRBody(issue int, spec *work.Spec, plan *work.Plan, rec *pushRecord) string {
 	var b strings.Builder
 	b.WriteString("## Summary\n\n")
 	if t := strings.TrimSpace(spec.Topic); t != "" {
-		b.WriteString(ghapp.Defuse(t) + "\n\n")
+		b.WriteString(ghtext.Defuse(t) + "\n\n")
 	}
 	for _, d := range spec.Desired {
-		fmt.Fprintf(&b, "- %s\n", ghapp.Defuse(d))
+		fmt.Fprintf(&b, "- %s\n", ghtext.Defuse(d))
 	}
 	if sum := strings.TrimSpace(rec.Summary); sum != "" {
 		// Under its own heading: a list right after the desired bullets
 		// would merge into theirs.
-		b.WriteString("\n## Changes\n\n" + ghapp.Defuse(sum) + "\n")
+		b.WriteString("\n## Changes\n\n" + ghtext.Defuse(sum) + "\n")
 	}
 	status := map[string]ItemStatus{}
 	for _, it := range rec.Items {
@@ -43,7 +42,7 @@ func renderPRBody(issue int, spec *preagent.Spec, plan *planner.Plan, rec *pushR
 		if st.Status != "" && st.Status != "done" {
 			fmt.Fprintf(&b, " — %s", st.Status)
 			if r := strings.Join(strings.Fields(st.Reason), " "); r != "" {
-				fmt.Fprintf(&b, ": %s", ghapp.Defuse(clipUTF8(r, 300)))
+				fmt.Fprintf(&b, ": %s", ghtext.Defuse(clipUTF8(r, 300)))
 			}
 		}
 		b.WriteString("\n")
@@ -52,7 +51,7 @@ func renderPRBody(issue int, spec *preagent.Spec, plan *planner.Plan, rec *pushR
 			if st.Status == "done" || step.Done {
 				box = "x"
 			}
-			fmt.Fprintf(&b, "  - [%s] %s\n", box, ghapp.Defuse(step.Text))
+			fmt.Fprintf(&b, "  - [%s] %s\n", box, ghtext.Defuse(step.Text))
 		}
 	}
 	b.WriteString("\n## Validation\n\n")

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/store"
 
 	"github.com/issuesmith/issuesmith/internal/fence"
+	"github.com/issuesmith/issuesmith/internal/ghtext"
 
 	"github.com/issuesmith/issuesmith/internal/clip"
 )
@@ -141,7 +141,7 @@ const maxDetailBytes = 1500
 // be hidden as HTML. The headline is defused: it may quote a model.
 func explained(label, s string) string {
 	head, rest, _ := strings.Cut(strings.TrimSpace(s), "\n")
-	out := fmt.Sprintf("**%s:** %s\n\n", label, ghapp.Defuse(clipUTF8(strings.TrimSpace(head), maxDetailBytes)))
+	out := fmt.Sprintf("**%s:** %s\n\n", label, ghtext.Defuse(clipUTF8(strings.TrimSpace(head), maxDetailBytes)))
 	if rest = strings.Trim(rest, "\n"); strings.TrimSpace(rest) == "" {
 		return out
 	}

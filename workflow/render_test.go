@@ -5,9 +5,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/issuesmith/issuesmith/planner"
-	"github.com/issuesmith/issuesmith/preagent"
 	"github.com/issuesmith/issuesmith/store"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 // outsideFences returns the lines of md that are not inside a code fence and
@@ -77,7 +76,7 @@ func TestProgressStopReasonKeepsReportVerbatim(t *testing.T) {
 // commit subject.
 func TestPRTitleCutsOnRuneBoundary(t *testing.T) {
 	t.Parallel()
-	spec := &preagent.Spec{Topic: "v" + strings.Repeat("支持深度求索平台", 10)}
+	spec := &work.Spec{Topic: "v" + strings.Repeat("支持深度求索平台", 10)}
 	got := prTitle(spec, 7)
 	if !utf8.ValidString(got) || len(got) > 121 || !strings.HasPrefix(got, "v支持深度求索平台") {
 		t.Fatalf("title %q (%d bytes)", got, len(got))
@@ -92,10 +91,10 @@ func TestPRTitleCutsOnRuneBoundary(t *testing.T) {
 // into one) and the plan, where an item's reason stays on its line.
 func TestPRBodyListsStayApart(t *testing.T) {
 	t.Parallel()
-	spec := &preagent.Spec{Topic: "Greet by name", Desired: []string{"`greet` takes a name"}}
-	plan := &planner.Plan{Items: []planner.Item{
-		{Path: "greet.go", Action: preagent.ActionModify, Steps: []planner.Step{{Text: "accept a name parameter"}}},
-		{Path: "greet_test.go", Action: preagent.ActionAdd, Steps: []planner.Step{{Text: "test it"}}},
+	spec := &work.Spec{Topic: "Greet by name", Desired: []string{"`greet` takes a name"}}
+	plan := &work.Plan{Items: []work.Item{
+		{Path: "greet.go", Action: work.ActionModify, Steps: []work.Step{{Text: "accept a name parameter"}}},
+		{Path: "greet_test.go", Action: work.ActionAdd, Steps: []work.Step{{Text: "test it"}}},
 	}}
 	rec := &pushRecord{
 		Items:   []ItemStatus{{Path: "greet.go", Status: "done"}, {Path: "greet_test.go", Status: "skipped", Reason: "no code change: the test\n\n## already exists"}},
@@ -120,8 +119,8 @@ func TestPRBodyListsStayApart(t *testing.T) {
 // closes other issues nor mentions people; the bot's own "Fixes #n" stays.
 func TestPRBodyAndProgressDefuseModelText(t *testing.T) {
 	t.Parallel()
-	spec := &preagent.Spec{Topic: "Greet by name", Desired: []string{"also fixes #5 for @alice"}}
-	plan := &planner.Plan{Items: []planner.Item{{Path: "a.go", Action: preagent.ActionModify, Steps: []planner.Step{{Text: "ping @bob"}}}}}
+	spec := &work.Spec{Topic: "Greet by name", Desired: []string{"also fixes #5 for @alice"}}
+	plan := &work.Plan{Items: []work.Item{{Path: "a.go", Action: work.ActionModify, Steps: []work.Step{{Text: "ping @bob"}}}}}
 	rec := &pushRecord{
 		Items:   []ItemStatus{{Path: "a.go", Status: "skipped", Reason: "no code change: this closes #7, ask @carol"}},
 		Summary: "- `a.go` (modify): skipped — resolves #8 @dave\n",
@@ -145,7 +144,7 @@ func TestPRBodyAndProgressDefuseModelText(t *testing.T) {
 // anything.
 func TestProgressShowsEditErrorInFull(t *testing.T) {
 	t.Parallel()
-	step := planner.ErrorReply("plan", &planner.ParseError{Line: 7, Text: "### rewrite `x.go`", Msg: "unknown action \"rewrite\""})
+	step := work.ErrorReply("plan", &work.ParseError{Line: 7, Text: "### rewrite `x.go`", Msg: "unknown action \"rewrite\""})
 	md := renderProgress(&store.Run{State: store.StateWaiting, Stage: StageApproval, Step: step}, nil)
 	if !strings.Contains(md, "**Now:** I could not read the edited plan at line 7:\n\n```\n### rewrite `x.go`\n```\n\nUnknown action") {
 		t.Fatalf("the edit error is not shown as written:\n%s", md)
@@ -203,7 +202,7 @@ func TestProgressCostOnlyWhenPriced(t *testing.T) {
 // reference to its issue is not a closing keyword.
 func TestPRTitleAndCommitDoNotCloseOtherIssues(t *testing.T) {
 	t.Parallel()
-	spec := &preagent.Spec{Topic: "Fixes #5: greet by name, closes owner/repo#6"}
+	spec := &work.Spec{Topic: "Fixes #5: greet by name, closes owner/repo#6"}
 	for _, s := range []string{prTitle(spec, 7), commitMessage(7, spec)} {
 		low := strings.ToLower(s)
 		if strings.Contains(low, "fixes #5") || strings.Contains(low, "closes owner/repo#6") {

@@ -7,8 +7,8 @@ import (
 	"github.com/google/go-github/v60/github"
 	"github.com/stretchr/testify/require"
 
-	"github.com/issuesmith/issuesmith/ghapp"
-	"github.com/issuesmith/issuesmith/preagent"
+	"github.com/issuesmith/issuesmith/internal/ghtext"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 // The coder's summary in a review reply is the model's text: it must not
@@ -28,10 +28,10 @@ func TestReplyTextDefusesModelText(t *testing.T) {
 // the bot's reply: the bot still answers.
 func TestHasReplyCountsOnlyTheBot(t *testing.T) {
 	t.Parallel()
-	m := ghapp.Marker{Kind: kindReply, Run: "r1", Version: 7}
+	m := ghtext.Marker{Kind: kindReply, Run: "r1", Version: 7}
 	comment := func(login string) *github.PullRequestComment {
 		return &github.PullRequestComment{User: &github.User{Login: github.String(login), Type: github.String("Bot")},
-			Body: github.String(ghapp.WithMarker("echo", m))}
+			Body: github.String(ghtext.WithMarker("echo", m))}
 	}
 	require.False(t, hasReply([]*github.PullRequestComment{comment("echo[bot]")}, m, "issuesmith[bot]"))
 	require.True(t, hasReply([]*github.PullRequestComment{comment("echo[bot]"), comment("issuesmith[bot]")}, m, "issuesmith[bot]"))
@@ -41,7 +41,7 @@ func TestHasReplyCountsOnlyTheBot(t *testing.T) {
 // must not close issue 4 when the commit reaches the default branch.
 func TestCommitMessageClosesNothing(t *testing.T) {
 	t.Parallel()
-	msg := commitMessage(12, &preagent.Spec{Topic: "Greet politely, fixes #4"})
+	msg := commitMessage(12, &work.Spec{Topic: "Greet politely, fixes #4"})
 	require.NotContains(t, strings.ToLower(msg), "fixes #4")
 	require.Contains(t, msg, "Implements the approved plan for #12.")
 }

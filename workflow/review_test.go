@@ -8,8 +8,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/ghapp/ghtest"
+	"github.com/issuesmith/issuesmith/internal/ghtext"
 	"github.com/issuesmith/issuesmith/store"
 	"github.com/issuesmith/issuesmith/workflow"
 )
@@ -29,7 +29,7 @@ func (h *harness) openPR() ghtest.PullRequest {
 func (h *harness) prReplies(pr int) map[string]string {
 	out := map[string]string{}
 	for _, c := range h.gh.Comments(owner, name, pr) {
-		if m, ok := ghapp.ParseMarker(c.Body); ok && c.User == h.gh.BotLogin() && strings.HasPrefix(m.Kind, "reply-") {
+		if m, ok := ghtext.ParseMarker(c.Body); ok && c.User == h.gh.BotLogin() && strings.HasPrefix(m.Kind, "reply-") {
 			out[m.Kind] = c.Body
 		}
 	}

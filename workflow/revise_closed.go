@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/issuesmith/issuesmith/ghapp"
+	"github.com/issuesmith/issuesmith/internal/ghtext"
 )
 
 // prEnded says how the run's pull request ended ("merged", "closed"), or
@@ -36,18 +37,18 @@ func (s *session) declineEnded(ctx context.Context, a StageArgs, doneKey, how st
 	text := fmt.Sprintf("This pull request is %s, so I changed nothing. "+
 		"To change the code again, comment `/retry` on issue #%d.", how, o.Issue)
 	if a.Source == "" {
-		marker := ghapp.Marker{Kind: kindReply, Run: runID(o), Version: int(a.CommentID)}
+		marker := ghtext.Marker{Kind: kindReply, Run: runID(o), Version: int(a.CommentID)}
 		thread, err := s.gh.ReviewThread(ctx, o.Owner, o.Repo, o.PRNumber, a.CommentID)
 		if err != nil {
 			return err
 		}
 		if !hasReply(thread, marker, s.e.o.BotLogin) {
-			if _, err := s.gh.ReplyToReviewComment(ctx, o.Owner, o.Repo, o.PRNumber, a.CommentID, ghapp.WithMarker(text, marker)); err != nil {
+			if _, err := s.gh.ReplyToReviewComment(ctx, o.Owner, o.Repo, o.PRNumber, a.CommentID, ghtext.WithMarker(text, marker)); err != nil {
 				return fmt.Errorf("reply to review comment %d: %w", a.CommentID, err)
 			}
 		}
 	} else {
-		marker := ghapp.Marker{Kind: fmt.Sprintf("%s-%s-%d", kindReply, a.Source, a.CommentID), Run: runID(o)}
+		marker := ghtext.Marker{Kind: fmt.Sprintf("%s-%s-%d", kindReply, a.Source, a.CommentID), Run: runID(o)}
 		body := fitBody(fmt.Sprintf("> @%s: %s\n\n%s", a.Author, firstLine(a.Body), text))
 		if _, err := s.gh.UpsertComment(ctx, o.Owner, o.Repo, o.PRNumber, marker, body); err != nil {
 			return fmt.Errorf("reply on pull request #%d: %w", o.PRNumber, err)

@@ -12,10 +12,10 @@ import (
 
 	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/ghapp"
+	"github.com/issuesmith/issuesmith/internal/ghtext"
 	"github.com/issuesmith/issuesmith/llm"
-	"github.com/issuesmith/issuesmith/planner"
-	"github.com/issuesmith/issuesmith/preagent"
 	"github.com/issuesmith/issuesmith/store"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 // session is one job's view of its run: the run row, the installation's
@@ -122,7 +122,7 @@ func (s *session) softStep(ctx context.Context, stage, step string) error {
 // progress writes the run's one progress comment (found by marker, edited
 // in place) and remembers its id.
 func (s *session) progress(ctx context.Context) error {
-	ic, err := s.gh.UpsertComment(ctx, s.run.Owner, s.run.Repo, s.run.Issue, ghapp.Marker{Kind: kindProgress}, renderProgress(s.run, s.items))
+	ic, err := s.gh.UpsertComment(ctx, s.run.Owner, s.run.Repo, s.run.Issue, ghtext.Marker{Kind: kindProgress}, renderProgress(s.run, s.items))
 	if err != nil {
 		return fmt.Errorf("update progress comment: %w", err)
 	}
@@ -162,12 +162,12 @@ const (
 )
 
 // readSpec reads the spec comment as it is now (people may have edited it).
-func (s *session) readSpec(ctx context.Context) (*preagent.Spec, error) {
-	body, id, err := s.readComment(ctx, s.run.SpecCommentID, planner.KindSpec)
+func (s *session) readSpec(ctx context.Context) (*work.Spec, error) {
+	body, id, err := s.readComment(ctx, s.run.SpecCommentID, work.KindSpec)
 	if err != nil {
 		return nil, err
 	}
-	spec, err := planner.ParseSpec(body)
+	spec, err := work.ParseSpec(body)
 	if err == nil {
 		// An edit may leave nothing to plan (every file unticked): that
 		// is the person's to fix, not the planner's to fail on.
@@ -181,12 +181,12 @@ func (s *session) readSpec(ctx context.Context) (*preagent.Spec, error) {
 }
 
 // readPlan reads the plan comment as it is now.
-func (s *session) readPlan(ctx context.Context) (*planner.Plan, planner.PlanState, error) {
-	body, id, err := s.readComment(ctx, s.run.PlanCommentID, planner.KindPlan)
+func (s *session) readPlan(ctx context.Context) (*work.Plan, work.PlanState, error) {
+	body, id, err := s.readComment(ctx, s.run.PlanCommentID, work.KindPlan)
 	if err != nil {
-		return nil, planner.PlanState{}, err
+		return nil, work.PlanState{}, err
 	}
-	plan, st, err := planner.ParsePlan(body)
+	plan, st, err := work.ParsePlan(body)
 	if err == nil {
 		err = plan.Validate()
 	}
@@ -207,7 +207,7 @@ func (s *session) readComment(ctx context.Context, id int64, kind string) (strin
 			return "", 0, err
 		}
 	}
-	ic, _, err := s.gh.FindComment(ctx, s.run.Owner, s.run.Repo, s.run.Issue, ghapp.Marker{Kind: kind})
+	ic, _, err := s.gh.FindComment(ctx, s.run.Owner, s.run.Repo, s.run.Issue, ghtext.Marker{Kind: kind})
 	if errors.Is(err, ghapp.ErrNotFound) {
 		return "", 0, &missingError{kind: kind}
 	}
@@ -225,7 +225,7 @@ type editError struct {
 }
 
 // Error is the reply people see: the line that cannot be read and why.
-func (e *editError) Error() string { return planner.ErrorReply(e.kind, e.err) }
+func (e *editError) Error() string { return work.ErrorReply(e.kind, e.err) }
 func (e *editError) Unwrap() error { return e.err }
 
 // missingError is a spec or plan comment that is gone.

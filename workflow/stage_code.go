@@ -9,10 +9,10 @@ import (
 	"strings"
 
 	"github.com/issuesmith/issuesmith/ghapp"
+	"github.com/issuesmith/issuesmith/internal/ghtext"
 	"github.com/issuesmith/issuesmith/llm"
-	"github.com/issuesmith/issuesmith/planner"
-	"github.com/issuesmith/issuesmith/preagent"
 	"github.com/issuesmith/issuesmith/store"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 // pushRecord is what the code stage keeps once the branch is pushed, so a
@@ -55,7 +55,7 @@ func (s *session) code(ctx context.Context) error {
 
 // pushed returns the push record, coding and pushing first unless a
 // checkpoint says that was done.
-func (s *session) pushed(ctx context.Context, spec *preagent.Spec, plan *planner.Plan) (*pushRecord, error) {
+func (s *session) pushed(ctx context.Context, spec *work.Spec, plan *work.Plan) (*pushRecord, error) {
 	st := s.e.d.Store
 	if raw, ok, err := st.StepResult(ctx, s.run.ID, stepPushed); err != nil || ok {
 		if err != nil {
@@ -126,7 +126,7 @@ func (s *session) pushed(ctx context.Context, spec *preagent.Spec, plan *planner
 
 // openPR finds the branch's pull request or opens it, asks the requester
 // to review, and ends the run.
-func (s *session) openPR(ctx context.Context, spec *preagent.Spec, plan *planner.Plan, rec *pushRecord) error {
+func (s *session) openPR(ctx context.Context, spec *work.Spec, plan *work.Plan, rec *pushRecord) error {
 	if err := s.step(ctx, StagePR, "opening the pull request"); err != nil {
 		return err
 	}
@@ -270,11 +270,11 @@ func (s *session) coAuthors(more ...string) []string {
 // commitMessage is the code stage's commit message. Its title is the
 // spec's topic, words a model wrote: defused, so the commit closes no
 // issue when it reaches the default branch.
-func commitMessage(issue int, spec *preagent.Spec) string {
-	return fmt.Sprintf("%s\n\nImplements the approved plan for #%d.\n", ghapp.DefuseText(prTitle(spec, issue)), issue)
+func commitMessage(issue int, spec *work.Spec) string {
+	return fmt.Sprintf("%s\n\nImplements the approved plan for #%d.\n", ghtext.DefuseText(prTitle(spec, issue)), issue)
 }
 
-func prTitle(spec *preagent.Spec, issue int) string {
+func prTitle(spec *work.Spec, issue int) string {
 	t := strings.TrimSpace(spec.Topic)
 	if t == "" {
 		t = fmt.Sprintf("Resolve issue #%d", issue)

@@ -12,9 +12,9 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 
-	"github.com/issuesmith/issuesmith/ghapp"
+	"github.com/issuesmith/issuesmith/internal/ghtext"
 	"github.com/issuesmith/issuesmith/llm"
-	"github.com/issuesmith/issuesmith/preagent"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 // reviseRecord is kept once a revise request's commit is pushed.
@@ -91,9 +91,9 @@ func (s *session) reviseLine(ctx context.Context, commentID int64, doneKey strin
 	if err != nil {
 		return err
 	}
-	marker := ghapp.Marker{Kind: kindReply, Run: runID(o), Version: int(commentID)}
+	marker := ghtext.Marker{Kind: kindReply, Run: runID(o), Version: int(commentID)}
 	if !hasReply(thread, marker, s.e.o.BotLogin) {
-		reply := ghapp.WithMarker(fitBody(replyText(rec)), marker)
+		reply := ghtext.WithMarker(fitBody(replyText(rec)), marker)
 		if _, err := s.gh.ReplyToReviewComment(ctx, o.Owner, o.Repo, o.PRNumber, commentID, reply); err != nil {
 			return fmt.Errorf("reply to review comment %d: %w", commentID, err)
 		}
@@ -121,7 +121,7 @@ func (s *session) reviseConversation(ctx context.Context, a StageArgs, doneKey s
 	if err != nil {
 		return err
 	}
-	marker := ghapp.Marker{Kind: fmt.Sprintf("%s-%s-%d", kindReply, a.Source, a.CommentID), Run: runID(o)}
+	marker := ghtext.Marker{Kind: fmt.Sprintf("%s-%s-%d", kindReply, a.Source, a.CommentID), Run: runID(o)}
 	body := fitBody(fmt.Sprintf("> @%s: %s\n\n%s", a.Author, firstLine(a.Body), replyText(rec)))
 	if _, err := s.gh.UpsertComment(ctx, o.Owner, o.Repo, o.PRNumber, marker, body); err != nil {
 		return fmt.Errorf("reply to the %s: %w", what, err)
@@ -172,7 +172,7 @@ func (s *session) revisePushed(ctx context.Context, key string, req Review, msg,
 	if spec, err := s.readSpec(ctx); err == nil {
 		req.Spec = spec
 	} else {
-		req.Spec = &preagent.Spec{}
+		req.Spec = &work.Spec{}
 	}
 	rec := &reviseRecord{}
 	res, err := s.e.d.Coder.Revise(ctx, wt.Dir(), req, s.cfg)
@@ -218,12 +218,12 @@ func (s *session) revisePushed(ctx context.Context, key string, req Review, msg,
 // resumed job must not reply twice). Only the bot's own comments count
 // (bot, when known): another App's bot could echo a user's text, marker
 // and all, and silence the reply.
-func hasReply(thread []*github.PullRequestComment, m ghapp.Marker, bot string) bool {
+func hasReply(thread []*github.PullRequestComment, m ghtext.Marker, bot string) bool {
 	for _, c := range thread {
 		if c.GetUser().GetType() != "Bot" || bot != "" && !strings.EqualFold(c.GetUser().GetLogin(), bot) {
 			continue
 		}
-		if got, ok := ghapp.ParseMarker(c.GetBody()); ok && got.Kind == m.Kind && got.Run == m.Run && got.Version == m.Version {
+		if got, ok := ghtext.ParseMarker(c.GetBody()); ok && got.Kind == m.Kind && got.Run == m.Run && got.Version == m.Version {
 			return true
 		}
 	}
@@ -235,11 +235,11 @@ func hasReply(thread []*github.PullRequestComment, m ghapp.Marker, bot string) b
 // close nothing.
 func replyText(rec *reviseRecord) string {
 	if rec.Failure != "" {
-		return "I could not address this comment: " + ghapp.Defuse(rec.Failure)
+		return "I could not address this comment: " + ghtext.Defuse(rec.Failure)
 	}
 	text := fmt.Sprintf("Done in %s.", rec.SHA)
 	if sum := strings.TrimSpace(rec.Summary); sum != "" {
-		text += "\n\n" + ghapp.Defuse(sum)
+		text += "\n\n" + ghtext.Defuse(sum)
 	}
 	return text
 }
@@ -283,7 +283,7 @@ const mentionHint = "I change code for review comments: open **Files changed**, 
 
 // answerMention posts (once per PR, edited in place) how to ask for a change.
 func (s *session) answerMention(ctx context.Context) error {
-	_, err := s.gh.UpsertComment(ctx, s.run.Owner, s.run.Repo, s.run.PRNumber, ghapp.Marker{Kind: "hint"}, mentionHint)
+	_, err := s.gh.UpsertComment(ctx, s.run.Owner, s.run.Repo, s.run.PRNumber, ghtext.Marker{Kind: "hint"}, mentionHint)
 	if err != nil {
 		return fmt.Errorf("answer mention: %w", err)
 	}

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/issuesmith/issuesmith/ghapp"
+	"github.com/issuesmith/issuesmith/internal/ghtext"
 	"github.com/issuesmith/issuesmith/llm"
-	"github.com/issuesmith/issuesmith/planner"
 	"github.com/issuesmith/issuesmith/preagent"
 	"github.com/issuesmith/issuesmith/store"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 // Checkpoint names.
@@ -50,7 +50,7 @@ func (s *session) explore(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	ic, err := s.gh.UpsertComment(ctx, s.run.Owner, s.run.Repo, s.run.Issue, ghapp.Marker{Kind: planner.KindSpec}, body)
+	ic, err := s.gh.UpsertComment(ctx, s.run.Owner, s.run.Repo, s.run.Issue, ghtext.Marker{Kind: work.KindSpec}, body)
 	if err != nil {
 		return fmt.Errorf("post spec comment: %w", err)
 	}
@@ -74,12 +74,12 @@ func (s *session) explore(ctx context.Context) error {
 
 // specDraft returns the rendered spec and the spec: the checkpointed draft
 // of an earlier attempt, else the explorer's answer (then checkpointed).
-func (s *session) specDraft(ctx context.Context) (string, *preagent.Spec, error) {
+func (s *session) specDraft(ctx context.Context) (string, *work.Spec, error) {
 	st := s.e.d.Store
 	if body, ok, err := st.StepResult(ctx, s.run.ID, stepSpecDraft); err != nil {
 		return "", nil, err
 	} else if ok {
-		if spec, err := planner.ParseSpec(body); err == nil {
+		if spec, err := work.ParseSpec(body); err == nil {
 			return body, spec, nil
 		}
 		// Unreadable (a renderer change between versions): explore again.
@@ -104,7 +104,7 @@ func (s *session) specDraft(ctx context.Context) (string, *preagent.Spec, error)
 	if err != nil {
 		return "", nil, agentFailed("explorer", err)
 	}
-	body, err := fitSpec(spec, planner.Meta{RunID: runID(s.run), Version: 1})
+	body, err := fitSpec(spec, work.Meta{RunID: runID(s.run), Version: 1})
 	if err != nil {
 		return "", nil, err
 	}
@@ -136,11 +136,11 @@ func (s *session) plan(ctx context.Context) error {
 	if err != nil {
 		return agentFailed("planner", err)
 	}
-	body, err := fitPlan(plan, planner.Meta{RunID: runID(s.run), Version: 1})
+	body, err := fitPlan(plan, work.Meta{RunID: runID(s.run), Version: 1})
 	if err != nil {
 		return err
 	}
-	ic, err := s.gh.UpsertComment(ctx, s.run.Owner, s.run.Repo, s.run.Issue, ghapp.Marker{Kind: planner.KindPlan}, body)
+	ic, err := s.gh.UpsertComment(ctx, s.run.Owner, s.run.Repo, s.run.Issue, ghtext.Marker{Kind: work.KindPlan}, body)
 	if err != nil {
 		return fmt.Errorf("post plan comment: %w", err)
 	}

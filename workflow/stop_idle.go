@@ -9,7 +9,7 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 
-	"github.com/issuesmith/issuesmith/ghapp"
+	"github.com/issuesmith/issuesmith/internal/ghtext"
 	"github.com/issuesmith/issuesmith/store"
 )
 
@@ -80,7 +80,7 @@ func (w *idleStopWorker) Work(ctx context.Context, job *river.Job[IdleStopArgs])
 	if a.Sender != "" {
 		body = "@" + a.Sender + " " + body
 	}
-	marker := ghapp.Marker{Kind: kindIdleStop, Run: "c" + strconv.FormatInt(a.CommentID, 10)}
+	marker := ghtext.Marker{Kind: kindIdleStop, Run: "c" + strconv.FormatInt(a.CommentID, 10)}
 	_, err = gh.UpsertComment(ctx, a.Owner, a.Repo, a.Issue, marker, body)
 	return err
 }

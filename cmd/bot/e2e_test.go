@@ -21,8 +21,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/issuesmith/issuesmith/config"
-	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/ghapp/ghtest"
+	"github.com/issuesmith/issuesmith/internal/ghtext"
 	"github.com/issuesmith/issuesmith/llm/llmtest"
 	"github.com/issuesmith/issuesmith/repo/gittest"
 	"github.com/issuesmith/issuesmith/webhook"
@@ -278,7 +278,7 @@ func (e *e2e) labelIssue() int {
 func (e *e2e) botComments() map[string][]ghtest.Comment {
 	out := map[string][]ghtest.Comment{}
 	for _, c := range e.gh.Comments(e2eOwner, e2eRepo, e.issue) {
-		if m, ok := ghapp.ParseMarker(c.Body); ok && c.User == e.gh.BotLogin() {
+		if m, ok := ghtext.ParseMarker(c.Body); ok && c.User == e.gh.BotLogin() {
 			out[m.Kind] = append(out[m.Kind], c)
 		}
 	}

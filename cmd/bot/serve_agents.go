@@ -13,6 +13,7 @@ import (
 	"github.com/issuesmith/issuesmith/preagent"
 	"github.com/issuesmith/issuesmith/repo"
 	"github.com/issuesmith/issuesmith/summaries"
+	"github.com/issuesmith/issuesmith/work"
 	"github.com/issuesmith/issuesmith/workflow"
 )
 
@@ -83,7 +84,7 @@ type explorerAgent struct {
 
 // Explore builds the summaries index from the cache and runs the explorer
 // with the repository's explorer budget and observer setting.
-func (a *explorerAgent) Explore(ctx context.Context, dir string, is preagent.Issue, cfg *config.Repo) (*preagent.Spec, workflow.Spend, error) {
+func (a *explorerAgent) Explore(ctx context.Context, dir string, is preagent.Issue, cfg *config.Repo) (*work.Spec, workflow.Spend, error) {
 	ws, err := repo.OpenWorkspace(dir)
 	if err != nil {
 		return nil, workflow.Spend{}, err // names the workspace already
@@ -93,7 +94,7 @@ func (a *explorerAgent) Explore(ctx context.Context, dir string, is preagent.Iss
 	if err != nil {
 		return nil, workflow.Spend{}, err
 	}
-	var spec *preagent.Spec
+	var spec *work.Spec
 	u, err := spendOf(model, func(m llm.Model) error {
 		// No model here: summaries come from the cache (filled by the
 		// refresh after each push) or from outlines, so exploring never
@@ -171,7 +172,7 @@ func (a *coderAgent) run(dir string, cfg *config.Repo, progress func(coder.ItemP
 
 // Implement runs the coder over the plan in the worktree at dir, telling
 // progress when a plan item starts or ends (see itemProgress).
-func (a *coderAgent) Implement(ctx context.Context, dir string, spec *preagent.Spec, plan *planner.Plan, cfg *config.Repo, progress workflow.Progress) (*workflow.CodeResult, error) {
+func (a *coderAgent) Implement(ctx context.Context, dir string, spec *work.Spec, plan *work.Plan, cfg *config.Repo, progress workflow.Progress) (*workflow.CodeResult, error) {
 	return a.run(dir, cfg, itemProgress(plan, progress), func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error) {
 		return c.Implement(ctx, ws, spec, plan)
 	})
@@ -275,12 +276,12 @@ type plannerAgent struct{ models *models }
 
 // Plan asks the planner for a plan of spec, within the repository's
 // planner budget.
-func (a *plannerAgent) Plan(ctx context.Context, spec *preagent.Spec, cfg *config.Repo) (*planner.Plan, workflow.Spend, error) {
+func (a *plannerAgent) Plan(ctx context.Context, spec *work.Spec, cfg *config.Repo) (*work.Plan, workflow.Spend, error) {
 	model, err := a.models.forRepo(cfg)
 	if err != nil {
 		return nil, workflow.Spend{}, err
 	}
-	var plan *planner.Plan
+	var plan *work.Plan
 	u, err := spendOf(model, func(m llm.Model) error {
 		p, err := planner.New(m, planner.Options{Budget: cfg.Role(llm.RolePlanner).Budget()})
 		if err != nil {

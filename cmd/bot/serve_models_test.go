@@ -13,8 +13,8 @@ import (
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/llm/llmtest"
 	"github.com/issuesmith/issuesmith/planner"
-	"github.com/issuesmith/issuesmith/preagent"
 	"github.com/issuesmith/issuesmith/repo"
+	"github.com/issuesmith/issuesmith/work"
 	"github.com/issuesmith/issuesmith/workflow"
 )
 
@@ -104,8 +104,8 @@ func TestPlannerAgentUsesTheRepositoryBudget(t *testing.T) {
 	require.NoError(t, err)
 	rc, err := config.ParseRepo([]byte("version: 1\nroles:\n  planner:\n    max_steps: 1\n"))
 	require.NoError(t, err)
-	spec := &preagent.Spec{Topic: "t", Desired: []string{"d"},
-		Files: []preagent.FileChange{{Path: "a.go", Action: preagent.ActionModify, Reason: "r"}}}
+	spec := &work.Spec{Topic: "t", Desired: []string{"d"},
+		Files: []work.FileChange{{Path: "a.go", Action: work.ActionModify, Reason: "r"}}}
 	_, sp, err := (&plannerAgent{models: ms}).Plan(t.Context(), spec, rc)
 	require.ErrorIs(t, err, planner.ErrBudget)
 	require.Len(t, srv.Requests(), 1)
@@ -127,7 +127,7 @@ func TestCoderAgentClosesItsWorkspace(t *testing.T) {
 		return ws, err
 	}}
 	// An empty plan asks the model nothing; a review of a missing file fails.
-	_, err = a.Implement(t.Context(), dir, &preagent.Spec{}, &planner.Plan{}, config.DefaultRepo(), nil)
+	_, err = a.Implement(t.Context(), dir, &work.Spec{}, &work.Plan{}, config.DefaultRepo(), nil)
 	require.NoError(t, err)
 	_, err = a.Revise(t.Context(), dir, workflow.Review{Path: "missing.txt", Line: 1,
 		Thread: []workflow.ThreadComment{{Author: "alice", Body: "fix"}}}, config.DefaultRepo())
@@ -158,14 +158,14 @@ func TestCoderAgentReportsItemProgress(t *testing.T) {
 	ms, err := newModels(modelEnv(srv.URL()))
 	require.NoError(t, err)
 	a := &coderAgent{models: ms, opts: coder.Options{SkipGoChecks: true}}
-	shout := []planner.Step{{Text: "Shout one"}}
-	plan := &planner.Plan{Items: []planner.Item{
-		{Path: "a.txt", Action: preagent.ActionModify, Steps: shout},
-		{Path: ".github/workflows/ci.yml", Action: preagent.ActionModify, Steps: shout},
-		{Path: "b.txt", Action: preagent.ActionModify, Steps: shout},
+	shout := []work.Step{{Text: "Shout one"}}
+	plan := &work.Plan{Items: []work.Item{
+		{Path: "a.txt", Action: work.ActionModify, Steps: shout},
+		{Path: ".github/workflows/ci.yml", Action: work.ActionModify, Steps: shout},
+		{Path: "b.txt", Action: work.ActionModify, Steps: shout},
 	}}
 	var reports [][]workflow.ItemStatus
-	res, err := a.Implement(t.Context(), dir, &preagent.Spec{Topic: "shout"}, plan, config.DefaultRepo(),
+	res, err := a.Implement(t.Context(), dir, &work.Spec{Topic: "shout"}, plan, config.DefaultRepo(),
 		func(items []workflow.ItemStatus) { reports = append(reports, items) })
 	require.NoError(t, err)
 	require.False(t, res.OK, "the blocked item is not done")

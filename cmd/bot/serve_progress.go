@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/issuesmith/issuesmith/coder"
-	"github.com/issuesmith/issuesmith/planner"
+	"github.com/issuesmith/issuesmith/work"
 	"github.com/issuesmith/issuesmith/workflow"
 )
 
@@ -12,7 +12,7 @@ import (
 // into the workflow's view: every plan item's status, in plan order,
 // reported whenever one changes. It returns nil when there is no one to
 // tell, so the coder skips the calls.
-func itemProgress(plan *planner.Plan, progress workflow.Progress) func(coder.ItemProgress) {
+func itemProgress(plan *work.Plan, progress workflow.Progress) func(coder.ItemProgress) {
 	if progress == nil || plan == nil {
 		return nil
 	}

@@ -15,14 +15,15 @@ import (
 	"github.com/issuesmith/issuesmith/preagent"
 	"github.com/issuesmith/issuesmith/repo"
 	"github.com/issuesmith/issuesmith/summaries"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 // solveRecord is the --json document of `bot solve`: the whole run.
 type solveRecord struct {
 	Issue   preagent.Issue   `json:"issue"`
 	Explore *preagent.Result `json:"explore"`
-	Spec    *preagent.Spec   `json:"spec"`
-	Plan    *planner.Plan    `json:"plan,omitempty"`
+	Spec    *work.Spec       `json:"spec"`
+	Plan    *work.Plan       `json:"plan,omitempty"`
 	// Stopped says why the run ended before the last stage, if it did.
 	Stopped string `json:"stopped,omitempty"`
 	// Code is the coding stage's record (set once that stage runs).
@@ -138,9 +139,9 @@ func runSolve(ctx context.Context, f solveFlags, m *config.Model, is preagent.Is
 		return err
 	}
 	rec.Explore, rec.Spec = res, res.Spec
-	meta := planner.Meta{RunID: "local", Version: 1}
+	meta := work.Meta{RunID: "local", Version: 1}
 	if !f.asJSON {
-		fmt.Fprintln(stdout, planner.RenderSpec(res.Spec, meta))
+		fmt.Fprintln(stdout, work.RenderSpec(res.Spec, meta))
 	}
 	if res.Spec.Partial {
 		fmt.Fprintf(stderr, "solve: partial spec (%s)\n", res.Reason)
@@ -156,7 +157,7 @@ func runSolve(ctx context.Context, f solveFlags, m *config.Model, is preagent.Is
 	}
 	rec.Plan = plan
 	if !f.asJSON {
-		fmt.Fprintln(stdout, planner.RenderPlan(plan, planner.PlanState{}, meta))
+		fmt.Fprintln(stdout, work.RenderPlan(plan, work.PlanState{}, meta))
 	}
 
 	if f.planOnly {
@@ -172,8 +173,8 @@ func runSolve(ctx context.Context, f solveFlags, m *config.Model, is preagent.Is
 }
 
 // planStage runs the planner on spec with the checkout's planner budget.
-func planStage(ctx context.Context, model llm.Model, guidance string, rcfg *config.Repo, spec *preagent.Spec,
-	stderr io.Writer) (*planner.Plan, error) {
+func planStage(ctx context.Context, model llm.Model, guidance string, rcfg *config.Repo, spec *work.Spec,
+	stderr io.Writer) (*work.Plan, error) {
 	pl, err := planner.New(model, planner.Options{Guidance: guidance, Budget: rcfg.Role(llm.RolePlanner).Budget()})
 	if err != nil {
 		return nil, err

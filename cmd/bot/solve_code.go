@@ -10,9 +10,8 @@ import (
 	"github.com/issuesmith/issuesmith/coder"
 	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/llm"
-	"github.com/issuesmith/issuesmith/planner"
-	"github.com/issuesmith/issuesmith/preagent"
 	"github.com/issuesmith/issuesmith/repo"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 // coderOptions maps a repository's .github/issuesmith.yml onto the coder's
@@ -37,7 +36,7 @@ func coderOptions(rc *config.Repo) coder.Options {
 // retries and checks go to stderr; the PR summary and the diff to stdout
 // (unless asJSON, when the caller prints the record holding the result).
 func codeStage(ctx context.Context, model llm.Model, ws *repo.Workspace, rc *config.Repo,
-	spec *preagent.Spec, plan *planner.Plan, asJSON bool, stdout, stderr io.Writer) (*coder.Result, error) {
+	spec *work.Spec, plan *work.Plan, asJSON bool, stdout, stderr io.Writer) (*coder.Result, error) {
 	c, err := coder.New(model, coderOptions(rc))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", config.RepoPath, err)

@@ -1,11 +1,10 @@
-package planner
+package work
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/issuesmith/issuesmith/llm"
-	"github.com/issuesmith/issuesmith/preagent"
 )
 
 // Plan is the spec turned into work: one item per file, in the order the
@@ -19,8 +18,8 @@ type Plan struct {
 
 // Item is the work on one file.
 type Item struct {
-	Path   string          `json:"path"`
-	Action preagent.Action `json:"action"`
+	Path   string `json:"path"`
+	Action Action `json:"action"`
 	// Reason is the one-line why, carried over from the spec.
 	Reason string `json:"reason,omitempty"`
 	Steps  []Step `json:"steps"`
@@ -55,13 +54,13 @@ func (p *Plan) Validate() error {
 	}
 	seen := map[string]bool{}
 	for i, it := range p.Items {
-		if err := preagent.CheckPath(it.Path); err != nil {
+		if err := CheckPath(it.Path); err != nil {
 			probs = append(probs, fmt.Sprintf("items[%d]: %v", i, err))
 		}
-		if _, err := preagent.ParseAction(string(it.Action)); err != nil {
+		if _, err := ParseAction(string(it.Action)); err != nil {
 			probs = append(probs, fmt.Sprintf("items[%d] %s: %v", i, it.Path, err))
 		}
-		if len(it.Steps) == 0 && it.Action != preagent.ActionDelete {
+		if len(it.Steps) == 0 && it.Action != ActionDelete {
 			probs = append(probs, fmt.Sprintf("items[%d] %s: no steps", i, it.Path))
 		}
 		for j, s := range it.Steps {

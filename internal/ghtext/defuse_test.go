@@ -1,11 +1,11 @@
-package ghapp_test
+package ghtext_test
 
 import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/issuesmith/issuesmith/ghapp"
+	"github.com/issuesmith/issuesmith/internal/ghtext"
 )
 
 func TestDefuse(t *testing.T) {
@@ -28,9 +28,9 @@ func TestDefuse(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := ghapp.Defuse(tc.in)
+			got := ghtext.Defuse(tc.in)
 			require.Equal(t, tc.want, got)
-			require.Equal(t, got, ghapp.Defuse(got), "idempotent")
+			require.Equal(t, got, ghtext.Defuse(got), "idempotent")
 		})
 	}
 }
@@ -40,8 +40,8 @@ func FuzzDefuse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		once := ghapp.Defuse(s)
-		if twice := ghapp.Defuse(once); twice != once {
+		once := ghtext.Defuse(s)
+		if twice := ghtext.Defuse(once); twice != once {
 			t.Fatalf("not idempotent:\n%q\n%q\n%q", s, once, twice)
 		}
 	})
@@ -49,7 +49,7 @@ func FuzzDefuse(f *testing.F) {
 
 func TestDefuseText(t *testing.T) {
 	t.Parallel()
-	got := ghapp.DefuseText("Fix greeting, closes #4 (cc @alice)")
+	got := ghtext.DefuseText("Fix greeting, closes #4 (cc @alice)")
 	require.Equal(t, "Fix greeting, c\u200bloses #4 (cc @\u200balice)", got)
-	require.Equal(t, got, ghapp.DefuseText(got), "idempotent")
+	require.Equal(t, got, ghtext.DefuseText(got), "idempotent")
 }

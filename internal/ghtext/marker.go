@@ -1,4 +1,4 @@
-package ghapp
+package ghtext
 
 import (
 	"fmt"
@@ -58,8 +58,13 @@ func WithMarker(body string, m Marker) string {
 	return m.String() + "\n" + body
 }
 
-// matches reports whether found identifies the same comment as want: same
+// Matches reports whether found identifies the same comment as want: same
 // kind and, when want names a run, the same run.
-func (want Marker) matches(found Marker) bool {
+func (want Marker) Matches(found Marker) bool {
 	return found.Kind == want.Kind && (want.Run == "" || want.Run == found.Run)
+}
+
+// StripMarker returns body without its marker, trimmed, for comparing texts.
+func StripMarker(body string) string {
+	return strings.TrimSpace(markerRE.ReplaceAllString(body, ""))
 }

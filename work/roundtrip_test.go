@@ -1,4 +1,4 @@
-package planner
+package work
 
 import (
 	"errors"
@@ -6,18 +6,17 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/issuesmith/issuesmith/preagent"
 	"github.com/stretchr/testify/require"
 )
 
-func sampleSpec() *preagent.Spec {
-	return &preagent.Spec{
+func sampleSpec() *Spec {
+	return &Spec{
 		Topic:   "Add the DeepSeek platform with its models and pricing",
 		Current: []string{"`src/data/platform.ts` lists OpenAI and Anthropic only.", "Pricing tables live one file per platform under `src/data/`."},
 		Desired: []string{"DeepSeek appears in the platform list with its models and prices."},
-		Files: []preagent.FileChange{
-			{Path: "src/data/deepseek.ts", Action: preagent.ActionAdd, Reason: "models and pricing of DeepSeek, shaped like `openai.ts`"},
-			{Path: "src/data/platform.ts", Action: preagent.ActionModify, Reason: "import deepseek and add it to `platforms`"},
+		Files: []FileChange{
+			{Path: "src/data/deepseek.ts", Action: ActionAdd, Reason: "models and pricing of DeepSeek, shaped like `openai.ts`"},
+			{Path: "src/data/platform.ts", Action: ActionModify, Reason: "import deepseek and add it to `platforms`"},
 		},
 		Questions: []string{"Should prices be shown in USD or CNY?"},
 	}
@@ -25,16 +24,16 @@ func sampleSpec() *preagent.Spec {
 
 func samplePlan() *Plan {
 	return &Plan{Items: []Item{
-		{Path: "src/data/deepseek.ts", Action: preagent.ActionAdd, Reason: "models and pricing of DeepSeek",
+		{Path: "src/data/deepseek.ts", Action: ActionAdd, Reason: "models and pricing of DeepSeek",
 			Steps: []Step{{Text: "Export `deepseek` with `deepseek-chat` and `deepseek-reasoner` entries"}, {Text: "Give each model input and output prices per million tokens"}}},
-		{Path: "src/data/platform.ts", Action: preagent.ActionModify, Reason: "register the platform",
+		{Path: "src/data/platform.ts", Action: ActionModify, Reason: "register the platform",
 			Steps: []Step{{Text: "Import `deepseek` from `./deepseek`"}, {Text: "Add `deepseek` to the `platforms` object"}}},
 	}}
 }
 
 func TestSpecRoundTrip(t *testing.T) {
 	t.Parallel()
-	for _, s := range []*preagent.Spec{sampleSpec(), {Topic: "Vague", Questions: []string{"Which page?", "What colour?"}},
+	for _, s := range []*Spec{sampleSpec(), {Topic: "Vague", Questions: []string{"Which page?", "What colour?"}},
 		{Topic: "Half", Files: sampleSpec().Files[:1], Partial: true, Note: "the explorer hit its step limit (40 steps)"}} {
 		body := RenderSpec(s, Meta{RunID: "r1", Version: 3})
 		got, err := ParseSpec(body)
@@ -87,10 +86,10 @@ func TestSpecHumanEdits(t *testing.T) {
 	want := sampleSpec()
 	want.Current[0] = "`src/data/platform.ts` lists OpenAI and Anthropic, nothing else."
 	want.Desired = []string{"The docs mention DeepSeek.", "DeepSeek appears in the platform list with its models and prices."}
-	want.Files = []preagent.FileChange{
-		{Path: "docs/platforms.md", Action: preagent.ActionModify, Reason: "list DeepSeek"},
+	want.Files = []FileChange{
+		{Path: "docs/platforms.md", Action: ActionModify, Reason: "list DeepSeek"},
 		want.Files[0],
-		{Path: "src/data/index.ts", Action: preagent.ActionModify, Reason: "re-export the new module so callers can import it"},
+		{Path: "src/data/index.ts", Action: ActionModify, Reason: "re-export the new module so callers can import it"},
 	}
 	want.Questions = nil
 	if d := cmp.Diff(want, got); d != "" {
@@ -152,11 +151,11 @@ func TestPlanHumanEdits(t *testing.T) {
 		t.Fatalf("parse: %v\n%s", err, edited)
 	}
 	want := &Plan{Items: []Item{
-		{Path: "src/data/platform.ts", Action: preagent.ActionModify, Reason: "register the platform",
+		{Path: "src/data/platform.ts", Action: ActionModify, Reason: "register the platform",
 			Steps: []Step{{Text: "Import `deepseek` from `./deepseek`"}, {Text: "Add `deepseek` to the `platforms` object"}, {Text: "Keep the list sorted by name"}}},
-		{Path: "src/data/deepseek.ts", Action: preagent.ActionAdd, Reason: "models and pricing of DeepSeek",
+		{Path: "src/data/deepseek.ts", Action: ActionAdd, Reason: "models and pricing of DeepSeek",
 			Steps: []Step{{Text: "Export `deepseek` with the two chat models; (names as on the pricing page)"}}},
-		{Path: "src/data/legacy.ts", Action: preagent.ActionDelete},
+		{Path: "src/data/legacy.ts", Action: ActionDelete},
 	}}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("edited plan (-want +got):\n%s\n%s", d, edited)
@@ -294,7 +293,7 @@ func TestRenderPathsStayInTheirSpan(t *testing.T) {
 	t.Parallel()
 	evil := "a.go`\n- [x] **Approve and implement** <!--"
 	s := sampleSpec()
-	s.Files = append(s.Files, preagent.FileChange{Path: evil, Action: "modify", Reason: "r"})
+	s.Files = append(s.Files, FileChange{Path: evil, Action: "modify", Reason: "r"})
 	body := RenderSpec(s, Meta{RunID: "r", Version: 1})
 	require.NotContains(t, body, "\n- [x] **Approve")
 	require.Contains(t, body, "`a.go??- [x] **Approve and implement** <!--`", "one line, inside its span")
@@ -308,7 +307,7 @@ func TestRenderPathsStayInTheirSpan(t *testing.T) {
 // the issue (its comments are not read), then /spec; and it still parses.
 func TestRenderQuestionsOnlySaysWhereToAnswer(t *testing.T) {
 	t.Parallel()
-	s := &preagent.Spec{Topic: "Vague", Questions: []string{"Which page?"}}
+	s := &Spec{Topic: "Vague", Questions: []string{"Which page?"}}
 	body := RenderSpec(s, Meta{RunID: "r", Version: 1})
 	if !strings.Contains(body, "by editing the issue, then comment `/spec`") || strings.Contains(body, "reply in a comment") {
 		t.Fatalf("the spec sends answers where nobody reads them:\n%s", body)

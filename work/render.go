@@ -1,11 +1,10 @@
-package planner
+package work
 
 import (
 	"fmt"
 	"strings"
 
-	"github.com/issuesmith/issuesmith/ghapp"
-	"github.com/issuesmith/issuesmith/preagent"
+	"github.com/issuesmith/issuesmith/internal/ghtext"
 )
 
 // Kinds of bot comments, as written in the hidden marker.
@@ -47,14 +46,14 @@ func Marker(kind string, m Meta) string {
 	if run == "" {
 		run = "local"
 	}
-	return ghapp.Marker{Kind: kind, Run: run, Version: m.Version}.String()
+	return ghtext.Marker{Kind: kind, Run: run, Version: m.Version}.String()
 }
 
 // RenderSpec renders the spec comment as GitHub Markdown: the marker, the
 // topic, current and desired behaviour as bullets, the files as ticked
 // task-list items ("untick to drop"), open questions, and a footer saying how
 // to edit. ParseSpec reads the result (and people's edits of it) back.
-func RenderSpec(s *preagent.Spec, m Meta) string {
+func RenderSpec(s *Spec, m Meta) string {
 	var b strings.Builder
 	b.WriteString(Marker(KindSpec, m) + "\n")
 	b.WriteString(specTitle + oneLine(s.Topic) + "\n\n")
@@ -170,9 +169,9 @@ func codePath(p string) string {
 
 // oneLine folds whitespace (including newlines) so a value stays on its
 // Markdown line and cannot inject structure into the comment, and defuses
-// it (ghapp.Defuse): model-written text must not mention people, close
+// it (ghtext.Defuse): model-written text must not mention people, close
 // other issues, or hide later lines in an HTML comment the parser still
 // reads.
 func oneLine(s string) string {
-	return ghapp.Defuse(strings.Join(strings.Fields(s), " "))
+	return ghtext.Defuse(strings.Join(strings.Fields(s), " "))
 }

@@ -1,10 +1,8 @@
-package planner
+package work
 
 import (
 	"fmt"
 	"strings"
-
-	"github.com/issuesmith/issuesmith/preagent"
 )
 
 // ParseSpec reads a spec comment, as rendered by RenderSpec and then edited by
@@ -13,11 +11,11 @@ import (
 // unticked (dropped) or deleted. Plain text in a bullet section becomes a
 // bullet, an indented line continues the bullet above it. A line that cannot
 // be read yields a *ParseError naming it.
-func ParseSpec(body string) (*preagent.Spec, error) {
+func ParseSpec(body string) (*Spec, error) {
 	if err := checkKind(body, KindSpec); err != nil {
 		return nil, err
 	}
-	s := &preagent.Spec{}
+	s := &Spec{}
 	section := ""
 	var list *[]string
 	for _, l := range contentLines(body) {
@@ -49,7 +47,7 @@ func ParseSpec(body string) (*preagent.Spec, error) {
 
 // specSection handles a heading line: the title or one of the known
 // sections; any other heading is an error.
-func specSection(s *preagent.Spec, l line, hashes, title string) (string, *[]string, error) {
+func specSection(s *Spec, l line, hashes, title string) (string, *[]string, error) {
 	if len(hashes) == 2 {
 		topic, ok := strings.CutPrefix(title, strings.TrimPrefix(strings.TrimSpace(specTitle), "## "))
 		if !ok {
@@ -73,7 +71,7 @@ func specSection(s *preagent.Spec, l line, hashes, title string) (string, *[]str
 }
 
 // specLine reads one line inside a section.
-func specLine(s *preagent.Spec, section string, list *[]string, l line) error {
+func specLine(s *Spec, section string, list *[]string, l line) error {
 	bm := bulletRe.FindStringSubmatch(l.text)
 	cont := indentedRe.MatchString(l.text) && (bm == nil || strings.HasPrefix(l.text, "    "))
 	if section == secFiles {

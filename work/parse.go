@@ -1,4 +1,4 @@
-package planner
+package work
 
 import (
 	"errors"
@@ -6,8 +6,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-
-	"github.com/issuesmith/issuesmith/preagent"
 
 	"github.com/issuesmith/issuesmith/internal/fence"
 )
@@ -101,21 +99,21 @@ func checkKind(body, want string) error {
 
 // parseFileRef reads "action `path` — reason" (bold, numbering and backticks
 // optional) as people write it in a spec file line or a plan heading.
-func parseFileRef(l line, s string) (preagent.FileChange, error) {
+func parseFileRef(l line, s string) (FileChange, error) {
 	m := actPathRe.FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
-		return preagent.FileChange{}, &ParseError{Line: l.n, Text: l.text,
+		return FileChange{}, &ParseError{Line: l.n, Text: l.text,
 			Msg: "expected an action and a path, like: modify `path/to/file.go` — reason"}
 	}
-	act, err := preagent.ParseAction(m[1])
+	act, err := ParseAction(m[1])
 	if err != nil {
-		return preagent.FileChange{}, &ParseError{Line: l.n, Text: l.text, Msg: err.Error()}
+		return FileChange{}, &ParseError{Line: l.n, Text: l.text, Msg: err.Error()}
 	}
 	path := strings.TrimPrefix(strings.TrimSpace(m[2]+m[3]), "./")
-	if err := preagent.CheckPath(path); err != nil {
-		return preagent.FileChange{}, &ParseError{Line: l.n, Text: l.text, Msg: err.Error()}
+	if err := CheckPath(path); err != nil {
+		return FileChange{}, &ParseError{Line: l.n, Text: l.text, Msg: err.Error()}
 	}
-	return preagent.FileChange{Path: path, Action: act, Reason: strings.TrimSpace(m[4])}, nil
+	return FileChange{Path: path, Action: act, Reason: strings.TrimSpace(m[4])}, nil
 }
 
 func truncate(s string, n int) string {
@@ -136,7 +134,7 @@ func upperFirst(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// undefuse reverses what rendering's ghapp.Defuse added, so the planner and
+// undefuse reverses what rendering's ghtext.Defuse added, so the planner and
 // the coder read the words as the model wrote them ("@types/node", not
 // "@&#8203;types/node", which a model might copy into code); the next render
 // defuses them again.

@@ -1,4 +1,4 @@
-package preagent
+package work
 
 import (
 	"fmt"
