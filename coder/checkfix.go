@@ -37,7 +37,7 @@ func (r *run) checkAndFix(ctx context.Context) error {
 // runChecks runs go build/vet of the touched packages and, when allowed, the
 // configured commands.
 func (r *run) runChecks(ctx context.Context, changed []string, round int) []CheckResult {
-	run := runner{dir: r.tree.dir, timeout: r.c.opts.CheckTimeout}
+	run := runner{dir: r.tree.dir, timeout: r.c.opts.CheckTimeout, policy: r.c.opts.Sandbox}
 	var out []CheckResult
 	if !r.c.opts.SkipGoChecks {
 		out = append(out, run.goChecks(ctx, goPackages(r.tree, changed))...)
@@ -48,7 +48,9 @@ func (r *run) runChecks(ctx context.Context, changed []string, round int) []Chec
 	for i := range out {
 		out[i].Round = round
 		status := "passed"
-		if !out[i].OK {
+		if out[i].Refused {
+			status = "not run (no sandbox)"
+		} else if !out[i].OK {
 			status = "failed"
 		}
 		r.event("checks", round, "check", "%s %s (%s)", out[i].Command, status, out[i].Duration)
@@ -60,7 +62,7 @@ func (r *run) runChecks(ctx context.Context, changed []string, round int) []Chec
 func fixable(checks []CheckResult, changed []string) []CheckResult {
 	var out []CheckResult
 	for _, c := range checks {
-		if c.OK {
+		if c.OK || c.Refused {
 			continue
 		}
 		if c.Name == "go build" || c.Name == "go vet" {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/issuesmith/issuesmith/internal/procenv"
+	"github.com/issuesmith/issuesmith/internal/sandbox"
 
 	clippkg "github.com/issuesmith/issuesmith/internal/clip"
 )
@@ -27,6 +28,9 @@ type CheckResult struct {
 	Output   string        `json:"output,omitempty"` // combined output, truncated
 	Duration time.Duration `json:"duration"`
 	Round    int           `json:"round"` // 0 = first check, n = after fix round n
+	// Refused: the check was not run (no bubblewrap sandbox on the host);
+	// it is not fed back to the model.
+	Refused bool `json:"refused,omitempty"`
 }
 
 // Output truncation: keep the head (the first errors are usually the cause)
@@ -87,24 +91,29 @@ func clip(s string, n int) string { return clippkg.Bytes(s, n, " …(line cut)")
 type runner struct {
 	dir     string
 	timeout time.Duration
+	// policy is the sandbox of commands run with sandboxed set; the
+	// runner adds the go toolchain's paths (goPolicy).
+	policy sandbox.Policy
 }
 
 // run executes argv in the worktree with the timeout and a scrubbed
 // environment: the bot's own secrets (API keys, the App's private key) live in
-// its environment and must never reach repository code.
-func (r runner) run(ctx context.Context, name string, argv []string, env []string) CheckResult {
+// its environment and must never reach repository code. With sandboxed it
+// runs under r.policy's bubblewrap sandbox.
+func (r runner) run(ctx context.Context, name string, argv []string, env []string, sandboxed bool) CheckResult {
 	ctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
 	start := time.Now()
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Dir = r.dir
-	cmd.Env = append(baseEnv(), env...)
+	res := CheckResult{Name: name, Command: strings.Join(argv, " ")}
+	cmd, err := r.command(ctx, argv, append(baseEnv(), env...), sandboxed)
+	if err != nil {
+		res.Output = err.Error()
+		return res
+	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	setProcessGroup(cmd)
-	cmd.WaitDelay = 2 * time.Second
-	err := cmd.Run()
-	res := CheckResult{Name: name, Command: strings.Join(argv, " "), Duration: time.Since(start).Round(time.Millisecond)}
+	err = cmd.Run()
+	res.Duration = time.Since(start).Round(time.Millisecond)
 	res.OK = err == nil
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		res.TimedOut, res.OK = true, false
@@ -114,6 +123,20 @@ func (r runner) run(ctx context.Context, name string, argv []string, env []strin
 	}
 	res.Output = truncateOutput(out.String())
 	return res
+}
+
+// command builds the process: in the sandbox, or plain in its own process
+// group (the context's end kills the group).
+func (r runner) command(ctx context.Context, argv, env []string, sandboxed bool) (*exec.Cmd, error) {
+	if sandboxed {
+		return r.policy.Command(ctx, r.dir, argv, env)
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = r.dir
+	cmd.Env = env
+	setProcessGroup(cmd)
+	cmd.WaitDelay = 2 * time.Second
+	return cmd, nil
 }
 
 func isExit(err error) bool {
@@ -169,6 +192,10 @@ func goPackages(t *tree, touched []string) []string {
 // PATH. Modules are not downloaded (GOPROXY=off), the toolchain line of
 // go.mod is ignored (GOTOOLCHAIN=local) and go.mod/go.sum stay as they are
 // (the default -mod=readonly, or vendor): a check fetches and writes nothing.
+// They run in the sandbox (cgo compiles the repository's C); without
+// bubblewrap they run outside it with CGO_ENABLED=0, so no C compiler reads
+// what the repository's cgo preambles name (the go tool itself executes no
+// repository code).
 func (r runner) goChecks(ctx context.Context, pkgs []string) []CheckResult {
 	if len(pkgs) == 0 {
 		return nil
@@ -178,25 +205,44 @@ func (r runner) goChecks(ctx context.Context, pkgs []string) []CheckResult {
 		return nil
 	}
 	env := []string{"GOTOOLCHAIN=local", "GOPROXY=off"}
+	sandboxed := sandbox.Check() == nil
+	if sandboxed {
+		var goEnv []string
+		r.policy, goEnv = goPolicy(ctx, gobin, r.policy)
+		env = append(env, goEnv...)
+	} else {
+		env = append(env, "CGO_ENABLED=0")
+	}
 	// -o /dev/null: a main package must not leave a binary in the worktree.
-	build := r.run(ctx, "go build", append([]string{gobin, "build", "-o", os.DevNull}, pkgs...), env)
+	build := r.run(ctx, "go build", append([]string{gobin, "build", "-o", os.DevNull}, pkgs...), env, sandboxed)
 	build.Command = "go build " + strings.Join(pkgs, " ")
 	if !build.OK {
 		return []CheckResult{build}
 	}
-	vet := r.run(ctx, "go vet", append([]string{gobin, "vet"}, pkgs...), env)
+	vet := r.run(ctx, "go vet", append([]string{gobin, "vet"}, pkgs...), env, sandboxed)
 	vet.Command = "go vet " + strings.Join(pkgs, " ")
 	return []CheckResult{build, vet}
 }
 
-// commandChecks runs the repository's configured check commands through sh.
+// commandChecks runs the repository's configured check commands through sh
+// in the sandbox; without bubblewrap each is refused, not run.
 func (r runner) commandChecks(ctx context.Context, cmds []string) []CheckResult {
 	var res []CheckResult
+	sbErr := sandbox.Check()
+	var env []string
+	if gobin, err := exec.LookPath("go"); err == nil && sbErr == nil {
+		r.policy, env = goPolicy(ctx, gobin, r.policy)
+	}
 	for _, c := range cmds {
 		if strings.TrimSpace(c) == "" {
 			continue
 		}
-		res = append(res, r.run(ctx, c, []string{"sh", "-c", c}, nil))
+		if sbErr != nil {
+			res = append(res, CheckResult{Name: c, Command: c, Refused: true,
+				Output: "not run: check commands run only in a bubblewrap sandbox: " + sbErr.Error()})
+			continue
+		}
+		res = append(res, r.run(ctx, c, []string{"sh", "-c", c}, env, true))
 	}
 	return res
 }

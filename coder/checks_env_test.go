@@ -31,7 +31,7 @@ func TestGoToolGetsNoBotSecrets(t *testing.T) {
 		}
 	}
 	r := runner{dir: dir, timeout: 2 * time.Minute}
-	res := r.run(t.Context(), "go run", []string{gobin, "run", "."}, []string{"GOTOOLCHAIN=local", "GOPROXY=off"})
+	res := r.run(t.Context(), "go run", []string{gobin, "run", "."}, []string{"GOTOOLCHAIN=local", "GOPROXY=off"}, false)
 	if !res.OK {
 		t.Fatalf("go run failed: %s", res.Output)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/issuesmith/issuesmith/internal/sandbox"
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/repo"
 	"github.com/issuesmith/issuesmith/work"
@@ -52,6 +53,13 @@ type Options struct {
 	// CheckCommands are shell commands (sh -c) run in the worktree after
 	// the edits when RunCommands is set, e.g. "go test ./pkg/...".
 	CheckCommands []string
+	// Sandbox is the bubblewrap policy of go build/vet and check commands:
+	// the worktree and the go caches are writable, the rest of the host
+	// absent or read-only. Put the bot's key and config files in Hide;
+	// Network shares the host network (off by default). Without
+	// bubblewrap check commands are refused and go build/vet run outside
+	// it with CGO_ENABLED=0.
+	Sandbox sandbox.Policy
 	// CheckTimeout bounds each check command and each go check.
 	CheckTimeout time.Duration
 	// FixRounds bounds the rounds in which failing checks are fed back to

@@ -30,7 +30,9 @@ func (r *Result) Report() string {
 	}
 	for _, c := range r.lastChecks() {
 		mark := "ok"
-		if !c.OK {
+		if c.Refused {
+			mark = "NOT RUN (no sandbox)"
+		} else if !c.OK {
 			mark = "FAILED"
 		}
 		fmt.Fprintf(&b, "check: %s %s (round %d, %s)\n", c.Command, mark, c.Round, c.Duration)

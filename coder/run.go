@@ -206,7 +206,9 @@ func summarize(res *Result) string {
 		var parts []string
 		for _, c := range cks {
 			mark := "passed"
-			if !c.OK {
+			if c.Refused {
+				mark = "not run (no bubblewrap sandbox on the bot's host)"
+			} else if !c.OK {
 				mark = "failed"
 			}
 			parts = append(parts, fmt.Sprintf("`%s` %s", c.Command, mark))

@@ -128,7 +128,7 @@ func newServer(ctx context.Context, cfg *config.Server, log *slog.Logger, tune s
 		Git:        &gitRepos{cache: cache, app: app, author: botSignature(botLogin)},
 		Explorer:   &explorerAgent{models: ms, cache: st, opts: preagent.Options{}},
 		Planner:    &plannerAgent{models: ms},
-		Coder:      &coderAgent{models: ms, opts: coder.Options{}, allowChecks: cfg.AllowCheckCommands},
+		Coder:      &coderAgent{models: ms, opts: coder.Options{Sandbox: sandboxPolicy(cfg)}, allowChecks: cfg.AllowCheckCommands},
 		Summarizer: &summaryRefresher{models: ms, cache: st},
 	}, workflow.Options{
 		BotLogin: botLogin, MaxWorkers: cfg.Workers, Logger: log, PollInterval: tune.pollInterval,
