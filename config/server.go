@@ -48,6 +48,9 @@ type Server struct {
 	ListenAddr string `env:"LISTEN_ADDR" envDefault:":8080"`
 	// WebhookMaxBody caps a webhook body in bytes (GitHub's own cap is 25 MB).
 	WebhookMaxBody int64 `env:"WEBHOOK_MAX_BODY" envDefault:"26214400"`
+	// WebhookMaxInFlight bounds the bytes of webhook bodies held at once;
+	// requests past it get 503 with Retry-After. At least WebhookMaxBody.
+	WebhookMaxInFlight int64 `env:"WEBHOOK_MAX_IN_FLIGHT" envDefault:"104857600"`
 	// Workers is how many jobs run at once.
 	Workers int `env:"WORKERS" envDefault:"2"`
 	// ShutdownTimeout bounds the wait for running steps at shutdown.
@@ -133,6 +136,9 @@ func (s *Server) Validate() error {
 	}
 	if s.WebhookMaxBody < 1024 {
 		bad("WEBHOOK_MAX_BODY", "must be at least 1024 bytes")
+	}
+	if s.WebhookMaxInFlight < s.WebhookMaxBody {
+		bad("WEBHOOK_MAX_IN_FLIGHT", "must be at least WEBHOOK_MAX_BODY")
 	}
 	if s.Workers < 1 {
 		bad("WORKERS", "must be at least 1")

@@ -86,6 +86,17 @@ type serverTuning struct {
 // error, not hang it. Migrations on a healthy database take seconds.
 const defaultStartTimeout = time.Minute
 
+// HTTP server timeouts: a request's headers and body must arrive within
+// readTimeout (a trickled body is cut off and its connection closed), the
+// answer within writeTimeout of the headers, and an idle keep-alive
+// connection is closed after idleTimeout. GitHub sends a delivery at once
+// and waits 10 s for the answer.
+const (
+	readTimeout  = 30 * time.Second
+	writeTimeout = 60 * time.Second
+	idleTimeout  = 90 * time.Second
+)
+
 // newServer constructs and checks every part: database (migrated), GitHub
 // App, model, git cache, agents, workflow engine, webhook handler, metrics.
 // Nothing runs until run.
@@ -148,7 +159,8 @@ func newServer(ctx context.Context, cfg *config.Server, log *slog.Logger, tune s
 		return nil, err
 	}
 	mux := http.NewServeMux()
-	mux.Handle("POST /webhook", hook)
+	mux.Handle("POST /webhook", webhook.NewLimiter(hook, cfg.WebhookMaxInFlight, cfg.WebhookMaxBody, log,
+		func(event, result string) { m.delivery(event, result, 0) }))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{}))
@@ -231,7 +243,8 @@ func (s *server) serve(ctx context.Context, l net.Listener) error {
 	if err := s.engine.Start(ctx); err != nil {
 		return err
 	}
-	hs := &http.Server{Handler: s.handler, ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: s.handler, ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout: readTimeout, WriteTimeout: writeTimeout, IdleTimeout: idleTimeout}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(l) }()
 	s.ready.Store(true)
