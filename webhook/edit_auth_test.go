@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/issuesmith/issuesmith/workflow"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -32,7 +33,7 @@ func TestBotCommentEditNeedsTheEditorsWrite(t *testing.T) {
 	code, _ = r.send(r.newDelivery("issue_comment", edit("alice")))
 	assert.Equal(t, http.StatusAccepted, code)
 	if got := r.disp.got(); assert.Len(t, got, 1) {
-		assert.Equal(t, KindCommentEdited, got[0].Kind)
+		assert.Equal(t, workflow.CommentEdited, got[0].Kind)
 		assert.Equal(t, "alice", got[0].Sender)
 	}
 	assert.Equal(t, 2, r.gh.Calls(permOp))

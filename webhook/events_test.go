@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/issuesmith/issuesmith/workflow"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -11,7 +12,7 @@ import (
 const permOp = "GET /repos/{owner}/{repo}/collaborators/{username}/permission"
 
 // TestEvents sends real example payloads, edited where a case needs it,
-// signed, through the real handler, and checks what reached the dispatcher.
+// signed, through the real handler, and checks what reached the consumer.
 func TestEvents(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -20,11 +21,11 @@ func TestEvents(t *testing.T) {
 		event     string
 		edit      func(r *rig, m map[string]any)
 		status    int
-		want      *Event // nil: nothing dispatched
+		want      *workflow.Event // nil: nothing dispatched
 		authCalls int
 	}{
 		{name: "label added by a writer", file: "issues.labeled", event: "issues", status: 202, authCalls: 1,
-			want: &Event{Kind: KindLabeled, Action: "labeled", Number: 1, Sender: "Codertocat", Label: "bug"}},
+			want: &workflow.Event{Kind: workflow.Labeled, Action: "labeled", Number: 1, Sender: "Codertocat", Label: "bug"}},
 		{name: "label added by the bot itself", file: "issues.labeled", event: "issues", status: 200,
 			edit: func(r *rig, m map[string]any) { m["sender"] = r.botUser() }},
 		{name: "label added by another bot", file: "issues.labeled", event: "issues", status: 200,
@@ -32,17 +33,17 @@ func TestEvents(t *testing.T) {
 				m["sender"] = map[string]any{"login": "dependabot[bot]", "type": "Bot"}
 			}},
 		{name: "label removed", file: "issues.unlabeled", event: "issues", status: 202,
-			want: &Event{Kind: KindUnlabeled, Action: "unlabeled", Number: 1, Sender: "Codertocat", Label: "bug"}},
+			want: &workflow.Event{Kind: workflow.Unlabeled, Action: "unlabeled", Number: 1, Sender: "Codertocat", Label: "bug"}},
 		{name: "issue closed", file: "issues.reopened", event: "issues", status: 202,
 			edit: func(_ *rig, m map[string]any) { m["action"] = "closed"; set(m, "issue.state", "closed") },
-			want: &Event{Kind: KindClosed, Action: "closed", Number: 1, Sender: "Codertocat"}},
+			want: &workflow.Event{Kind: workflow.Closed, Action: "closed", Number: 1, Sender: "Codertocat"}},
 		{name: "issue edited", file: "issues.edited", event: "issues", status: 202, authCalls: 1,
-			want: &Event{Kind: KindIssueEdited, Action: "edited", Number: 1, Sender: "Codertocat"}},
+			want: &workflow.Event{Kind: workflow.IssueEdited, Action: "edited", Number: 1, Sender: "Codertocat"}},
 		{name: "issue opened", file: "issues.opened", event: "issues", status: 200},
 		{name: "command", file: "issue_comment.created", event: "issue_comment", status: 202, authCalls: 1,
 			edit: func(_ *rig, m map[string]any) { set(m, "comment.body", "Thanks.\n/plan keep it small\n") },
-			want: &Event{Kind: KindCommand, Action: "created", Number: 1, Sender: "Codertocat", CommentID: 492700400,
-				CommentBody: "Thanks.\n/plan keep it small\n", Command: CmdPlan, Args: "keep it small"}},
+			want: &workflow.Event{Kind: workflow.CommandGiven, Action: "created", Number: 1, Sender: "Codertocat", CommentID: 492700400,
+				Body: "Thanks.\n/plan keep it small\n", Command: workflow.CmdPlan, Args: "keep it small"}},
 		{name: "comment without command", file: "issue_comment.created", event: "issue_comment", status: 200},
 		{name: "command in a quote block is not one", file: "issue_comment.created", event: "issue_comment", status: 200,
 			edit: func(_ *rig, m map[string]any) { set(m, "comment.body", "```\n/stop\n```") }},
@@ -52,8 +53,8 @@ func TestEvents(t *testing.T) {
 				set(m, "issue.user", r.botUser())
 				set(m, "comment.body", "@IssueSmith please add a test")
 			},
-			want: &Event{Kind: KindMention, Action: "created", Number: 1, IsPR: true, Sender: "Codertocat", CommentID: 492700400,
-				CommentBody: "@IssueSmith please add a test"}},
+			want: &workflow.Event{Kind: workflow.Mention, Action: "created", Number: 1, IsPR: true, Sender: "Codertocat", CommentID: 492700400,
+				Body: "@IssueSmith please add a test"}},
 		{name: "mention of a longer name", file: "issue_comment.created", event: "issue_comment", status: 200,
 			edit: func(r *rig, m map[string]any) {
 				set(m, "issue.pull_request", map[string]any{"url": "u"})
@@ -65,8 +66,8 @@ func TestEvents(t *testing.T) {
 				set(m, "comment.user", r.botUser())
 				set(m, "comment.body", "<!-- issuesmith:plan run=1 v=1 -->\n- [x] approve and implement")
 			},
-			want: &Event{Kind: KindCommentEdited, Action: "edited", Number: 1, Sender: "Codertocat", CommentID: 492700400,
-				CommentBody: "<!-- issuesmith:plan run=1 v=1 -->\n- [x] approve and implement"}},
+			want: &workflow.Event{Kind: workflow.CommentEdited, Action: "edited", Number: 1, Sender: "Codertocat", CommentID: 492700400,
+				Body: "<!-- issuesmith:plan run=1 v=1 -->\n- [x] approve and implement"}},
 		{name: "bot edits its own plan", file: "issue_comment.edited", event: "issue_comment", status: 200,
 			edit: func(r *rig, m map[string]any) { set(m, "comment.user", r.botUser()); m["sender"] = r.botUser() }},
 		{name: "user edits their own comment", file: "issue_comment.edited", event: "issue_comment", status: 200,
@@ -78,8 +79,8 @@ func TestEvents(t *testing.T) {
 				set(m, "pull_request.user", r.botUser())
 				set(m, "comment.body", "@issuesmith use a constant here")
 			},
-			want: &Event{Kind: KindReviewComment, Action: "created", Number: 2, IsPR: true, Sender: "Codertocat",
-				CommentID: 284312630, CommentBody: "@issuesmith use a constant here", Path: "README.md", Line: 265, Head: "changes"}},
+			want: &workflow.Event{Kind: workflow.ReviewComment, Action: "created", Number: 2, IsPR: true, Sender: "Codertocat",
+				CommentID: 284312630, Body: "@issuesmith use a constant here", Path: "README.md", Line: 265, Head: "changes"}},
 		{name: "review comment without mention", file: "pull_request_review_comment.created",
 			event: "pull_request_review_comment", status: 200,
 			edit: func(r *rig, m map[string]any) { set(m, "pull_request.user", r.botUser()) }},
@@ -91,15 +92,15 @@ func TestEvents(t *testing.T) {
 				set(m, "pull_request.user", r.botUser())
 				set(m, "review.body", "@issuesmith split the function")
 			},
-			want: &Event{Kind: KindReview, Action: "submitted", Number: 2, IsPR: true, Sender: "Codertocat", Head: "changes",
-				ReviewID: 237895671, State: "commented", CommentBody: "@issuesmith split the function"}},
+			want: &workflow.Event{Kind: workflow.ReviewSubmitted, Action: "submitted", Number: 2, IsPR: true, Sender: "Codertocat", Head: "changes",
+				CommentID: 237895671, State: "commented", Body: "@issuesmith split the function"}},
 		{name: "review dismissed", file: "pull_request_review.dismissed", event: "pull_request_review", status: 200},
 		{name: "the bot's PR merged", file: "pull_request.closed", event: "pull_request", status: 202,
 			edit: func(r *rig, m map[string]any) {
 				set(m, "pull_request.user", r.botUser())
 				set(m, "pull_request.merged", true)
 			},
-			want: &Event{Kind: KindPRClosed, Action: "closed", Number: 2, IsPR: true, Sender: "Codertocat", Head: "changes", Merged: true}},
+			want: &workflow.Event{Kind: workflow.PRClosed, Action: "closed", Number: 2, IsPR: true, Sender: "Codertocat", Head: "changes", Merged: true}},
 		{name: "someone else's PR closed", file: "pull_request.closed", event: "pull_request", status: 200},
 		{name: "PR opened", file: "pull_request.opened", event: "pull_request", status: 200},
 		{name: "push to the default branch", file: "push", event: "push", status: 202,
@@ -107,14 +108,14 @@ func TestEvents(t *testing.T) {
 				m["ref"], m["deleted"], m["after"] = "refs/heads/master", false, "abc123"
 				m["sender"] = map[string]any{"login": "merge-bot[bot]", "type": "Bot"}
 			},
-			want: &Event{Kind: KindPush, Sender: "merge-bot[bot]", Ref: "refs/heads/master",
+			want: &workflow.Event{Kind: workflow.Pushed, Sender: "merge-bot[bot]", Ref: "refs/heads/master",
 				Before: "6113728f27ae82c7b1a177c8d03f9e96e0adf246", After: "abc123"}},
 		{name: "tag deleted", file: "push", event: "push", status: 200},
 		{name: "installed", file: "installation.created", event: "installation", status: 202,
-			want: &Event{Kind: KindInstallation, Action: "created", Sender: "Codertocat", Repos: []string{"Codertocat/Hello-World"}}},
+			want: &workflow.Event{Kind: workflow.Installation, Action: "created", Sender: "Codertocat", Repos: []string{"Codertocat/Hello-World"}}},
 		{name: "permissions accepted", file: "installation.new_permissions_accepted", event: "installation", status: 200},
 		{name: "repositories removed", file: "installation_repositories.removed", event: "installation_repositories", status: 202,
-			want: &Event{Kind: KindRepositories, Action: "removed", Owner: "octocat", Sender: "octocat", Removed: []string{"octocat/Hello-World"}}},
+			want: &workflow.Event{Kind: workflow.Repositories, Action: "removed", Owner: "octocat", Sender: "octocat", Removed: []string{"octocat/Hello-World"}}},
 		{name: "ping", file: "ping", event: "ping", status: 200},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -135,7 +136,7 @@ func TestEvents(t *testing.T) {
 			}
 			require.Len(t, got, 1)
 			w := *tc.want
-			w.Delivery, w.GitHubEvent, w.Installation = d.id, tc.event, r.gh.Installation()
+			w.Delivery, w.GitHubEvent, w.InstallationID = d.id, tc.event, r.gh.Installation()
 			if w.Owner == "" {
 				w.Owner = owner
 			}
@@ -150,30 +151,6 @@ func TestEvents(t *testing.T) {
 	}
 }
 
-func TestParseCommand(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		body string
-		cmd  Command
-		args string
-		ok   bool
-	}{
-		{"/implement", CmdImplement, "", true},
-		{"  /RETRY now", CmdRetry, "now", true},
-		{"please\n/stop\n/plan", CmdStop, "", true},
-		{"/spec\tx", "", "", false}, // a tab does not separate arguments: /spec\tx is one word
-		{"> /stop", "", "", false},
-		{"see /plan in the docs", "", "", false},
-		{"/planner", "", "", false},
-		{"", "", "", false},
-	} {
-		cmd, args, ok := ParseCommand(tc.body)
-		assert.Equal(t, tc.ok, ok, tc.body)
-		assert.Equal(t, tc.cmd, cmd, tc.body)
-		assert.Equal(t, tc.args, args, tc.body)
-	}
-}
-
 func TestNotPost(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, 0)
@@ -185,7 +162,7 @@ func TestNotPost(t *testing.T) {
 
 func TestMentions(t *testing.T) {
 	t.Parallel()
-	h, err := New(Options{Secret: secret, Dispatcher: &recorder{}, Deliveries: &MemoryDeliveries{}, Authorizer: denyAll{}, BotLogin: "issuesmith[bot]"})
+	h, err := New(Options{Secret: secret, Consumer: &recorder{}, Deliveries: &MemoryDeliveries{}, Authorizer: denyAll{}, BotLogin: "issuesmith[bot]"})
 	require.NoError(t, err)
 	for body, want := range map[string]bool{
 		"@issuesmith fix it": true, "thanks @IssueSmith.": true, "(@issuesmith)": true, "@issuesmith[bot] again": true,

@@ -5,12 +5,13 @@ import (
 	"unicode"
 
 	"github.com/google/go-github/v60/github"
+	"github.com/issuesmith/issuesmith/workflow"
 )
 
 // base fills the fields every event carries.
-func base(kind Kind, action string, inst *github.Installation, repo *github.Repository, sender *github.User) Event {
-	return Event{
-		Kind: kind, Action: action, Installation: inst.GetID(),
+func base(kind workflow.EventKind, action string, inst *github.Installation, repo *github.Repository, sender *github.User) workflow.Event {
+	return workflow.Event{
+		Kind: kind, Action: action, InstallationID: inst.GetID(),
 		Owner: repo.GetOwner().GetLogin(), Repo: repo.GetName(), Sender: sender.GetLogin(),
 	}
 }
@@ -44,30 +45,4 @@ func (h *Handler) mentions(body string) bool {
 
 func isWordRune(r rune) bool {
 	return r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
-}
-
-var commands = map[string]Command{
-	"spec": CmdSpec, "plan": CmdPlan, "implement": CmdImplement, "retry": CmdRetry, "stop": CmdStop,
-}
-
-// ParseCommand finds the first line of body that starts with a command
-// ("/plan", "/implement please") and returns it with the rest of the line.
-// Quoted lines ("> /stop") and fenced code are not commands.
-func ParseCommand(body string) (Command, string, bool) {
-	fenced := false
-	for _, line := range strings.Split(body, "\n") {
-		line = strings.TrimSpace(line)
-		if strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~") {
-			fenced = !fenced
-			continue
-		}
-		if fenced || !strings.HasPrefix(line, "/") {
-			continue
-		}
-		word, args, _ := strings.Cut(line[1:], " ")
-		if c, ok := commands[strings.ToLower(word)]; ok {
-			return c, strings.TrimSpace(args), true
-		}
-	}
-	return "", "", false
 }

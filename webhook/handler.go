@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/google/go-github/v60/github"
+	"github.com/issuesmith/issuesmith/workflow"
 )
 
 // DefaultMaxBody is GitHub's own cap on a webhook payload (25 MB).
@@ -31,14 +32,14 @@ const (
 	ResultError        = "error"
 )
 
-// Options configures a Handler. Secret, Dispatcher, Deliveries, Authorizer
+// Options configures a Handler. Secret, Consumer, Deliveries, Authorizer
 // and BotLogin are required.
 type Options struct {
 	// Secret is the App's webhook secret.
 	Secret []byte
 	// MaxBody caps the request body in bytes (DefaultMaxBody when 0).
 	MaxBody    int64
-	Dispatcher Dispatcher
+	Consumer   Consumer
 	Deliveries Deliveries
 	Authorizer Authorizer
 	// BotLogin is the App's bot login ("slug[bot]"); its comments and PRs
@@ -58,10 +59,11 @@ type Handler struct {
 	routes  map[string]route
 }
 
-// verdict is what an event file decides about a payload: an Event to
-// dispatch (authorised first when authorize is set), or a reason to ignore.
+// verdict is what an event file decides about a payload: a workflow.Event
+// to hand to the Consumer (authorised first when authorize is set), or a
+// reason to ignore.
 type verdict struct {
-	ev        Event
+	ev        workflow.Event
 	authorize bool
 	ignore    string
 }
@@ -75,8 +77,8 @@ func New(opts Options) (*Handler, error) {
 	switch {
 	case len(opts.Secret) == 0:
 		return nil, errors.New("webhook handler: secret is required")
-	case opts.Dispatcher == nil || opts.Deliveries == nil || opts.Authorizer == nil:
-		return nil, errors.New("webhook handler: dispatcher, deliveries and authorizer are required")
+	case opts.Consumer == nil || opts.Deliveries == nil || opts.Authorizer == nil:
+		return nil, errors.New("webhook handler: consumer, deliveries and authorizer are required")
 	case !strings.HasSuffix(opts.BotLogin, "[bot]"):
 		return nil, fmt.Errorf("webhook handler: bot login %q must end in [bot]", opts.BotLogin)
 	}
@@ -100,8 +102,8 @@ func New(opts Options) (*Handler, error) {
 	return h, nil
 }
 
-// ServeHTTP verifies, filters, deduplicates, authorises and dispatches one
-// delivery. Answers: 202 dispatched; 200 ignored, duplicate or denied; 400
+// ServeHTTP verifies, filters, deduplicates, authorises and hands one
+// delivery to the Consumer. Answers: 202 dispatched; 200 ignored, duplicate or denied; 400
 // malformed; 401 missing or bad signature; 405 not POST; 413 too large; 503
 // when a dependency failed (the delivery is forgotten, so a redelivery works).
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -154,7 +156,7 @@ func (h *Handler) handle(w http.ResponseWriter, r *http.Request, event, delivery
 		return http.StatusBadRequest, ResultBadRequest, "payload does not parse"
 	}
 	v := rt(h, payload)
-	if v.ignore == "" && v.ev.Installation == 0 {
+	if v.ignore == "" && v.ev.InstallationID == 0 {
 		v.ignore = "delivery carries no installation"
 	}
 	if v.ignore != "" {
@@ -173,15 +175,15 @@ func bodyKeyOf(body []byte) string {
 }
 
 // admit deduplicates (by delivery id and by body), authorises and
-// dispatches an event that passed the event file's filters.
+// hands to the Consumer an event that passed the event file's filters.
 func (h *Handler) admit(ctx context.Context, v verdict, bodyKey string, log *slog.Logger) (int, string, string) {
 	ev := v.ev
-	log = log.With("installation", ev.Installation, "repo", ev.Owner+"/"+ev.Repo, "issue", ev.Number, "kind", ev.Kind)
+	log = log.With("installation", ev.InstallationID, "repo", ev.Owner+"/"+ev.Repo, "issue", ev.Number, "kind", ev.Kind)
 	if code, result, msg, ok := h.record(ctx, ev, bodyKey, log); !ok {
 		return code, result, msg
 	}
 	if v.authorize {
-		ok, err := h.opts.Authorizer.CanWrite(ctx, ev.Installation, ev.Owner, ev.Repo, ev.Sender)
+		ok, err := h.opts.Authorizer.CanWrite(ctx, ev.InstallationID, ev.Owner, ev.Repo, ev.Sender)
 		if err != nil {
 			log.Error("permission check failed; denying", "sender", ev.Sender, "err", err)
 			h.forget(ctx, log, ev.Delivery, bodyKey)
@@ -191,10 +193,10 @@ func (h *Handler) admit(ctx context.Context, v verdict, bodyKey string, log *slo
 			return http.StatusOK, ResultDenied, fmt.Sprintf("%s lacks write permission", ev.Sender)
 		}
 	}
-	if err := h.opts.Dispatcher.Dispatch(ctx, ev); errors.Is(err, ErrNotQueued) {
+	if err := h.opts.Consumer.Handle(ctx, ev); errors.Is(err, workflow.ErrIgnored) {
 		return http.StatusOK, ResultIgnored, err.Error()
 	} else if err != nil {
-		log.Error("dispatch", "err", err)
+		log.Error("hand to the workflow", "err", err)
 		h.forget(ctx, log, ev.Delivery, bodyKey)
 		return http.StatusServiceUnavailable, ResultError, "could not enqueue"
 	}
@@ -204,7 +206,7 @@ func (h *Handler) admit(ctx context.Context, v verdict, bodyKey string, log *slo
 // record remembers the delivery id and then the body key; ok is false when
 // either was seen before (the answer says which) or recording failed. A
 // replayed body keeps its new id recorded: that id was seen, and ignored.
-func (h *Handler) record(ctx context.Context, ev Event, bodyKey string, log *slog.Logger) (code int, result, msg string, ok bool) {
+func (h *Handler) record(ctx context.Context, ev workflow.Event, bodyKey string, log *slog.Logger) (code int, result, msg string, ok bool) {
 	fresh, err := h.opts.Deliveries.RecordDelivery(ctx, ev.Delivery, ev.GitHubEvent)
 	if err != nil {
 		log.Error("record delivery", "err", err)

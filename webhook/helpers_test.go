@@ -19,6 +19,7 @@ import (
 
 	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/ghapp/ghtest"
+	"github.com/issuesmith/issuesmith/workflow"
 	"github.com/stretchr/testify/require"
 )
 
@@ -30,11 +31,11 @@ const owner, repo = "Codertocat", "Hello-World"
 // recorder is the workflow's side of the port: it records what it is given.
 type recorder struct {
 	mu     sync.Mutex
-	events []Event
+	events []workflow.Event
 	fail   error
 }
 
-func (r *recorder) Dispatch(_ context.Context, ev Event) error {
+func (r *recorder) Handle(_ context.Context, ev workflow.Event) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.fail != nil {
@@ -44,10 +45,10 @@ func (r *recorder) Dispatch(_ context.Context, ev Event) error {
 	return nil
 }
 
-func (r *recorder) got() []Event {
+func (r *recorder) got() []workflow.Event {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append([]Event(nil), r.events...)
+	return append([]workflow.Event(nil), r.events...)
 }
 
 // rig is the real handler behind a loopback server, authorising through the
@@ -70,7 +71,7 @@ func newRig(t testing.TB, maxBody int64) *rig {
 		BotLogin: gh.BotLogin(), WriteInterval: -1, MaxRetries: 1, Backoff: time.Millisecond, MaxWait: time.Second})
 	require.NoError(t, err)
 	r := &rig{t: t, gh: gh, disp: &recorder{}, bot: gh.BotLogin(), deliv: &MemoryDeliveries{}}
-	h, err := New(Options{Secret: secret, MaxBody: maxBody, Dispatcher: r.disp, Deliveries: r.deliv,
+	h, err := New(Options{Secret: secret, MaxBody: maxBody, Consumer: r.disp, Deliveries: r.deliv,
 		Authorizer: app, BotLogin: gh.BotLogin(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	require.NoError(t, err)
 	srv := httptest.NewServer(h)

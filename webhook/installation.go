@@ -1,6 +1,9 @@
 package webhook
 
-import "github.com/google/go-github/v60/github"
+import (
+	"github.com/google/go-github/v60/github"
+	"github.com/issuesmith/issuesmith/workflow"
+)
 
 // installation handles the App being installed, uninstalled, suspended or
 // unsuspended; the workflow warms or drops the repositories' caches.
@@ -11,7 +14,7 @@ func (h *Handler) installation(payload any) verdict {
 	default:
 		return ignore("installation action %q", e.GetAction())
 	}
-	ev := Event{Kind: KindInstallation, Action: e.GetAction(), Installation: e.GetInstallation().GetID(),
+	ev := workflow.Event{Kind: workflow.Installation, Action: e.GetAction(), InstallationID: e.GetInstallation().GetID(),
 		Owner: e.GetInstallation().GetAccount().GetLogin(), Sender: e.GetSender().GetLogin()}
 	for _, r := range e.Repositories {
 		ev.Repos = append(ev.Repos, r.GetFullName())

@@ -1,6 +1,9 @@
 package webhook
 
-import "github.com/google/go-github/v60/github"
+import (
+	"github.com/google/go-github/v60/github"
+	"github.com/issuesmith/issuesmith/workflow"
+)
 
 // installationRepositories handles repositories added to or removed from an
 // installation.
@@ -9,7 +12,7 @@ func (h *Handler) installationRepositories(payload any) verdict {
 	if a := e.GetAction(); a != "added" && a != "removed" {
 		return ignore("installation_repositories action %q", a)
 	}
-	ev := Event{Kind: KindRepositories, Action: e.GetAction(), Installation: e.GetInstallation().GetID(),
+	ev := workflow.Event{Kind: workflow.Repositories, Action: e.GetAction(), InstallationID: e.GetInstallation().GetID(),
 		Owner: e.GetInstallation().GetAccount().GetLogin(), Sender: e.GetSender().GetLogin()}
 	for _, r := range e.RepositoriesAdded {
 		ev.Repos = append(ev.Repos, r.GetFullName())

@@ -1,6 +1,9 @@
 package webhook
 
-import "github.com/google/go-github/v60/github"
+import (
+	"github.com/google/go-github/v60/github"
+	"github.com/issuesmith/issuesmith/workflow"
+)
 
 // issueComment handles issue_comment: a created comment with a command, or
 // one mentioning the bot on the bot's PR; an edit of one of the bot's own
@@ -13,15 +16,15 @@ func (h *Handler) issueComment(payload any) verdict {
 	c := e.GetComment()
 	ev := base("", e.GetAction(), e.GetInstallation(), e.GetRepo(), e.GetSender())
 	ev.Number, ev.IsPR = e.GetIssue().GetNumber(), e.GetIssue().IsPullRequest()
-	ev.CommentID, ev.CommentBody = c.GetID(), c.GetBody()
+	ev.CommentID, ev.Body = c.GetID(), c.GetBody()
 	switch e.GetAction() {
 	case "created":
-		if cmd, args, ok := ParseCommand(c.GetBody()); ok {
-			ev.Kind, ev.Command, ev.Args = KindCommand, cmd, args
+		if cmd, args, ok := workflow.ParseCommand(c.GetBody()); ok {
+			ev.Kind, ev.Command, ev.Args = workflow.CommandGiven, cmd, args
 			return verdict{ev: ev, authorize: true}
 		}
 		if ev.IsPR && h.isSelf(e.GetIssue().GetUser().GetLogin()) && h.mentions(c.GetBody()) {
-			ev.Kind = KindMention
+			ev.Kind = workflow.Mention
 			return verdict{ev: ev, authorize: true}
 		}
 		return ignore("comment without a command or mention")
@@ -32,7 +35,7 @@ func (h *Handler) issueComment(payload any) verdict {
 		if e.GetChanges().GetBody().GetFrom() == c.GetBody() {
 			return ignore("comment body unchanged")
 		}
-		ev.Kind = KindCommentEdited
+		ev.Kind = workflow.CommentEdited
 		return verdict{ev: ev, authorize: true}
 	}
 	return ignore("issue_comment action %q", e.GetAction())

@@ -1,6 +1,9 @@
 package webhook
 
-import "github.com/google/go-github/v60/github"
+import (
+	"github.com/google/go-github/v60/github"
+	"github.com/issuesmith/issuesmith/workflow"
+)
 
 // issues handles the issues event: labeled and unlabeled (start or cancel a
 // run), closed (cancel), edited (the spec's input changed).
@@ -12,17 +15,17 @@ func (h *Handler) issues(payload any) verdict {
 	if e.GetIssue().IsPullRequest() {
 		return ignore("issues event for a pull request")
 	}
-	var kind Kind
+	var kind workflow.EventKind
 	authorize := true
 	switch e.GetAction() {
 	case "labeled":
-		kind = KindLabeled
+		kind = workflow.Labeled
 	case "unlabeled":
-		kind, authorize = KindUnlabeled, false
+		kind, authorize = workflow.Unlabeled, false
 	case "closed":
-		kind, authorize = KindClosed, false
+		kind, authorize = workflow.Closed, false
 	case "edited":
-		kind = KindIssueEdited
+		kind = workflow.IssueEdited
 	default:
 		return ignore("issues action %q", e.GetAction())
 	}

@@ -1,6 +1,9 @@
 package webhook
 
-import "github.com/google/go-github/v60/github"
+import (
+	"github.com/google/go-github/v60/github"
+	"github.com/issuesmith/issuesmith/workflow"
+)
 
 // pullRequest handles pull_request closed on the bot's own PR, merged or
 // not, so the workflow can finish the run.
@@ -16,7 +19,7 @@ func (h *Handler) pullRequest(payload any) verdict {
 	if h.isSelf(e.GetSender().GetLogin()) {
 		return ignore("closed by the bot itself")
 	}
-	ev := base(KindPRClosed, e.GetAction(), e.GetInstallation(), e.GetRepo(), e.GetSender())
+	ev := base(workflow.PRClosed, e.GetAction(), e.GetInstallation(), e.GetRepo(), e.GetSender())
 	ev.Number, ev.IsPR, ev.Head, ev.Merged = pr.GetNumber(), true, pr.GetHead().GetRef(), pr.GetMerged()
 	return verdict{ev: ev}
 }

@@ -1,6 +1,9 @@
 package webhook
 
-import "github.com/google/go-github/v60/github"
+import (
+	"github.com/google/go-github/v60/github"
+	"github.com/issuesmith/issuesmith/workflow"
+)
 
 // review handles pull_request_review: a submitted review of the bot's PR
 // whose body mentions the bot asks for a revision of the whole PR.
@@ -19,8 +22,8 @@ func (h *Handler) review(payload any) verdict {
 	if !h.mentions(r.GetBody()) {
 		return ignore("review does not mention %s", h.mention)
 	}
-	ev := base(KindReview, e.GetAction(), e.GetInstallation(), e.GetRepo(), e.GetSender())
+	ev := base(workflow.ReviewSubmitted, e.GetAction(), e.GetInstallation(), e.GetRepo(), e.GetSender())
 	ev.Number, ev.IsPR, ev.Head = pr.GetNumber(), true, pr.GetHead().GetRef()
-	ev.ReviewID, ev.State, ev.CommentBody = r.GetID(), r.GetState(), r.GetBody()
+	ev.CommentID, ev.State, ev.Body = r.GetID(), r.GetState(), r.GetBody()
 	return verdict{ev: ev, authorize: true}
 }

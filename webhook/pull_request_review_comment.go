@@ -1,6 +1,9 @@
 package webhook
 
-import "github.com/google/go-github/v60/github"
+import (
+	"github.com/google/go-github/v60/github"
+	"github.com/issuesmith/issuesmith/workflow"
+)
 
 // reviewComment handles pull_request_review_comment: a new review comment on
 // the bot's PR that mentions the bot becomes a revise request.
@@ -19,9 +22,9 @@ func (h *Handler) reviewComment(payload any) verdict {
 	if !h.mentions(c.GetBody()) {
 		return ignore("review comment does not mention %s", h.mention)
 	}
-	ev := base(KindReviewComment, e.GetAction(), e.GetInstallation(), e.GetRepo(), e.GetSender())
+	ev := base(workflow.ReviewComment, e.GetAction(), e.GetInstallation(), e.GetRepo(), e.GetSender())
 	ev.Number, ev.IsPR, ev.Head = pr.GetNumber(), true, pr.GetHead().GetRef()
-	ev.CommentID, ev.CommentBody = c.GetID(), c.GetBody()
+	ev.CommentID, ev.Body = c.GetID(), c.GetBody()
 	ev.Path, ev.Line, ev.StartLine, ev.InReplyTo = c.GetPath(), c.GetLine(), c.GetStartLine(), c.GetInReplyTo()
 	return verdict{ev: ev, authorize: true}
 }

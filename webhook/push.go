@@ -1,6 +1,9 @@
 package webhook
 
-import "github.com/google/go-github/v60/github"
+import (
+	"github.com/google/go-github/v60/github"
+	"github.com/issuesmith/issuesmith/workflow"
+)
 
 // push handles a push to the default branch: the workflow refreshes the
 // repository's summaries. Pushes by bots count too (a merge bot moves the
@@ -15,7 +18,7 @@ func (h *Handler) push(payload any) verdict {
 	if e.GetRef() != "refs/heads/"+repo.GetDefaultBranch() {
 		return ignore("push to %s, not the default branch", e.GetRef())
 	}
-	ev := Event{Kind: KindPush, Installation: e.GetInstallation().GetID(), Owner: repo.GetOwner().GetLogin(),
+	ev := workflow.Event{Kind: workflow.Pushed, InstallationID: e.GetInstallation().GetID(), Owner: repo.GetOwner().GetLogin(),
 		Repo: repo.GetName(), Sender: e.GetSender().GetLogin(), Ref: e.GetRef(), Before: e.GetBefore(), After: e.GetAfter()}
 	if ev.Owner == "" {
 		ev.Owner = repo.GetOwner().GetName()

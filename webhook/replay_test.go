@@ -93,7 +93,7 @@ func TestBodyRecordFailureForgetsID(t *testing.T) {
 	deliv := &bodyFault{}
 	deliv.fail.Store(true)
 	disp := &recorder{}
-	h, err := New(Options{Secret: secret, Dispatcher: disp, Deliveries: deliv, Authorizer: allowAll{},
+	h, err := New(Options{Secret: secret, Consumer: disp, Deliveries: deliv, Authorizer: allowAll{},
 		BotLogin: r.bot, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	require.NoError(t, err)
 	srv := httptest.NewServer(h)

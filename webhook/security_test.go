@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/issuesmith/issuesmith/ghapp/ghtest"
+	"github.com/issuesmith/issuesmith/workflow"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -140,7 +141,7 @@ func TestDispatchFailureForgetsDelivery(t *testing.T) {
 func TestDispatchNotQueuedIsIgnored(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, 0)
-	r.disp.fail = fmt.Errorf("no run for this issue: %w", ErrNotQueued)
+	r.disp.fail = fmt.Errorf("no run for this issue: %w", workflow.ErrIgnored)
 	d := r.newDelivery("issues", payload(t, "issues.unlabeled", r.gh.Installation()))
 	code, body := r.send(d)
 	assert.Equal(t, http.StatusOK, code)
@@ -150,7 +151,7 @@ func TestDispatchNotQueuedIsIgnored(t *testing.T) {
 
 func TestNewChecksOptions(t *testing.T) {
 	t.Parallel()
-	ok := Options{Secret: secret, Dispatcher: &recorder{}, Deliveries: &MemoryDeliveries{}, Authorizer: nil, BotLogin: "x[bot]"}
+	ok := Options{Secret: secret, Consumer: &recorder{}, Deliveries: &MemoryDeliveries{}, Authorizer: nil, BotLogin: "x[bot]"}
 	_, err := New(ok)
 	assert.Error(t, err, "authorizer missing")
 	ok.Authorizer = denyAll{}
@@ -182,7 +183,7 @@ func TestMemoryDeliveriesForgetsOldest(t *testing.T) {
 func TestObservedEventNamesAreBounded(t *testing.T) {
 	t.Parallel()
 	var got []string
-	h, err := New(Options{Secret: secret, Dispatcher: &recorder{}, Deliveries: &MemoryDeliveries{}, Authorizer: denyAll{},
+	h, err := New(Options{Secret: secret, Consumer: &recorder{}, Deliveries: &MemoryDeliveries{}, Authorizer: denyAll{},
 		BotLogin: "x[bot]", Observe: func(event, result string, _ time.Duration) { got = append(got, event+":"+result) }})
 	require.NoError(t, err)
 	for _, ev := range []string{"issues", "made-up-" + strconv.Itoa(12345), "ping"} {

@@ -5,6 +5,11 @@
 // every run ends in a PR, a pushed branch with an explanation, or a comment
 // saying plainly why it stopped.
 //
+// It owns the event vocabulary at its edge (event.go): Event, its kinds, the
+// commands and their one parser, and ErrIgnored. The webhook builds an Event
+// per delivery and hands it to Engine.Handle, which only records and
+// enqueues; installation removals are events like any other.
+//
 // Every step is idempotent: it finds its own earlier comment, branch or pull
 // request (by marker, name or checkpoint) before creating one, so a retried
 // or resumed job never duplicates anything. One job works on an issue at a

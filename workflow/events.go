@@ -10,51 +10,10 @@ import (
 	"github.com/issuesmith/issuesmith/work"
 )
 
-// EventKind says what happened on GitHub, as far as the workflow cares.
-type EventKind string
-
-// The events the webhook hands over. The webhook has already verified the
-// delivery, dropped repeats and bot senders, and checked that the sender may
-// write to the repository.
-const (
-	Labeled        EventKind = "labeled"         // issue labelled (Label says with what)
-	Unlabeled      EventKind = "unlabeled"       // issue unlabelled
-	Closed         EventKind = "closed"          // issue closed
-	CommentCreated EventKind = "comment_created" // issue comment: maybe a /command
-	CommandGiven   EventKind = "command"         // same as CommentCreated: Body starts with the command
-	CommentEdited  EventKind = "comment_edited"  // issue comment edited: maybe the plan's approve box
-	ReviewComment  EventKind = "review_comment"  // review comment on a pull request
-	Mention        EventKind = "mention"         // conversation comment on the bot's PR mentioning it
-	// ReviewSubmitted is a submitted review of the bot's PR whose body
-	// mentions the bot (CommentID is the review's id, Body its text).
-	ReviewSubmitted EventKind = "review_submitted"
-)
-
-// Event is one webhook event reduced to what the workflow needs.
-type Event struct {
-	Kind           EventKind
-	InstallationID int64
-	Owner          string
-	Repo           string
-	Number         int    // the issue or pull request
-	Sender         string // login of the person who acted
-	Label          string // Labeled, Unlabeled
-	CommentID      int64  // comment and review-comment events
-	Body           string // the comment's body, as sent
-	Merged         bool   // PRClosed: the pull request was merged
-}
-
-func (ev Event) key() store.IssueKey {
-	return store.IssueKey{Owner: ev.Owner, Repo: ev.Repo, Issue: ev.Number}
-}
-
-// ErrIgnored is returned by Handle for an event that asks nothing of the
-// workflow (another label, a comment without a command, ...).
-var ErrIgnored = errors.New("event ignored")
-
 // Handle records what ev asks for and enqueues the job; it never runs agent
 // work and returns within a few database round trips. It returns ErrIgnored
-// for events that need nothing.
+// for events that need nothing. *Engine is the webhook's consumer: this is
+// the one door from a delivery into the workflow.
 func (e *Engine) Handle(ctx context.Context, ev Event) error {
 	switch ev.Kind {
 	case Labeled:
@@ -65,7 +24,7 @@ func (e *Engine) Handle(ctx context.Context, ev Event) error {
 		return e.unlabeled(ctx, ev)
 	case Closed:
 		return e.cancel(ctx, ev.key(), fmt.Sprintf("the issue was closed by @%s", ev.Sender), false)
-	case CommentCreated, CommandGiven:
+	case CommandGiven:
 		return e.command(ctx, ev)
 	case CommentEdited:
 		return e.commentEdited(ctx, ev)
@@ -81,39 +40,27 @@ func (e *Engine) Handle(ctx context.Context, ev Event) error {
 		return e.prClosed(ctx, ev)
 	case IssueEdited:
 		return e.issueEdited(ctx, ev)
+	case Installation:
+		if ev.Action != "deleted" {
+			return ErrIgnored // installed, suspended, unsuspended: nothing to end
+		}
+		return e.Uninstalled(ctx, ev.InstallationID, nil)
+	case Repositories:
+		if ev.Action != "removed" || len(ev.Removed) == 0 {
+			return ErrIgnored
+		}
+		return e.Uninstalled(ctx, ev.InstallationID, ev.Removed)
 	}
 	return ErrIgnored
 }
 
-// Command is a slash command from an issue comment.
-type Command string
-
-// The commands people type as the first word of a comment.
-const (
-	CmdSpec      Command = "/spec"
-	CmdPlan      Command = "/plan"
-	CmdImplement Command = "/implement"
-	CmdRetry     Command = "/retry"
-	CmdStop      Command = "/stop"
-)
-
-// ParseCommand returns the command a comment starts with, if any.
-func ParseCommand(body string) (Command, bool) {
-	fields := strings.Fields(body)
-	if len(fields) == 0 {
-		return "", false
-	}
-	switch c := Command(strings.ToLower(fields[0])); c {
-	case CmdSpec, CmdPlan, CmdImplement, CmdRetry, CmdStop:
-		return c, true
-	}
-	return "", false
-}
-
 func (e *Engine) command(ctx context.Context, ev Event) error {
-	cmd, ok := ParseCommand(ev.Body)
-	if !ok {
-		return ErrIgnored
+	cmd := ev.Command
+	if cmd == "" {
+		var ok bool
+		if cmd, ev.Args, ok = ParseCommand(ev.Body); !ok {
+			return ErrIgnored
+		}
 	}
 	switch cmd {
 	case CmdStop:

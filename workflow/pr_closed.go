@@ -11,15 +11,6 @@ import (
 	"github.com/issuesmith/issuesmith/store"
 )
 
-// More events the webhook hands over (app.yml subscribes to them).
-const (
-	// PRClosed is the bot's pull request closed (Number; Merged says
-	// whether it was merged).
-	PRClosed EventKind = "pr_closed"
-	// IssueEdited is an issue's title or body edited.
-	IssueEdited EventKind = "issue_edited"
-)
-
 // prClosed ends the story of the bot's pull request. Merged: the run is
 // done and its progress comment says who merged it. Closed without merge:
 // the run is cancelled (reviews on the PR change nothing any more) and the

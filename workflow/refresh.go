@@ -22,9 +22,6 @@ type Summarizer interface {
 	Refresh(ctx context.Context, dir string, cfg *config.Repo) (Spend, error)
 }
 
-// Pushed is the event of a push to a repository's default branch.
-const Pushed EventKind = "pushed"
-
 // RefreshArgs is the job that refreshes a repository's summaries after a
 // push. It is unique per repository while queued, so a burst of pushes
 // refreshes once. River counts a running job as a duplicate too, so a push

@@ -151,7 +151,7 @@ func newServer(ctx context.Context, cfg *config.Server, log *slog.Logger, tune s
 	}
 	hook, err := webhook.New(webhook.Options{
 		Secret: []byte(cfg.WebhookSecret), MaxBody: cfg.WebhookMaxBody,
-		Dispatcher: dispatcher{engine: s.engine, log: log}, Deliveries: st, Authorizer: app,
+		Consumer: s.engine, Deliveries: st, Authorizer: app,
 		BotLogin: botLogin, Logger: log, Observe: m.delivery,
 	})
 	if err != nil {
@@ -283,54 +283,6 @@ func (s *server) close() {
 			s.log.Warn("close", "err", err)
 		}
 	}
-}
-
-// dispatcher turns webhook events into workflow events.
-type dispatcher struct {
-	engine *workflow.Engine
-	log    *slog.Logger
-}
-
-// Dispatch hands ev to the workflow; an event the workflow does not need
-// is webhook.ErrNotQueued (answered 200 "ignored"), not a failure (the
-// webhook would answer 503 and have GitHub redeliver).
-func (d dispatcher) Dispatch(ctx context.Context, ev webhook.Event) error {
-	wev := workflow.Event{InstallationID: ev.Installation, Owner: ev.Owner, Repo: ev.Repo, Number: ev.Number,
-		Sender: ev.Sender, Label: ev.Label, CommentID: ev.CommentID, Body: ev.CommentBody}
-	switch ev.Kind {
-	case webhook.KindLabeled:
-		wev.Kind = workflow.Labeled
-	case webhook.KindUnlabeled:
-		wev.Kind = workflow.Unlabeled
-	case webhook.KindClosed:
-		wev.Kind = workflow.Closed
-	case webhook.KindCommand:
-		wev.Kind, wev.Body = workflow.CommandGiven, "/"+string(ev.Command)+" "+ev.Args
-	case webhook.KindCommentEdited:
-		wev.Kind = workflow.CommentEdited
-	case webhook.KindReviewComment:
-		wev.Kind = workflow.ReviewComment
-	case webhook.KindPush:
-		wev.Kind = workflow.Pushed
-	case webhook.KindMention:
-		wev.Kind = workflow.Mention
-	case webhook.KindReview:
-		wev.Kind, wev.CommentID = workflow.ReviewSubmitted, ev.ReviewID
-	case webhook.KindPRClosed:
-		wev.Kind, wev.Merged = workflow.PRClosed, ev.Merged
-	case webhook.KindIssueEdited:
-		wev.Kind = workflow.IssueEdited
-	case webhook.KindInstallation, webhook.KindRepositories:
-		return d.uninstalled(ctx, ev)
-	default:
-		d.log.Debug("event not used by the workflow", "kind", ev.Kind, "delivery", ev.Delivery)
-		return fmt.Errorf("%s: %w", ev.Kind, webhook.ErrNotQueued)
-	}
-	err := d.engine.Handle(ctx, wev)
-	if errors.Is(err, workflow.ErrIgnored) {
-		return fmt.Errorf("%s: %w", ev.Kind, webhook.ErrNotQueued)
-	}
-	return err
 }
 
 var _ summaries.Cache = (*store.Store)(nil)

@@ -1,0 +1,138 @@
+package workflow
+
+import (
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/issuesmith/issuesmith/store"
+)
+
+// EventKind says what happened on GitHub, as far as the workflow cares.
+// These are the only event kinds in issuesmith: the webhook builds an Event
+// of one of them from each delivery and hands it to Engine.Handle.
+type EventKind string
+
+// The events the webhook hands over. The webhook has already verified the
+// delivery, dropped repeats and bot senders, and — for kinds that start or
+// steer work — checked that the sender may write to the repository.
+const (
+	Labeled       EventKind = "labeled"        // issue labelled (Label says with what)
+	Unlabeled     EventKind = "unlabeled"      // issue unlabelled (Label)
+	Closed        EventKind = "closed"         // issue closed: cancel its run
+	IssueEdited   EventKind = "issue_edited"   // an issue's title or body edited
+	CommandGiven  EventKind = "command"        // issue comment with a command (Command, Args; Body is the comment)
+	CommentEdited EventKind = "comment_edited" // one of the bot's comments edited: maybe the plan's approve box
+	// ReviewComment is a review comment on the bot's PR mentioning the bot
+	// (CommentID, Path, Line, StartLine, InReplyTo).
+	ReviewComment EventKind = "review_comment"
+	Mention       EventKind = "mention" // conversation comment on the bot's PR mentioning it
+	// ReviewSubmitted is a submitted review of the bot's PR whose body
+	// mentions the bot (CommentID is the review's id, Body its text, State
+	// its state).
+	ReviewSubmitted EventKind = "review_submitted"
+	// PRClosed is the bot's pull request closed (Number; Merged says
+	// whether it was merged).
+	PRClosed EventKind = "pr_closed"
+	// Pushed is a push to a repository's default branch (Ref, Before, After).
+	Pushed EventKind = "pushed"
+	// Installation is the App installed, uninstalled, suspended or
+	// unsuspended (Action; Repos lists the repositories of a new
+	// installation). An uninstall ("deleted") ends the installation's runs.
+	Installation EventKind = "installation"
+	// Repositories is repositories added to (Repos) or removed from
+	// (Removed) an installation; a removal ends the removed ones' runs.
+	Repositories EventKind = "repositories"
+)
+
+// Event is one webhook delivery as the workflow reads it, built by the
+// webhook's event files. Fields a kind does not use are zero.
+type Event struct {
+	Kind EventKind
+	// Delivery is GitHub's X-GitHub-Delivery id; GitHubEvent and Action
+	// are the webhook's event name and action; Received is when the
+	// webhook got the delivery.
+	Delivery    string
+	GitHubEvent string
+	Action      string
+	Received    time.Time
+
+	InstallationID int64
+	Owner          string
+	Repo           string
+	Number         int    // the issue or pull request (0 for repository-wide kinds)
+	IsPR           bool   // Number is a pull request
+	Sender         string // login of the person who acted
+	Label          string // Labeled, Unlabeled
+	CommentID      int64  // comment and review-comment events; the review's id for ReviewSubmitted
+	Body           string // the comment's (or review's) body, as sent
+	// Command and Args are the comment's command (CommandGiven), as
+	// ParseCommand read them.
+	Command Command
+	Args    string
+	// Review comment position (ReviewComment).
+	Path      string
+	Line      int
+	StartLine int
+	InReplyTo int64
+	State     string // ReviewSubmitted: the review's state
+	Head      string // the PR's head branch (PR kinds)
+	Merged    bool   // PRClosed: the pull request was merged
+	// Ref, Before and After describe a push.
+	Ref    string
+	Before string
+	After  string
+	// Repos lists "owner/name" repositories added (or installed); Removed
+	// those removed.
+	Repos   []string
+	Removed []string
+}
+
+func (ev Event) key() store.IssueKey {
+	return store.IssueKey{Owner: ev.Owner, Repo: ev.Repo, Issue: ev.Number}
+}
+
+// ErrIgnored is returned (possibly wrapped) by Handle for an event that asks
+// nothing of the workflow (another label, a comment without a command, ...):
+// the webhook answers it 200 "ignored" and keeps the delivery recorded.
+var ErrIgnored = errors.New("nothing to do for this event")
+
+// Command is a slash command from an issue comment.
+type Command string
+
+// The commands people type at the start of a comment line ("/plan").
+const (
+	CmdSpec      Command = "spec"
+	CmdPlan      Command = "plan"
+	CmdImplement Command = "implement"
+	CmdRetry     Command = "retry"
+	CmdStop      Command = "stop"
+)
+
+var commands = map[string]Command{
+	"spec": CmdSpec, "plan": CmdPlan, "implement": CmdImplement, "retry": CmdRetry, "stop": CmdStop,
+}
+
+// ParseCommand finds the first line of body that starts with a command
+// ("/plan", "/implement please") and returns it with the rest of the line.
+// Quoted lines ("> /stop") and fenced code are not commands. It is the one
+// command parser: the webhook uses it to decide that a comment is a
+// command, the engine to read one from an event's Body.
+func ParseCommand(body string) (Command, string, bool) {
+	fenced := false
+	for _, line := range strings.Split(body, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~") {
+			fenced = !fenced
+			continue
+		}
+		if fenced || !strings.HasPrefix(line, "/") {
+			continue
+		}
+		word, args, _ := strings.Cut(line[1:], " ")
+		if c, ok := commands[strings.ToLower(word)]; ok {
+			return c, strings.TrimSpace(args), true
+		}
+	}
+	return "", "", false
+}
