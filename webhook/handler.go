@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -129,16 +128,16 @@ func (h *Handler) handle(w http.ResponseWriter, r *http.Request, event, delivery
 	if r.Method != http.MethodPost {
 		return http.StatusMethodNotAllowed, ResultBadRequest, "POST only"
 	}
-	// MaxBytesReader also tells the server to close an oversized connection.
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBody))
+	body, sigOK, err := readSigned(w, r, h.opts.Secret, h.opts.MaxBody)
 	var tooLarge *http.MaxBytesError
 	switch {
+	case errors.Is(err, errNoSignature):
+		return http.StatusUnauthorized, ResultBadSignature, "missing or invalid X-Hub-Signature-256"
 	case errors.As(err, &tooLarge):
 		return http.StatusRequestEntityTooLarge, ResultTooLarge, fmt.Sprintf("body over %d bytes", h.opts.MaxBody)
 	case err != nil:
 		return http.StatusBadRequest, ResultBadRequest, "reading body failed"
-	}
-	if !ValidSignature(h.opts.Secret, body, r.Header.Get("X-Hub-Signature-256")) {
+	case !sigOK:
 		return http.StatusUnauthorized, ResultBadSignature, "missing or invalid X-Hub-Signature-256"
 	}
 	if event == "" || delivery == "" {
