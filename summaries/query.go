@@ -62,6 +62,7 @@ func parseQuery(text string) *query {
 		}
 	})
 	q.collectIdents(text)
+	q.terms = q.withoutStopWords()
 	q.phrases = phrasesOf(text)
 	q.collectPaths(strings.ReplaceAll(text, `\`, "/"))
 	mseen := map[string]bool{}
@@ -230,6 +231,22 @@ func phrasesOf(text string) []string {
 		}
 		if len(strings.TrimSpace(msg)) >= 12 {
 			addp(msg)
+		}
+	}
+	return out
+}
+
+// withoutStopWords returns the terms less the English function words, but
+// keeps one written as code (`if`, `with`).
+func (q *query) withoutStopWords() []string {
+	code := map[string]bool{}
+	for id := range q.idents {
+		code[strings.ToLower(id)] = true
+	}
+	out := q.terms[:0]
+	for _, t := range q.terms {
+		if !stopWords[t] || code[t] {
+			out = append(out, t)
 		}
 	}
 	return out

@@ -24,5 +24,8 @@ func TestParseQuery(t *testing.T) {
 	}
 	assert.True(t, q.blockIdents["client"])
 	assert.False(t, q.idents["the"])
+	assert.NotContains(t, q.terms, "the", "English function words do not rank files")
+	assert.Contains(t, q.terms, "retries")
+	assert.Contains(t, parseQuery("the `once` helper").terms, "once", "a stop word written as code stays")
 	assert.Equal(t, []string{"Session.send", "--max-retries", "no such option", "W0511", "Max retries exceeded with url:"}, q.phrases)
 }
