@@ -121,7 +121,7 @@ func TestSearchSignals(t *testing.T) {
 				assert.Less(t, rank(hits, tt.want), rank(hits, b), "%s should rank below %s: %v", b, tt.want, paths(hits))
 			}
 			if tt.reason != "" {
-				assert.Contains(t, hits[0].Reasons, tt.reason)
+				assert.Contains(t, strings.Join(hits[0].Reasons, "\n"), tt.reason)
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 )
 
 // Hit is one ranked file of a search.
@@ -15,8 +16,13 @@ type Hit struct {
 	// "L12-40 signature" lines.
 	Symbols []string `json:"symbols,omitempty"`
 	// Reasons say which signals ranked the file (path named in the issue,
-	// stack-trace frame, defines an identifier, import neighbour).
+	// stack-trace frame, defines an identifier, import neighbour), each
+	// with what it added to the score.
 	Reasons []string `json:"reasons,omitempty"`
+	// Signals explain the whole score: the text match and the words that
+	// gave most of it, then Reasons, then the factor of the file's kind
+	// (test, generated, vendored, documentation).
+	Signals []string `json:"signals,omitempty"`
 }
 
 // BM25 parameters, the usual defaults.
@@ -54,6 +60,7 @@ type scored struct {
 	text    float64 // normalised BM25F score
 	boost   float64
 	score   float64
+	factor  string // the kind of file that scaled the score, with the factor
 	reasons []string
 }
 
@@ -79,15 +86,9 @@ func (ix *Index) Search(text string, k int) []Hit {
 		r := &res[i]
 		r.score = r.text + r.boost
 		p := si.docs[r.doc].Path
-		switch {
-		case vendored(p):
-			r.score *= factorVendored
-		case IsTest(p):
-			r.score *= factorTest
-		case !IsCode(p):
-			r.score *= factorNonCode
-		case auxiliary(p):
-			r.score *= factorAuxiliary
+		if f, why := kindFactor(p); f != 1 {
+			r.score *= f
+			r.factor = fmt.Sprintf("%s (x%.2f)", why, f)
 		}
 	}
 	ix.liftNeighbours(res)
@@ -104,7 +105,7 @@ func (ix *Index) Search(text string, k int) []Hit {
 		}
 		f := si.docs[r.doc]
 		hits = append(hits, Hit{Path: f.Path, Score: math.Round(r.score*1e4) / 1e4, Summary: f.Summary,
-			Symbols: bestSymbols(f, q), Reasons: r.reasons})
+			Symbols: bestSymbols(f, q), Reasons: r.reasons, Signals: si.signals(r, q)})
 	}
 	return hits
 }
@@ -113,26 +114,14 @@ func (ix *Index) Search(text string, k int) []Hit {
 // plus path, definition-name and model-summary terms weighted by wPath,
 // wSym and wSummary.
 func (si *searchIndex) bm25(terms []string, res []scored) {
-	n := float64(len(si.docs))
-	tf := func(d int, t string) float64 {
-		f := si.docs[d]
-		return float64(f.terms[t]) + wPath*float64(si.pathTerms[d][t]) + wSym*float64(si.symTerms[d][t]) +
-			wSummary*float64(si.sumTerms[d][t])
-	}
 	best := 0.0
 	for _, t := range terms {
-		df := 0
-		for d := range si.docs {
-			if tf(d, t) > 0 {
-				df++
-			}
-		}
-		if df == 0 {
+		idf := si.idf(t)
+		if idf == 0 {
 			continue
 		}
-		idf := math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
 		for d := range si.docs {
-			f := tf(d, t)
+			f := si.tf(d, t)
 			if f == 0 {
 				continue
 			}
@@ -148,6 +137,29 @@ func (si *searchIndex) bm25(terms []string, res []scored) {
 			res[i].text /= best
 		}
 	}
+}
+
+// tf is the BM25F term frequency of t in document d.
+func (si *searchIndex) tf(d int, t string) float64 {
+	f := si.docs[d]
+	return float64(f.terms[t]) + wPath*float64(si.pathTerms[d][t]) + wSym*float64(si.symTerms[d][t]) +
+		wSummary*float64(si.sumTerms[d][t])
+}
+
+// idf is the inverse document frequency of t over the BM25F fields, 0 for
+// a term in no document.
+func (si *searchIndex) idf(t string) float64 {
+	df := 0
+	for d := range si.docs {
+		if si.tf(d, t) > 0 {
+			df++
+		}
+	}
+	if df == 0 {
+		return 0
+	}
+	n := float64(len(si.docs))
+	return math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
 }
 
 // liftNeighbours lends a share of each strong hit's score to the files it
@@ -241,6 +253,47 @@ func bestSymbols(f *FileInfo, q *query) []string {
 			sig = c.s.Kind + " " + c.s.Name
 		}
 		out = append(out, fmt.Sprintf("L%d-%d %s", c.s.StartLine, c.s.EndLine, sig))
+	}
+	return out
+}
+
+// kindFactor is the factor a file's kind puts on its score, and the kind.
+func kindFactor(p string) (float64, string) {
+	switch {
+	case vendored(p):
+		return factorVendored, "vendored code"
+	case IsTest(p):
+		return factorTest, "test file"
+	case !IsCode(p):
+		return factorNonCode, "not code"
+	case auxiliary(p):
+		return factorAuxiliary, "docs, example or benchmark code"
+	}
+	return 1, ""
+}
+
+// signals explains r's score for --explain: the text match with its best
+// words, the boosts, and the factor of the file's kind.
+func (si *searchIndex) signals(r scored, q *query) []string {
+	type tw struct {
+		t string
+		w float64
+	}
+	var ts []tw
+	for _, t := range q.terms {
+		if w := si.tf(r.doc, t); w > 0 {
+			ts = append(ts, tw{t, w * si.idf(t)})
+		}
+	}
+	sort.SliceStable(ts, func(i, j int) bool { return ts[i].w > ts[j].w })
+	var words []string
+	for _, x := range ts[:min(5, len(ts))] {
+		words = append(words, x.t)
+	}
+	out := []string{fmt.Sprintf("words of the issue %.2f (%d matched; most: %s)", r.text, len(ts), strings.Join(words, ", "))}
+	out = append(out, r.reasons...)
+	if r.factor != "" {
+		out = append(out, r.factor)
 	}
 	return out
 }

@@ -18,7 +18,7 @@ import (
 func (si *searchIndex) explicit(q *query, res []scored) {
 	add := func(d int, w float64, why string) {
 		res[d].boost += w
-		res[d].reasons = append(res[d].reasons, why)
+		res[d].reasons = append(res[d].reasons, fmt.Sprintf("%s (+%.2f)", why, w))
 	}
 	si.namedFiles(q, add)
 	si.namedFolders(q, add)
@@ -173,7 +173,7 @@ func (si *searchIndex) phrases(src Source, phrases []string, res []scored) {
 			got[d] += w
 			matched[d] = append(matched[d], ph)
 			res[d].boost += w
-			res[d].reasons = append(res[d].reasons, fmt.Sprintf("contains %q", ph))
+			res[d].reasons = append(res[d].reasons, fmt.Sprintf("contains %q (+%.2f)", ph, w))
 		}
 	}
 }

@@ -23,9 +23,9 @@ type searchOutput struct {
 }
 
 func newSearchCmd() *cobra.Command {
-	var dir, issue string
+	var dir, issue, cacheFlag string
 	var k int
-	var asJSON bool
+	var asJSON, explain bool
 	cmd := &cobra.Command{
 		Use:   "search --repo DIR --issue FILE|-",
 		Short: "rank the files of a checkout by how likely an issue touches them",
@@ -46,7 +46,7 @@ func newSearchCmd() *cobra.Command {
 				return err
 			}
 			defer ws.Close()
-			idx, err := summaries.Build(cmd.Context(), ws, summaries.Options{})
+			idx, err := loadIndex(cmd.Context(), ws, searchCacheDir(cacheFlag))
 			if err != nil {
 				return fmt.Errorf("index %s: %w", dir, err)
 			}
@@ -64,7 +64,7 @@ func newSearchCmd() *cobra.Command {
 				enc.SetIndent("", "  ")
 				return enc.Encode(out)
 			}
-			printHits(w, out)
+			printHits(w, out, explain)
 			return nil
 		},
 	}
@@ -72,6 +72,9 @@ func newSearchCmd() *cobra.Command {
 	cmd.Flags().StringVar(&issue, "issue", "", "file holding the issue text, or - for stdin")
 	cmd.Flags().IntVar(&k, "k", 10, "number of files to return")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&explain, "explain", false, "print, per file, the signals that ranked it")
+	cmd.Flags().StringVar(&cacheFlag, "index-cache", "", "folder of the persistent index, \"off\" for none (default $"+
+		searchCacheEnv+", else <user cache dir>/issuesmith/search)")
 	return cmd
 }
 
@@ -127,7 +130,7 @@ func readIssue(stdin io.Reader, name string) (string, error) {
 	return string(data), nil
 }
 
-func printHits(w io.Writer, out searchOutput) {
+func printHits(w io.Writer, out searchOutput, explain bool) {
 	fmt.Fprintf(w, "# %d files indexed, summaries: %s\n", out.Indexed, out.Summaries)
 	for i, h := range out.Files {
 		fmt.Fprintf(w, "%2d. %-60s %.3f\n", i+1, h.Path, h.Score)
@@ -137,7 +140,12 @@ func printHits(w io.Writer, out searchOutput) {
 		for _, s := range h.Symbols {
 			fmt.Fprintf(w, "    · %s\n", s)
 		}
-		if len(h.Reasons) > 0 {
+		switch {
+		case explain:
+			for _, s := range h.Signals {
+				fmt.Fprintf(w, "    + %s\n", s)
+			}
+		case len(h.Reasons) > 0:
 			fmt.Fprintf(w, "    why: %s\n", strings.Join(h.Reasons, "; "))
 		}
 	}

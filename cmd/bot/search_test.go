@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
@@ -28,6 +30,9 @@ func runCmd(t *testing.T, args []string, stdin string, environ []string) (string
 	t.Helper()
 	root := &cobra.Command{Use: "bot", SilenceUsage: true, SilenceErrors: true}
 	root.AddCommand(newSearchCmd(), newSummarizeCmdWith(func() []string { return environ }))
+	if len(args) > 0 && args[0] == "search" && !slices.Contains(args, "--index-cache") {
+		args = append(args, "--index-cache", t.TempDir()) // never the user's cache
+	}
 	return execCmd(t, root, stdin, args...)
 }
 
@@ -142,4 +147,55 @@ func TestSearchSkipsTheIssueFileInsideTheCheckout(t *testing.T) {
 		assert.NotEqual(t, "notes/issue.md", h.Path)
 	}
 	assert.Equal(t, "shop/coupons.py", doc.Files[0].Path)
+}
+
+func TestSearchExplainAndPersistentIndex(t *testing.T) {
+	dir := searchTree(t)
+	old := time.Now().Add(-time.Hour)
+	for _, p := range []string{"README.md", "shop/cart.py", "shop/coupons.py", "tests/test_coupon.py"} {
+		require.NoError(t, os.Chtimes(filepath.Join(dir, p), old, old))
+	}
+	cache := t.TempDir()
+	args := []string{"search", "--repo", dir, "--issue", "-", "--k", "3", "--explain", "--index-cache", cache}
+	first, _, err := runCmd(t, args, "`apply_coupon` says the coupon expired\n", nil)
+	require.NoError(t, err)
+	assert.Contains(t, first, " 1. shop/coupons.py")
+	assert.Contains(t, first, "    + words of the issue")
+	assert.Contains(t, first, "    + defines apply_coupon (+")
+	assert.Contains(t, first, "    + test file (x0.30)")
+	snaps, err := filepath.Glob(filepath.Join(cache, "*.gob"))
+	require.NoError(t, err)
+	require.Len(t, snaps, 1, "the index is kept in the cache folder")
+	st, err := os.Stat(snaps[0])
+	require.NoError(t, err)
+
+	second, _, err := runCmd(t, args, "`apply_coupon` says the coupon expired\n", nil)
+	require.NoError(t, err)
+	assert.Equal(t, first, second, "the kept index ranks as a fresh build")
+	st2, err := os.Stat(snaps[0])
+	require.NoError(t, err)
+	assert.Equal(t, st.ModTime(), st2.ModTime(), "nothing changed: the snapshot is not written again")
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "shop/refunds.py"), []byte("def refund_voucher(x):\n    return -x\n"), 0o644))
+	third, _, err := runCmd(t, []string{"search", "--repo", dir, "--issue", "-", "--index-cache", cache}, "`refund_voucher`", nil)
+	require.NoError(t, err)
+	assert.Contains(t, third, "# 5 files indexed")
+	assert.Contains(t, third, " 1. shop/refunds.py", "a new file is indexed on the next query")
+
+	_, _, err = runCmd(t, []string{"search", "--repo", dir, "--issue", "-", "--index-cache", "off"}, "refund", nil)
+	require.NoError(t, err)
+}
+
+func TestSearchCacheDir(t *testing.T) {
+	t.Setenv(searchCacheEnv, "")
+	assert.Equal(t, "/x", searchCacheDir("/x"))
+	assert.Empty(t, searchCacheDir("off"))
+	if base, err := os.UserCacheDir(); err == nil {
+		assert.Equal(t, filepath.Join(base, "issuesmith", "search"), searchCacheDir(""))
+	}
+	t.Setenv(searchCacheEnv, "off")
+	assert.Empty(t, searchCacheDir(""))
+	t.Setenv(searchCacheEnv, "/y")
+	assert.Equal(t, "/y", searchCacheDir(""))
+	assert.Equal(t, "/z", searchCacheDir("/z"), "the flag wins")
 }
