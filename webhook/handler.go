@@ -65,11 +65,21 @@ type verdict struct {
 	ev        workflow.Event
 	authorize bool
 	ignore    string
+	bad       string // a signed payload lacking what its event must carry: 400
 }
 
 type route func(h *Handler, payload any) verdict
 
 func ignore(format string, args ...any) verdict { return verdict{ignore: fmt.Sprintf(format, args...)} }
+
+func malformed(format string, args ...any) verdict { return verdict{bad: fmt.Sprintf(format, args...)} }
+
+// as is the checked form of payload.(*T): false for another type or a nil
+// pointer (a JSON null body parses to one).
+func as[T any](payload any) (*T, bool) {
+	e, ok := payload.(*T)
+	return e, ok && e != nil
+}
 
 // New checks opts and returns the handler.
 func New(opts Options) (*Handler, error) {
@@ -155,6 +165,12 @@ func (h *Handler) handle(w http.ResponseWriter, r *http.Request, event, delivery
 		return http.StatusBadRequest, ResultBadRequest, "payload does not parse"
 	}
 	v := rt(h, payload)
+	if v.bad == "" && v.ignore == "" {
+		v.bad = missingFields(v.ev)
+	}
+	if v.bad != "" {
+		return http.StatusBadRequest, ResultBadRequest, v.bad
+	}
 	if v.ignore == "" && v.ev.InstallationID == 0 {
 		v.ignore = "delivery carries no installation"
 	}
@@ -163,6 +179,20 @@ func (h *Handler) handle(w http.ResponseWriter, r *http.Request, event, delivery
 	}
 	v.ev.Delivery, v.ev.GitHubEvent, v.ev.Received = delivery, event, received
 	return h.admit(r.Context(), v, bodyKeyOf(body), log)
+}
+
+// missingFields names what an event to be handled lacks: a repository-scoped
+// event needs the repository's owner and name (they go into GitHub API
+// paths), and every one needs its sender.
+func missingFields(ev workflow.Event) string {
+	repoScoped := ev.Kind != workflow.Installation && ev.Kind != workflow.Repositories
+	switch {
+	case repoScoped && (ev.Owner == "" || ev.Repo == ""):
+		return "event without a repository owner and name"
+	case ev.Sender == "":
+		return "event without a sender"
+	}
+	return ""
 }
 
 // bodyKeyOf is the dedupe key recorded for a payload alongside its delivery

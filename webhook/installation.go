@@ -8,7 +8,10 @@ import (
 // installation handles the App being installed, uninstalled, suspended or
 // unsuspended; the workflow warms or drops the repositories' caches.
 func (h *Handler) installation(payload any) verdict {
-	e := payload.(*github.InstallationEvent)
+	e, ok := as[github.InstallationEvent](payload)
+	if !ok {
+		return malformed("not a InstallationEvent payload")
+	}
 	switch e.GetAction() {
 	case "created", "deleted", "suspend", "unsuspend":
 	default:

@@ -8,7 +8,10 @@ import (
 // installationRepositories handles repositories added to or removed from an
 // installation.
 func (h *Handler) installationRepositories(payload any) verdict {
-	e := payload.(*github.InstallationRepositoriesEvent)
+	e, ok := as[github.InstallationRepositoriesEvent](payload)
+	if !ok {
+		return malformed("not a InstallationRepositoriesEvent payload")
+	}
 	if a := e.GetAction(); a != "added" && a != "removed" {
 		return ignore("installation_repositories action %q", a)
 	}

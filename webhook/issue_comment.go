@@ -9,7 +9,13 @@ import (
 // one mentioning the bot on the bot's PR; an edit of one of the bot's own
 // comments (the spec or plan a user rewrote, the approve box ticked).
 func (h *Handler) issueComment(payload any) verdict {
-	e := payload.(*github.IssueCommentEvent)
+	e, ok := as[github.IssueCommentEvent](payload)
+	if !ok {
+		return malformed("not a IssueCommentEvent payload")
+	}
+	if e.GetIssue() == nil || e.GetComment() == nil {
+		return malformed("issue_comment event without an issue or a comment")
+	}
 	if isBot(e.GetSender()) {
 		return ignore("sender %s is a bot", e.GetSender().GetLogin())
 	}

@@ -8,7 +8,13 @@ import (
 // issues handles the issues event: labeled and unlabeled (start or cancel a
 // run), closed (cancel), edited (the spec's input changed).
 func (h *Handler) issues(payload any) verdict {
-	e := payload.(*github.IssuesEvent)
+	e, ok := as[github.IssuesEvent](payload)
+	if !ok {
+		return malformed("not a IssuesEvent payload")
+	}
+	if e.GetIssue() == nil {
+		return malformed("issues event without an issue")
+	}
 	if isBot(e.GetSender()) {
 		return ignore("sender %s is a bot", e.GetSender().GetLogin())
 	}

@@ -8,7 +8,13 @@ import (
 // pullRequest handles pull_request closed on the bot's own PR, merged or
 // not, so the workflow can finish the run.
 func (h *Handler) pullRequest(payload any) verdict {
-	e := payload.(*github.PullRequestEvent)
+	e, ok := as[github.PullRequestEvent](payload)
+	if !ok {
+		return malformed("not a PullRequestEvent payload")
+	}
+	if e.GetPullRequest() == nil {
+		return malformed("pull_request event without a pull request")
+	}
 	if e.GetAction() != "closed" {
 		return ignore("pull_request action %q", e.GetAction())
 	}

@@ -8,7 +8,13 @@ import (
 // review handles pull_request_review: a submitted review of the bot's PR
 // whose body mentions the bot asks for a revision of the whole PR.
 func (h *Handler) review(payload any) verdict {
-	e := payload.(*github.PullRequestReviewEvent)
+	e, ok := as[github.PullRequestReviewEvent](payload)
+	if !ok {
+		return malformed("not a PullRequestReviewEvent payload")
+	}
+	if e.GetPullRequest() == nil || e.GetReview() == nil {
+		return malformed("pull_request_review event without a pull request or a review")
+	}
 	if isBot(e.GetSender()) {
 		return ignore("sender %s is a bot", e.GetSender().GetLogin())
 	}

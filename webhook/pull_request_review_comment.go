@@ -8,7 +8,13 @@ import (
 // reviewComment handles pull_request_review_comment: a new review comment on
 // the bot's PR that mentions the bot becomes a revise request.
 func (h *Handler) reviewComment(payload any) verdict {
-	e := payload.(*github.PullRequestReviewCommentEvent)
+	e, ok := as[github.PullRequestReviewCommentEvent](payload)
+	if !ok {
+		return malformed("not a PullRequestReviewCommentEvent payload")
+	}
+	if e.GetPullRequest() == nil || e.GetComment() == nil {
+		return malformed("pull_request_review_comment event without a pull request or a comment")
+	}
 	if isBot(e.GetSender()) {
 		return ignore("sender %s is a bot", e.GetSender().GetLogin())
 	}

@@ -10,7 +10,13 @@ import (
 // default branch as much as a person does); other branches, tags and
 // deletions are ignored.
 func (h *Handler) push(payload any) verdict {
-	e := payload.(*github.PushEvent)
+	e, ok := as[github.PushEvent](payload)
+	if !ok {
+		return malformed("not a PushEvent payload")
+	}
+	if e.GetRepo() == nil {
+		return malformed("push event without a repository")
+	}
 	repo := e.GetRepo()
 	if e.GetDeleted() {
 		return ignore("branch deleted")
