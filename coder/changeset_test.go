@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/issuesmith/issuesmith/repo"
 )
 
 func TestLedgerChangeSet(t *testing.T) {
@@ -24,11 +26,7 @@ func TestLedgerChangeSet(t *testing.T) {
 	write("mod.txt", "one\ntwo\nthree\n")
 	write("gone.txt", "bye\n")
 	write("same.txt", "same\n")
-	tr, err := openTree(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tr.close()
+	tr := openTree(t, dir)
 	l := newLedger()
 	for _, p := range []string{"mod.txt", "gone.txt", "same.txt", "sub/new.txt"} {
 		if err := l.remember(tr, p); err != nil {
@@ -79,11 +77,7 @@ func TestLedgerChangeSet(t *testing.T) {
 
 func TestTreeConfinement(t *testing.T) {
 	t.Parallel()
-	tr, err := openTree(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tr.close()
+	tr := openTree(t, t.TempDir())
 	if err := tr.write("../escape.txt", []byte("x")); err == nil {
 		t.Fatal("write outside the worktree succeeded")
 	}
@@ -102,11 +96,7 @@ func TestChangeSetDiffAppliesWithGit(t *testing.T) {
 			}
 		}
 	}
-	tr, err := openTree(edited)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tr.close()
+	tr := openTree(t, edited)
 	l := newLedger()
 	for _, p := range []string{"a.txt", "noeol.txt", "gone.txt", "dir/new.txt"} {
 		if err := l.remember(tr, p); err != nil {
@@ -141,4 +131,16 @@ func TestChangeSetDiffAppliesWithGit(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(pristine, "gone.txt")); !os.IsNotExist(err) {
 		t.Errorf("gone.txt still there after git apply: %v", err)
 	}
+}
+
+// openTree is the coder's tree over dir opened as a workspace (closed when
+// the test ends), as a run gets it.
+func openTree(t *testing.T, dir string) *tree {
+	t.Helper()
+	ws, err := repo.OpenWorkspace(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	return treeOf(ws)
 }

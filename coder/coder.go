@@ -70,6 +70,11 @@ type Options struct {
 	// item reports only its outcome. It is called on the goroutine running
 	// Implement or Revise, which waits for it, so it must return quickly.
 	Progress func(ItemProgress)
+	// Statuses, when set, is told every plan item's status in plan order
+	// (pending, working, then the outcome) whenever one changes: the list
+	// the workflow's progress comment shows. Like Progress it is called on
+	// the run's goroutine and must return quickly; the slice is its own.
+	Statuses func([]work.ItemStatus)
 }
 
 // Coder implements approved plans and review comments. It holds no per-run
@@ -123,12 +128,12 @@ func (c *Coder) isBlocked(p string) bool {
 	return p == ".git" || strings.HasPrefix(p, ".git/") || c.blocked.Match(p)
 }
 
-// Item statuses.
+// Item outcomes (work's statuses, named here for the coder's callers).
 const (
-	ItemDone    = "done"    // every step's edits applied and validated
-	ItemFailed  = "failed"  // attempts or budget exhausted; Reason says why
-	ItemBlocked = "blocked" // the path matches a blocked glob; nothing written
-	ItemSkipped = "skipped" // nothing to do (e.g. deleting a missing file)
+	ItemDone    = work.ItemDone    // every step's edits applied and validated
+	ItemFailed  = work.ItemFailed  // attempts or budget exhausted; Reason says why
+	ItemBlocked = work.ItemBlocked // the path matches a blocked glob; nothing written
+	ItemSkipped = work.ItemSkipped // nothing to do (e.g. deleting a missing file)
 )
 
 // ItemResult is what happened to one plan item.
@@ -166,7 +171,7 @@ func (r *Result) OK() bool {
 			return false
 		}
 	}
-	for _, c := range r.lastChecks() {
+	for _, c := range r.LastChecks() {
 		if !c.OK {
 			return false
 		}
@@ -174,8 +179,9 @@ func (r *Result) OK() bool {
 	return true
 }
 
-// lastChecks returns the checks of the last round.
-func (r *Result) lastChecks() []CheckResult {
+// LastChecks returns the checks of the last round: the ones that saw the
+// final change.
+func (r *Result) LastChecks() []CheckResult {
 	if len(r.Checks) == 0 {
 		return nil
 	}
@@ -185,6 +191,24 @@ func (r *Result) lastChecks() []CheckResult {
 		if c.Round == last {
 			out = append(out, c)
 		}
+	}
+	return out
+}
+
+// Statuses returns every item's outcome, in the order the items ran.
+func (r *Result) Statuses() []work.ItemStatus {
+	out := make([]work.ItemStatus, 0, len(r.Items))
+	for _, it := range r.Items {
+		out = append(out, work.ItemStatus{Path: it.Path, Status: it.Status, Reason: it.Reason})
+	}
+	return out
+}
+
+// Changed returns the repository-relative paths the run changed.
+func (r *Result) Changed() []string {
+	out := make([]string, 0, len(r.Changes.Files))
+	for _, f := range r.Changes.Files {
+		out = append(out, f.Path)
 	}
 	return out
 }
@@ -213,7 +237,6 @@ func (c *Coder) Implement(ctx context.Context, ws *repo.Workspace, spec *work.Sp
 	if err != nil {
 		return nil, err
 	}
-	defer r.tree.close()
 	for i := range plan.Items {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("implement: %w", err)

@@ -8,7 +8,10 @@
 //
 // The coder owns the per-file retry loop, the validation pipeline, the
 // blocked-path policy and the change set (files, unified diff, per-item
-// status, token use, PR summary).
+// status, token use, PR summary). It reports every plan item's status in
+// plan order as it goes (Options.Statuses), and reads and writes only
+// through the workspace's one confined root (repo.Workspace.Root), which it
+// also hands to the edit engine (edit.ApplyIn).
 //
 // It must never write outside the workspace, outside the approved plan's
 // files, through a symbolic link or to a blocked path (whatever the model

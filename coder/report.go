@@ -28,7 +28,7 @@ func (r *Result) Report() string {
 		}
 		b.WriteByte('\n')
 	}
-	for _, c := range r.lastChecks() {
+	for _, c := range r.LastChecks() {
 		mark := "ok"
 		if c.Refused {
 			mark = "NOT RUN (no sandbox)"

@@ -60,7 +60,6 @@ func (c *Coder) Revise(ctx context.Context, ws *repo.Workspace, req ReviewReques
 	if err != nil {
 		return nil, err
 	}
-	defer r.tree.close()
 	ir := ItemResult{Path: p, Action: work.ActionModify}
 	if why := r.blockedWhy(p); why != "" {
 		ir.Status, ir.Reason = ItemBlocked, why

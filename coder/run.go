@@ -22,24 +22,23 @@ type run struct {
 	ledger  *ledger
 	allowed map[string]bool // the only paths the model may write
 	res     *Result
-	used    llm.Usage // tokens spent by finished sessions, for Options.MaxTokens
-	start   time.Time // for Options.MaxWall
+	// statuses is every plan item's status in plan order, for
+	// Options.Statuses.
+	statuses []work.ItemStatus
+	used     llm.Usage // tokens spent by finished sessions, for Options.MaxTokens
+	start    time.Time // for Options.MaxWall
 }
 
 func (c *Coder) newRun(ws *repo.Workspace, spec *work.Spec, plan *work.Plan) (*run, error) {
-	t, err := openTree(ws.Dir())
-	if err != nil {
-		return nil, err
-	}
+	t := treeOf(ws)
 	r := &run{c: c, ws: ws, tree: t, spec: spec, plan: plan, ledger: newLedger(),
-		allowed: map[string]bool{}, res: &Result{}, start: time.Now()}
+		allowed: map[string]bool{}, res: &Result{}, statuses: plan.Pending(), start: time.Now()}
 	for _, it := range plan.Items {
 		p := cleanRel(it.Path)
 		r.allowed[p] = true
 		// Every plan path is snapshotted before anything is written, so the
 		// change set and rollbacks are relative to the start of the run.
 		if err := r.ledger.remember(t, p); err != nil {
-			t.close()
 			return nil, err
 		}
 	}
@@ -202,7 +201,7 @@ func summarize(res *Result) string {
 		}
 		b.WriteByte('\n')
 	}
-	if cks := res.lastChecks(); len(cks) > 0 {
+	if cks := res.LastChecks(); len(cks) > 0 {
 		var parts []string
 		for _, c := range cks {
 			mark := "passed"

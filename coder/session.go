@@ -143,7 +143,7 @@ func (s *session) apply(text, defPath string) (string, error) {
 		}
 		snaps[p] = sn
 	}
-	rep, err := edit.Apply(r.tree.dir, text, edit.Options{Path: defPath, Partial: true, Blocked: r.isBlocked})
+	rep, err := edit.ApplyIn(r.tree.root, text, edit.Options{Path: defPath, Partial: true, Blocked: r.isBlocked})
 	if err != nil {
 		return "", fmt.Errorf("apply edits for %s: %w", s.key, err)
 	}

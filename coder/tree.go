@@ -7,25 +7,21 @@ import (
 	"os"
 	"path"
 	"strings"
+
+	"github.com/issuesmith/issuesmith/repo"
 )
 
 // tree is the coder's confined write access to one checkout. Every path is
-// repo-relative and resolved through os.Root, so "../x" or a symlink out of
-// the worktree fails instead of escaping.
+// repo-relative and resolved through the workspace's os.Root, so "../x" or a
+// symlink out of the worktree fails instead of escaping.
 type tree struct {
 	dir  string
-	root *os.Root
+	root *os.Root // the workspace's: not closed here
 }
 
-func openTree(dir string) (*tree, error) {
-	r, err := os.OpenRoot(dir)
-	if err != nil {
-		return nil, fmt.Errorf("open worktree %s: %w", dir, err)
-	}
-	return &tree{dir: dir, root: r}, nil
-}
-
-func (t *tree) close() error { return t.root.Close() }
+// treeOf is write access through ws's own confined root: the run reads,
+// writes and applies edits through the one handle the workspace holds.
+func treeOf(ws *repo.Workspace) *tree { return &tree{dir: ws.Dir(), root: ws.Root()} }
 
 // read returns the file's bytes and whether it exists.
 func (t *tree) read(p string) ([]byte, bool, error) {

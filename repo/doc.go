@@ -9,6 +9,8 @@
 //     slashes; absolute paths, ".." and symlinks leading out of the root are
 //     refused with ErrOutsideRoot, missing paths with ErrNotExist. Both are
 //     mistakes a model can fix, so callers turn them into tool results.
+//     Its os.Root (Root) is the run's one confined handle: the coder writes
+//     through it, so a run opens its worktree once.
 //
 //   - Git: a clone cache per repository (fetch instead of re-clone), a
 //     separate worktree per run, branch, commit and push with an installation

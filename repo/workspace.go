@@ -43,6 +43,12 @@ func OpenWorkspace(dir string) (*Workspace, error) {
 // Dir returns the absolute path of the workspace root.
 func (w *Workspace) Dir() string { return w.dir }
 
+// Root returns the workspace's confined handle on its directory. It is the
+// one os.Root of a checkout: the coder writes through it and the edit engine
+// applies through it, so every read and write of a run is confined by the
+// same handle. It is valid until Close; the caller must not close it.
+func (w *Workspace) Root() *os.Root { return w.root }
+
 // Close releases the root directory handle (a Workspace that is dropped
 // without Close releases it when garbage collected). Calls after Close fail.
 func (w *Workspace) Close() error { return w.root.Close() }

@@ -15,7 +15,7 @@ import (
 )
 
 // Explorer turns an issue into a spec by reading the repository checked out
-// in dir (preagent.Explorer over a repo.Workspace, adapted in cmd/bot).
+// in dir (preagent.Explorer over a repo.Workspace, adapted in agents/).
 // cfg is the repository's .github/issuesmith.yml (budgets, observer).
 type Explorer interface {
 	Explore(ctx context.Context, dir string, issue preagent.Issue, cfg *config.Repo) (*work.Spec, Spend, error)
@@ -29,13 +29,13 @@ type Spend struct {
 	Cost  float64
 }
 
-// Planner turns a spec into a plan (planner.Planner, adapted in cmd/bot).
+// Planner turns a spec into a plan (planner.Planner, adapted in agents/).
 type Planner interface {
 	Plan(ctx context.Context, spec *work.Spec, cfg *config.Repo) (*work.Plan, Spend, error)
 }
 
 // Coder implements a plan, or a review comment, in the worktree at dir
-// (coder.Coder, adapted in cmd/bot). A Go error means the run could not go
+// (coder.Coder, adapted in agents/). A Go error means the run could not go
 // on; failed items are reported in the result. cfg carries the blocked
 // paths, check commands and budgets. Implement tells progress (which may
 // be nil) the status of every plan item, in plan order, whenever one
@@ -63,16 +63,13 @@ type Progress func(items []ItemStatus)
 // Item statuses while the coder works; the outcomes are the coder's (done,
 // failed, blocked, skipped).
 const (
-	ItemPending = "pending"
-	ItemWorking = "working"
+	ItemPending = work.ItemPending
+	ItemWorking = work.ItemWorking
 )
 
-// ItemStatus is the outcome of one plan item.
-type ItemStatus struct {
-	Path   string
-	Status string // pending, working (while coding); done, failed, blocked, skipped
-	Reason string
-}
+// ItemStatus is the status of one plan item: work's, which the coder
+// reports in plan order (coder.Options.Statuses) and the workflow shows.
+type ItemStatus = work.ItemStatus
 
 // Check is one validation (build, vet, a configured command).
 type Check struct {
@@ -119,7 +116,7 @@ type RepoRef struct {
 	Blocked []string
 }
 
-// Git prepares worktrees and pushes them (repo's git, adapted in cmd/bot,
+// Git prepares worktrees and pushes them (repo's git, adapted in agents/,
 // which supplies installation tokens: they never pass through here).
 type Git interface {
 	// Checkout returns a fresh worktree of r on branch: at the remote

@@ -14,7 +14,7 @@ import (
 )
 
 // Summarizer refreshes the file-summary cache of a checkout (summaries with
-// the summarizer model over the store's cache, adapted in cmd/bot). The
+// the summarizer model over the store's cache, adapted in agents/). The
 // explorer then finds every unchanged file's summary in the cache. cfg is
 // the repository's .github/issuesmith.yml (defaults when it has none): its
 // summarizer role chooses the model, as the other roles do theirs.

@@ -75,11 +75,7 @@ func (s *session) pushed(ctx context.Context, spec *work.Spec, plan *work.Plan) 
 		return nil, fmt.Errorf("check out %s: %w", s.run.Branch, err)
 	}
 	defer wt.Close()
-	pending := make([]ItemStatus, len(plan.Items))
-	for i, it := range plan.Items {
-		pending[i] = ItemStatus{Path: it.Path, Status: ItemPending}
-	}
-	s.items = pending
+	s.items = plan.Pending()
 	res, err := s.e.d.Coder.Implement(ctx, wt.Dir(), spec, plan, s.cfg, s.itemProgress(ctx))
 	if res != nil && len(res.Items) > 0 {
 		s.items = res.Items // the outcomes, for the comments that follow

@@ -5,7 +5,9 @@
 //
 // It owns the command line and the wiring: one file per subcommand, and the
 // construction of the server's parts (serve*.go: store, GitHub App, models,
-// agents, git, metrics) from config in one place. It must never hold product
+// agents, git, metrics) from config in one place. The agents' adapters to
+// the workflow's ports live in package agents, which `solve` runs too
+// (agents.Local): no type here implements a workflow port. It must never hold product
 // logic another package can own (exploring, planning, editing, GitHub calls,
 // the workflow), never read the environment except through config, and never
 // print a secret (private key, webhook secret, tokens, API keys).

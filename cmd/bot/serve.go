@@ -19,10 +19,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/spf13/cobra"
 
-	"github.com/issuesmith/issuesmith/coder"
+	"github.com/issuesmith/issuesmith/agents"
 	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/ghapp"
-	"github.com/issuesmith/issuesmith/preagent"
 	"github.com/issuesmith/issuesmith/repo"
 	"github.com/issuesmith/issuesmith/store"
 	"github.com/issuesmith/issuesmith/summaries"
@@ -116,7 +115,7 @@ func newServer(ctx context.Context, cfg *config.Server, log *slog.Logger, tune s
 		s.close()
 		return nil, startErr(ctx, sctx, limit, err)
 	}
-	ms, err := newModels(&cfg.Model)
+	ms, err := agents.NewModels(&cfg.Model)
 	if err != nil {
 		s.close()
 		return nil, err
@@ -136,11 +135,11 @@ func newServer(ctx context.Context, cfg *config.Server, log *slog.Logger, tune s
 		GitHub: workflow.InstallationsFunc(func(ctx context.Context, id int64) (workflow.GitHub, error) {
 			return app.Client(ctx, id)
 		}),
-		Git:        &gitRepos{cache: cache, app: app, author: botSignature(botLogin)},
-		Explorer:   &explorerAgent{models: ms, cache: st, opts: preagent.Options{}},
-		Planner:    &plannerAgent{models: ms},
-		Coder:      &coderAgent{models: ms, opts: coder.Options{Sandbox: sandboxPolicy(cfg)}, allowChecks: cfg.AllowCheckCommands},
-		Summarizer: &summaryRefresher{models: ms, cache: st},
+		Git:        agents.NewGit(cache, app, botSignature(botLogin)),
+		Explorer:   &agents.Explorer{Models: ms, Cache: st},
+		Planner:    &agents.Planner{Models: ms},
+		Coder:      serveCoder(cfg, ms),
+		Summarizer: &agents.Summarizer{Models: ms, Cache: st},
 	}, workflow.Options{
 		BotLogin: botLogin, MaxWorkers: cfg.Workers, Logger: log, PollInterval: tune.pollInterval,
 		Observe: m.job, Usage: m.usage, RefreshSchedule: sched,

@@ -9,12 +9,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/issuesmith/issuesmith/agents"
 	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/llm"
-	"github.com/issuesmith/issuesmith/planner"
 	"github.com/issuesmith/issuesmith/preagent"
 	"github.com/issuesmith/issuesmith/repo"
-	"github.com/issuesmith/issuesmith/summaries"
 	"github.com/issuesmith/issuesmith/work"
 )
 
@@ -105,17 +104,18 @@ func solveModel(environ []string) (*config.Model, error) {
 	return m, nil
 }
 
-// runSolve is the pipeline: explore → spec → plan (→ code), printing as it
-// goes. The model is m with the checkout's per-role settings (model,
-// temperature, protocol, max_completion_tokens) applied, as `bot serve`
-// applies them for a run of that repository.
+// runSolve is the pipeline: explore → spec → plan (→ code) through
+// agents.Local, the App's stages on a local checkout, printing as it goes.
+// The model is m with the checkout's per-role settings (model, temperature,
+// protocol, max_completion_tokens) applied, as `bot serve` applies them for
+// a run of that repository.
 func runSolve(ctx context.Context, f solveFlags, m *config.Model, is preagent.Issue, stdout, stderr io.Writer) error {
 	ws, err := repo.OpenWorkspace(f.dir)
 	if err != nil {
 		return err
 	}
 	defer ws.Close()
-	rcfg, err := repoConfig(ws)
+	rcfg, err := agents.RepoConfig(ws)
 	if err != nil {
 		return err
 	}
@@ -128,84 +128,48 @@ func runSolve(ctx context.Context, f solveFlags, m *config.Model, is preagent.Is
 		return err
 	}
 	var ledger llm.Ledger
-	model := ledger.Track("solve", client)
-	guidance, err := preagent.LoadGuidance(ws, 0)
-	if err != nil {
-		return err
-	}
 	rec := &solveRecord{Issue: is.Clean()}
-	res, err := exploreStage(ctx, model, ws, exploreOptions(rcfg, f, guidance, stderr), is, f.issue, stderr)
-	if err != nil {
-		return err
-	}
-	rec.Explore, rec.Spec = res, res.Spec
 	meta := work.Meta{RunID: "local", Version: 1}
-	if !f.asJSON {
-		fmt.Fprintln(stdout, work.RenderSpec(res.Spec, meta))
+	l := &agents.Local{Model: ledger.Track("solve", client), Repo: rcfg, Coder: solveCoder(), PlanOnly: f.planOnly,
+		Explorer: preagent.Options{NoObserver: f.noObserver, Budget: llm.Budget{MaxSteps: f.maxSteps}, Progress: progressPrinter(stderr)},
+		Exclude:  []string{pathIn(ws.Dir(), f.issue)},
+		OnStage: func(stage string) {
+			if stage == "indexing" {
+				fmt.Fprintln(stderr, "solve: indexing", ws.Dir())
+				return
+			}
+			fmt.Fprintln(stderr, "solve:", stage)
+		},
+		OnSpec: func(res *preagent.Result) {
+			if !f.asJSON {
+				fmt.Fprintln(stdout, work.RenderSpec(res.Spec, meta))
+			}
+			if res.Spec.Partial {
+				fmt.Fprintf(stderr, "solve: partial spec (%s)\n", res.Reason)
+			}
+		},
+		OnPlan: func(p *work.Plan) {
+			if !f.asJSON {
+				fmt.Fprintln(stdout, work.RenderPlan(p, work.PlanState{}, meta))
+			}
+		},
 	}
-	if res.Spec.Partial {
-		fmt.Fprintf(stderr, "solve: partial spec (%s)\n", res.Reason)
+	out, err := l.Run(ctx, ws, is)
+	if err != nil {
+		return err
 	}
-	if res.Spec.NeedsAnswers() {
-		rec.Stopped = "the issue needs answers before a plan can be made"
+	rec.Explore, rec.Spec, rec.Plan = out.Explore, out.Spec, out.Plan
+	switch out.Stopped {
+	case agents.StoppedNeedsAnswers:
+		rec.Stopped = out.Stopped
 		fmt.Fprintln(stderr, "solve:", rec.Stopped)
-		return finishSolve(f, rec, &ledger, stdout, stderr)
-	}
-	plan, err := planStage(ctx, model, guidance, rcfg, res.Spec, stderr)
-	if err != nil {
-		return err
-	}
-	rec.Plan = plan
-	if !f.asJSON {
-		fmt.Fprintln(stdout, work.RenderPlan(plan, work.PlanState{}, meta))
-	}
-
-	if f.planOnly {
+	case agents.StoppedPlanOnly:
 		rec.Stopped = "--plan-only: the change was planned, not written"
-		return finishSolve(f, rec, &ledger, stdout, stderr)
+	default:
+		rec.Code = out.Code
+		printCode(out.Code, f.asJSON, stdout, stderr)
 	}
-	code, err := codeStage(ctx, model, ws, rcfg, rec.Spec, plan, f.asJSON, stdout, stderr)
-	if err != nil {
-		return err
-	}
-	rec.Code = code
 	return finishSolve(f, rec, &ledger, stdout, stderr)
-}
-
-// planStage runs the planner on spec with the checkout's planner budget.
-func planStage(ctx context.Context, model llm.Model, guidance string, rcfg *config.Repo, spec *work.Spec,
-	stderr io.Writer) (*work.Plan, error) {
-	pl, err := planner.New(model, planner.Options{Guidance: guidance, Budget: rcfg.Role(llm.RolePlanner).Budget()})
-	if err != nil {
-		return nil, err
-	}
-	fmt.Fprintln(stderr, "solve: planning")
-	return pl.Plan(ctx, spec)
-}
-
-// exploreStage indexes the checkout (outlines only: no model calls) and runs
-// the explorer.
-func exploreStage(ctx context.Context, model llm.Model, ws *repo.Workspace, opts preagent.Options, is preagent.Issue, issueFile string, stderr io.Writer) (*preagent.Result, error) {
-	fmt.Fprintln(stderr, "solve: indexing", ws.Dir())
-	// The issue file, when it lies in the checkout, matches its own words
-	// best: leave it out of the index as bot search does.
-	idx, err := summaries.Build(ctx, withoutFiles(ws, pathIn(ws.Dir(), issueFile)), summaries.Options{})
-	if err != nil {
-		return nil, fmt.Errorf("index %s: %w", ws.Dir(), err)
-	}
-	return preagent.New(model, ws, idx, opts).Explore(ctx, is)
-}
-
-// exploreOptions are the explorer's settings from the repository's
-// configuration and the command line.
-func exploreOptions(rcfg *config.Repo, f solveFlags, guidance string, stderr io.Writer) preagent.Options {
-	opts := preagent.Options{Budget: rcfg.Role(llm.RoleExplorer).Budget(), NoObserver: !rcfg.Observer || f.noObserver,
-		ObserverBudget: rcfg.Role(llm.RoleObserver).Budget(),
-		Guidance:       guidance, NoGuidance: guidance == "", Progress: progressPrinter(stderr)}
-	if f.maxSteps > 0 {
-		opts.Budget.MaxSteps = f.maxSteps
-	}
-	return opts
 }
 
 // finishSolve prints the JSON record when asked and the usage summary.
@@ -227,22 +191,6 @@ func finishSolve(f solveFlags, rec *solveRecord, ledger *llm.Ledger, stdout, std
 func usageLines(l *llm.Ledger) []llm.Line {
 	lines, total := l.Run("solve")
 	return append(lines, total)
-}
-
-// repoConfig reads the checkout's .github/issuesmith.yml, or the defaults.
-func repoConfig(ws *repo.Workspace) (*config.Repo, error) {
-	data, err := ws.ReadBytes(config.RepoPath)
-	if err != nil {
-		if repo.IsModelError(err) {
-			return config.DefaultRepo(), nil
-		}
-		return nil, fmt.Errorf("read %s: %w", config.RepoPath, err)
-	}
-	c, err := config.ParseRepo(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", config.RepoPath, err)
-	}
-	return c, nil
 }
 
 // progressPrinter writes one stderr line per explorer event.

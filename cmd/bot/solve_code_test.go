@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/issuesmith/issuesmith/coder"
-	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/llm/llmtest"
 )
 
@@ -101,22 +100,5 @@ func TestSolveCodeJSON(t *testing.T) {
 	}
 	if last := rec.Usage[len(rec.Usage)-1]; last.Calls != 6 {
 		t.Errorf("calls = %d, want 6", last.Calls)
-	}
-}
-
-func TestCoderOptionsFromRepoConfig(t *testing.T) {
-	t.Parallel()
-	rc, err := config.ParseRepo([]byte("version: 1\nrun_commands: true\nblocked_paths: [\"deploy/**\"]\n" +
-		"checks:\n  - {name: unit, run: go test ./...}\nroles:\n  coder: {max_tokens: 1000}\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := coderOptions(rc)
-	if !o.RunCommands || len(o.CheckCommands) != 1 || o.CheckCommands[0] != "go test ./..." ||
-		len(o.Blocked) != 1 || o.Blocked[0] != "deploy/**" || o.MaxTokens != 1000 {
-		t.Errorf("options = %+v", o)
-	}
-	if d := coderOptions(config.DefaultRepo()); d.RunCommands || len(d.CheckCommands) != 0 {
-		t.Errorf("defaults run commands: %+v", d)
 	}
 }

@@ -92,7 +92,7 @@ func runSummarize(ctx context.Context, f summarizeFlags, environ []string, stdou
 	opts.Progress = bar.update
 	// The database (and its WAL) may live inside the checkout (the default
 	// issuesmith.db when run from it): never index the store's own files.
-	src := withoutFiles(ws, storeFilesIn(ws.Dir(), dsn)...)
+	src := summaries.Without(ws, storeFilesIn(ws.Dir(), dsn)...)
 	idx, err := summaries.Build(ctx, src, opts)
 	bar.done()
 	if err != nil {

@@ -151,6 +151,17 @@ func (w *workspace) file(p string) (*fileState, Reason, error) {
 // With opts.Partial the blocks that applied are written. Apply is safe for
 // concurrent use on different roots.
 func Apply(root string, text string, opts Options) (*Report, error) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("open root %s: %w", root, err)
+	}
+	defer r.Close()
+	return ApplyIn(r, text, opts)
+}
+
+// ApplyIn is Apply through a root the caller opened and keeps (the coder
+// hands down its workspace's one confined handle); ApplyIn does not close it.
+func ApplyIn(r *os.Root, text string, opts Options) (*Report, error) {
 	if opts.Format == "" {
 		opts.Format = FormatAuto
 	}
@@ -161,11 +172,6 @@ func Apply(root string, text string, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse edits: %w", err)
 	}
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		return nil, fmt.Errorf("open root %s: %w", root, err)
-	}
-	defer r.Close()
 	w := &workspace{root: r, opts: opts, files: map[string]*fileState{}}
 	rep := &Report{Blocks: make([]BlockResult, len(edits)), Changed: []string{}}
 	var retry []int

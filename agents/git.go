@@ -1,4 +1,4 @@
-package main
+package agents
 
 import (
 	"context"
@@ -13,19 +13,25 @@ import (
 	"github.com/issuesmith/issuesmith/workflow"
 )
 
-// gitRepos is workflow.Git over repo.Cache, with installation tokens from
-// the App: the token goes to git only, never to the workflow.
-type gitRepos struct {
+// Git is workflow.Git over repo.Cache, with installation tokens from the
+// App: the token goes to git only, never to the workflow.
+type Git struct {
 	cache  *repo.Cache
 	app    *ghapp.App
 	author repo.Signature
 	seq    atomic.Int64
 }
 
+// NewGit returns the App's git: worktrees from cache, tokens from app,
+// commits by author.
+func NewGit(cache *repo.Cache, app *ghapp.App, author repo.Signature) *Git {
+	return &Git{cache: cache, app: app, author: author}
+}
+
 // Checkout prepares a worktree from the cache: branch "" is a read-only
 // checkout of the base; a named branch starts from the remote branch when it
 // exists (a resumed run, a revise), else from the base.
-func (g *gitRepos) Checkout(ctx context.Context, r workflow.RepoRef, branch string) (workflow.Worktree, error) {
+func (g *Git) Checkout(ctx context.Context, r workflow.RepoRef, branch string) (workflow.Worktree, error) {
 	if r.CloneURL == "" {
 		return nil, errors.New("checkout: the repository has no clone URL")
 	}
@@ -46,12 +52,12 @@ func (g *gitRepos) Checkout(ctx context.Context, r workflow.RepoRef, branch stri
 	if r.Blocked != nil {
 		blocked = coder.Globs(r.Blocked)
 	}
-	return &gitWorktree{wt: wt, g: g, ref: r, blocked: blocked}, nil
+	return &worktree{wt: wt, g: g, ref: r, blocked: blocked}, nil
 }
 
-type gitWorktree struct {
+type worktree struct {
 	wt  *repo.Worktree
-	g   *gitRepos
+	g   *Git
 	ref workflow.RepoRef
 	// blocked paths are refused at commit time too: the coder's edit-time
 	// check does not see files a check command or generator wrote.
@@ -60,12 +66,12 @@ type gitWorktree struct {
 
 // Dir, Close, Commit and Push implement workflow.Worktree over repo.Worktree;
 // Push fetches a fresh installation token.
-func (w *gitWorktree) Dir() string  { return w.wt.Dir }
-func (w *gitWorktree) Close() error { return w.wt.Remove() }
+func (w *worktree) Dir() string  { return w.wt.Dir }
+func (w *worktree) Close() error { return w.wt.Remove() }
 
 // Commit credits each co-author with a Co-authored-by trailer in GitHub's
 // noreply form (user id + login), so the commit links to the account.
-func (w *gitWorktree) Commit(ctx context.Context, msg string, coAuthors ...string) (string, bool, error) {
+func (w *worktree) Commit(ctx context.Context, msg string, coAuthors ...string) (string, bool, error) {
 	opts := repo.CommitOptions{Message: msg, Author: w.g.author, Blocked: w.blocked.Match}
 	for _, login := range coAuthors {
 		opts.CoAuthors = append(opts.CoAuthors, w.coAuthor(ctx, login))
@@ -84,7 +90,7 @@ func (w *gitWorktree) Commit(ctx context.Context, msg string, coAuthors ...strin
 // coAuthor is login's git identity. The user id comes from the
 // collaborator permission endpoint (the requester has write access, so it
 // answers); without it the login-only noreply address still names them.
-func (w *gitWorktree) coAuthor(ctx context.Context, login string) repo.Signature {
+func (w *worktree) coAuthor(ctx context.Context, login string) repo.Signature {
 	sig := repo.Signature{Name: login, Email: login + "@users.noreply.github.com"}
 	c, err := w.g.app.Client(ctx, w.ref.InstallationID)
 	if err != nil {
@@ -97,7 +103,7 @@ func (w *gitWorktree) coAuthor(ctx context.Context, login string) repo.Signature
 	return sig
 }
 
-func (w *gitWorktree) Push(ctx context.Context) error {
+func (w *worktree) Push(ctx context.Context) error {
 	token, err := w.g.app.Token(ctx, w.ref.InstallationID)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package main
+package agents
 
 import (
 	"os"
@@ -25,7 +25,7 @@ func TestCommitRefusesBlockedPaths(t *testing.T) {
 	require.NoError(t, err)
 	wt, err := cache.Prepare(t.Context(), repo.PrepareOptions{URL: url, Branch: "issuesmith/issue-1", RunID: "r"})
 	require.NoError(t, err)
-	w := &gitWorktree{wt: wt, g: &gitRepos{author: repo.Signature{Name: "bot", Email: "bot@example.com"}},
+	w := &worktree{wt: wt, g: &Git{author: repo.Signature{Name: "bot", Email: "bot@example.com"}},
 		blocked: coder.Globs(coder.DefaultBlocked)}
 
 	require.NoError(t, os.MkdirAll(filepath.Join(wt.Dir, ".github/workflows"), 0o755))

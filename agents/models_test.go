@@ -1,4 +1,4 @@
-package main
+package agents
 
 import (
 	"os"
@@ -46,11 +46,11 @@ func TestModelsFromConfigAndRepositoryRoles(t *testing.T) {
 		llmtest.Reply("a").When(llmtest.Expect{Role: "coder", Model: "big-coder"}).WithUsage(1000, 100, 400),
 		llmtest.Reply("b").When(llmtest.Expect{Role: "explorer", Model: "house-model"}).WithUsage(1000, 100, 0),
 	})
-	ms, err := newModels(modelEnv(srv.URL()))
+	ms, err := NewModels(modelEnv(srv.URL()))
 	require.NoError(t, err)
 	rc, err := config.ParseRepo([]byte("version: 1\nroles:\n  coder:\n    model: big-coder\n    temperature: 0.7\n    max_completion_tokens: 55\n"))
 	require.NoError(t, err)
-	m, err := ms.forRepo(rc)
+	m, err := ms.ForRepo(rc)
 	require.NoError(t, err)
 	var costs []float64
 	for _, role := range []llm.Role{llm.RoleCoder, llm.RoleExplorer} {
@@ -70,7 +70,7 @@ func TestModelsFromConfigAndRepositoryRoles(t *testing.T) {
 	assert.InDelta(t, (600*2+400*0.5+100*8)/1e6, costs[0], 1e-12, "big-coder's own prices, cached tokens cheaper")
 	assert.InDelta(t, (1000*1+100*4)/1e6, costs[1], 1e-12, "the default prices")
 
-	same, err := ms.forRepo(config.DefaultRepo())
+	same, err := ms.ForRepo(config.DefaultRepo())
 	require.NoError(t, err)
 	require.Same(t, ms.def, same, "no override: the server's client")
 }
@@ -81,17 +81,17 @@ func TestModelsErrorsNameTheSetting(t *testing.T) {
 	t.Parallel()
 	m := modelEnv("http://127.0.0.1:1/v1")
 	m.BaseURL = "not a url"
-	_, err := newModels(m)
+	_, err := NewModels(m)
 	require.ErrorContains(t, err, "ISSUESMITH_MODEL_BASE_URL")
 
-	ms, err := newModels(modelEnv("http://127.0.0.1:1/v1"))
+	ms, err := NewModels(modelEnv("http://127.0.0.1:1/v1"))
 	require.NoError(t, err)
 	rc, err := config.ParseRepo([]byte("version: 1\nroles:\n  coder:\n    model: big-coder\n"))
 	require.NoError(t, err)
 	r := rc.Roles["coder"]
 	r.Protocol = "smoke-signals" // past ParseRepo's check: llm's validation names the key
 	rc.Roles["coder"] = r
-	_, err = ms.forRepo(rc)
+	_, err = ms.ForRepo(rc)
 	require.ErrorContains(t, err, ".github/issuesmith.yml roles.coder.protocol")
 }
 
@@ -100,13 +100,13 @@ func TestModelsErrorsNameTheSetting(t *testing.T) {
 func TestPlannerAgentUsesTheRepositoryBudget(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t, llmtest.Script{llmtest.Reply("no plan here").WithUsage(10, 1, 0)})
-	ms, err := newModels(modelEnv(srv.URL()))
+	ms, err := NewModels(modelEnv(srv.URL()))
 	require.NoError(t, err)
 	rc, err := config.ParseRepo([]byte("version: 1\nroles:\n  planner:\n    max_steps: 1\n"))
 	require.NoError(t, err)
 	spec := &work.Spec{Topic: "t", Desired: []string{"d"},
 		Files: []work.FileChange{{Path: "a.go", Action: work.ActionModify, Reason: "r"}}}
-	_, sp, err := (&plannerAgent{models: ms}).Plan(t.Context(), spec, rc)
+	_, sp, err := (&Planner{Models: ms}).Plan(t.Context(), spec, rc)
 	require.ErrorIs(t, err, planner.ErrBudget)
 	require.Len(t, srv.Requests(), 1)
 	require.Equal(t, 10, sp.Usage.PromptTokens)
@@ -118,10 +118,10 @@ func TestCoderAgentClosesItsWorkspace(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.txt"), []byte("one\n"), 0o644))
-	ms, err := newModels(modelEnv("http://127.0.0.1:1/v1"))
+	ms, err := NewModels(modelEnv("http://127.0.0.1:1/v1"))
 	require.NoError(t, err)
 	var opened []*repo.Workspace
-	a := &coderAgent{models: ms, opts: coder.Options{SkipGoChecks: true}, open: func(d string) (*repo.Workspace, error) {
+	a := &Coder{Models: ms, Options: coder.Options{SkipGoChecks: true}, open: func(d string) (*repo.Workspace, error) {
 		ws, err := repo.OpenWorkspace(d)
 		opened = append(opened, ws)
 		return ws, err
@@ -155,9 +155,9 @@ func TestCoderAgentReportsItemProgress(t *testing.T) {
 		llmtest.Reply(edit("a.txt")).When(llmtest.Expect{Role: "coder", Last: "# Your item: a.txt"}),
 		llmtest.Reply(edit("b.txt")).When(llmtest.Expect{Role: "coder", Last: "# Your item: b.txt"}),
 	})
-	ms, err := newModels(modelEnv(srv.URL()))
+	ms, err := NewModels(modelEnv(srv.URL()))
 	require.NoError(t, err)
-	a := &coderAgent{models: ms, opts: coder.Options{SkipGoChecks: true}}
+	a := &Coder{Models: ms, Options: coder.Options{SkipGoChecks: true}}
 	shout := []work.Step{{Text: "Shout one"}}
 	plan := &work.Plan{Items: []work.Item{
 		{Path: "a.txt", Action: work.ActionModify, Steps: shout},

@@ -1,4 +1,4 @@
-package main
+package agents
 
 import (
 	"os"
@@ -23,12 +23,12 @@ func TestSummaryRefresherFillsTheStoreCache(t *testing.T) {
 	srv := llmtest.NewServer(t, llmtest.Script{
 		llmtest.Reply("Greeting helpers: Hello returns a fixed greeting.").When(llmtest.Expect{Role: "summarizer", Model: "big-coder"}).WithUsage(120, 12, 0),
 	})
-	ms, err := newModels(modelEnv(srv.URL()))
+	ms, err := NewModels(modelEnv(srv.URL()))
 	require.NoError(t, err)
 	rc, err := config.ParseRepo([]byte("version: 1\nroles:\n  summarizer:\n    model: big-coder\n"))
 	require.NoError(t, err)
 	st := storetest.SQLite(t)
-	r := &summaryRefresher{models: ms, cache: st}
+	r := &Summarizer{Models: ms, Cache: st}
 
 	u, err := r.Refresh(t.Context(), dir, rc)
 	require.NoError(t, err)

@@ -1,0 +1,157 @@
+package agents
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/issuesmith/issuesmith/coder"
+	"github.com/issuesmith/issuesmith/config"
+	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/repo"
+	"github.com/issuesmith/issuesmith/work"
+	"github.com/issuesmith/issuesmith/workflow"
+)
+
+// Coder is workflow.Coder over coder.Coder, and the coder stage of Local.
+type Coder struct {
+	Models *Models
+	// Options are the coder's base options (Sandbox, ...); CoderOptions
+	// applies the repository's settings on top.
+	Options coder.Options
+	// AllowChecks is the server's ISSUESMITH_ALLOW_CHECK_COMMANDS: without
+	// it a repository's run_commands is ignored (its checks would run the
+	// repository's code on the bot's machine).
+	AllowChecks bool
+	// open opens the worktree as a Workspace; nil means repo.OpenWorkspace
+	// (tests watch the workspace it returns).
+	open func(dir string) (*repo.Workspace, error)
+}
+
+// OptionsFor is the coder's options for the repository whose settings are
+// cfg: CoderOptions over a.Options and a.AllowChecks.
+func (a *Coder) OptionsFor(cfg *config.Repo) coder.Options {
+	return CoderOptions(a.Options, cfg, a.AllowChecks)
+}
+
+// New returns the coder for cfg talking to model; statuses (may be nil) is
+// told every plan item's status, in plan order, whenever one changes.
+func (a *Coder) New(model llm.Model, cfg *config.Repo, statuses func([]work.ItemStatus)) (*coder.Coder, error) {
+	opts := a.OptionsFor(cfg)
+	opts.Statuses = statuses
+	return coder.New(model, opts)
+}
+
+// run opens the workspace at dir — the one confined view of the worktree
+// the coder and the edit engine work through — and the coder for cfg, runs
+// fn, and closes the workspace. The result's cost is what the model
+// client priced the coder's calls at.
+func (a *Coder) run(dir string, cfg *config.Repo, statuses func([]work.ItemStatus), fn func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error)) (*workflow.CodeResult, error) {
+	open := a.open
+	if open == nil {
+		open = repo.OpenWorkspace
+	}
+	ws, err := open(dir)
+	if err != nil {
+		return nil, err // names the workspace already
+	}
+	defer ws.Close()
+	model, err := a.Models.ForRepo(cfg)
+	if err != nil {
+		return nil, err
+	}
+	var res *coder.Result
+	sp, err := spendOf(model, func(m llm.Model) error {
+		c, err := a.New(m, cfg, statuses)
+		if err != nil {
+			return err
+		}
+		res, err = fn(c, ws)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := codeResult(res)
+	out.Cost = sp.Cost
+	return out, nil
+}
+
+// Implement runs the coder over the plan in the worktree at dir; the coder
+// tells progress every plan item's status in plan order whenever one
+// changes.
+func (a *Coder) Implement(ctx context.Context, dir string, spec *work.Spec, plan *work.Plan, cfg *config.Repo, progress workflow.Progress) (*workflow.CodeResult, error) {
+	return a.run(dir, cfg, progress, func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error) {
+		return c.Implement(ctx, ws, spec, plan)
+	})
+}
+
+// Revise runs the coder on one review request: the last thread comment is
+// the one to address, the earlier ones are context. A request without a
+// file (a PR conversation comment or a review) is put to the coder once
+// per changed file of the PR, in order, each free to decline; the results
+// are merged.
+func (a *Coder) Revise(ctx context.Context, dir string, req workflow.Review, cfg *config.Repo) (*workflow.CodeResult, error) {
+	rr := coder.ReviewRequest{Path: req.Path, Lines: coder.LineRange{Start: req.StartLine, End: req.Line}, DiffHunk: req.DiffHunk}
+	if n := len(req.Thread); n > 0 {
+		rr.Comment = req.Thread[n-1].Body
+		for _, t := range req.Thread[:n-1] {
+			rr.Thread = append(rr.Thread, t.Author+": "+t.Body)
+		}
+	}
+	if req.Spec != nil {
+		rr.Topic = req.Spec.Topic
+	}
+	paths := []string{req.Path}
+	if req.Path == "" {
+		if len(req.Files) == 0 {
+			return nil, errors.New("revise: the review names no file and the pull request changes none")
+		}
+		paths = req.Files
+	}
+	return a.run(dir, cfg, nil, func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error) {
+		var all *coder.Result
+		for _, p := range paths {
+			one := rr
+			one.Path = p
+			res, err := c.Revise(ctx, ws, one)
+			if err != nil {
+				return nil, err
+			}
+			all = mergeResults(all, res)
+		}
+		return all, nil
+	})
+}
+
+// mergeResults adds b (a later revision of the same workspace) to a.
+func mergeResults(a, b *coder.Result) *coder.Result {
+	if a == nil {
+		return b
+	}
+	a.Items = append(a.Items, b.Items...)
+	a.Checks = b.Checks // the last checks saw every change
+	a.Usage = a.Usage.Add(b.Usage)
+	seen := map[string]bool{}
+	for _, f := range a.Changes.Files {
+		seen[f.Path] = true
+	}
+	for _, f := range b.Changes.Files {
+		if !seen[f.Path] {
+			a.Changes.Files = append(a.Changes.Files, f)
+		}
+	}
+	a.Summary = strings.TrimSpace(a.Summary + "\n" + b.Summary)
+	return a
+}
+
+// codeResult is the coder's result in the workflow's terms, from what
+// coder.Result exports.
+func codeResult(res *coder.Result) *workflow.CodeResult {
+	out := &workflow.CodeResult{Summary: res.Summary, Usage: res.Usage, OK: res.OK(),
+		Items: res.Statuses(), Changed: res.Changed()}
+	for _, c := range res.LastChecks() {
+		out.Checks = append(out.Checks, workflow.Check{Name: c.Name, OK: c.OK, Output: c.Output})
+	}
+	return out
+}

@@ -1,0 +1,22 @@
+// Package agents runs issuesmith's agents on a worktree with a repository's
+// settings, the one way for every caller: `bot serve` (through the
+// workflow's ports: Explorer, Planner, Coder, Summarizer and Git are
+// implemented here), `bot solve` and `bot replay` (through Local, which
+// runs explorer → spec → planner → plan → coder on a local worktree, as the
+// App's stages do, and returns what each stage produced).
+//
+// It owns the mapping from a repository's .github/issuesmith.yml to each
+// agent's options (ExplorerOptions, PlannerOptions, CoderOptions), the
+// model client per repository (Models), the spend of each agent, and the
+// git worktrees of the App (installation tokens go to git only).
+//
+// Entry point for a local run (bot replay):
+//
+//	ws, _ := repo.OpenWorkspace(dir)            // the one confined view of the worktree
+//	cfg, _ := agents.RepoConfig(ws)             // .github/issuesmith.yml, or the defaults
+//	out, err := (&agents.Local{Model: model, Repo: cfg}).Run(ctx, ws, issue)
+//	// out.Spec, out.Plan, out.Code (*coder.Result), out.Stages (wall time each)
+//
+// agents decides nothing about an issue's journey (that is workflow/), never
+// answers HTTP, and never reads the environment (cmd/bot passes config in).
+package agents

@@ -1,0 +1,118 @@
+package agents
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/issuesmith/issuesmith/config"
+	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/planner"
+	"github.com/issuesmith/issuesmith/preagent"
+	"github.com/issuesmith/issuesmith/repo"
+	"github.com/issuesmith/issuesmith/summaries"
+	"github.com/issuesmith/issuesmith/work"
+	"github.com/issuesmith/issuesmith/workflow"
+)
+
+// Explorer is workflow.Explorer over preagent.
+type Explorer struct {
+	Models *Models
+	// Cache holds the files' summaries (the store): exploring reads them,
+	// it never summarises.
+	Cache summaries.Cache
+	// Options are the explorer's base options (ExplorerOptions applies
+	// the repository's on top).
+	Options preagent.Options
+}
+
+// Explore builds the summaries index from the cache and runs the explorer
+// with the repository's explorer budget and observer setting.
+func (a *Explorer) Explore(ctx context.Context, dir string, is preagent.Issue, cfg *config.Repo) (*work.Spec, workflow.Spend, error) {
+	ws, err := repo.OpenWorkspace(dir)
+	if err != nil {
+		return nil, workflow.Spend{}, err // names the workspace already
+	}
+	defer ws.Close()
+	model, err := a.Models.ForRepo(cfg)
+	if err != nil {
+		return nil, workflow.Spend{}, err
+	}
+	var spec *work.Spec
+	u, err := spendOf(model, func(m llm.Model) error {
+		res, err := explore(ctx, m, ws, summaries.Options{Cache: a.Cache}, ExplorerOptions(a.Options, cfg), is)
+		if err != nil {
+			return err
+		}
+		spec = res.Spec
+		return nil
+	})
+	return spec, u, err
+}
+
+// explore indexes src (ws, or ws without some files) and runs the explorer.
+// No model builds the index: summaries come from idx's cache (filled by the
+// refresh after each push) or from outlines, so exploring never waits for a
+// repository-wide summarisation. A run that ends without a spec is an error.
+func explore(ctx context.Context, m llm.Model, ws *repo.Workspace, idx summaries.Options, opts preagent.Options,
+	is preagent.Issue, exclude ...string) (*preagent.Result, error) {
+	ix, err := summaries.Build(ctx, summaries.Without(ws, exclude...), idx)
+	if err != nil {
+		return nil, fmt.Errorf("summaries: %w", err)
+	}
+	res, err := preagent.New(m, ws, ix, opts).Explore(ctx, is)
+	if err != nil {
+		return nil, err
+	}
+	if res.Spec == nil {
+		return nil, fmt.Errorf("the explorer stopped (%s) without a spec", res.Reason)
+	}
+	return res, nil
+}
+
+// Planner is workflow.Planner over planner.Planner.
+type Planner struct{ Models *Models }
+
+// Plan asks the planner for a plan of spec, within the repository's
+// planner budget.
+func (a *Planner) Plan(ctx context.Context, spec *work.Spec, cfg *config.Repo) (*work.Plan, workflow.Spend, error) {
+	model, err := a.Models.ForRepo(cfg)
+	if err != nil {
+		return nil, workflow.Spend{}, err
+	}
+	var plan *work.Plan
+	u, err := spendOf(model, func(m llm.Model) error {
+		p, err := planner.New(m, PlannerOptions(cfg, ""))
+		if err != nil {
+			return err
+		}
+		plan, err = p.Plan(ctx, spec)
+		return err
+	})
+	return plan, u, err
+}
+
+// Summarizer is workflow.Summarizer: it builds the summaries index of a
+// checkout with the model (summarizer role, with the repository's role
+// settings applied like every other stage's) over the cache, so
+// explorations find every unchanged file already summarised.
+type Summarizer struct {
+	Models *Models
+	Cache  summaries.Cache
+}
+
+// Refresh summarises changed files of the checkout at dir into the cache.
+func (r *Summarizer) Refresh(ctx context.Context, dir string, cfg *config.Repo) (workflow.Spend, error) {
+	model, err := r.Models.ForRepo(cfg)
+	if err != nil {
+		return workflow.Spend{}, err
+	}
+	ws, err := repo.OpenWorkspace(dir)
+	if err != nil {
+		return workflow.Spend{}, err // names the workspace already
+	}
+	defer ws.Close()
+	return spendOf(model, func(m llm.Model) error {
+		_, err := summaries.Build(ctx, ws, summaries.Options{Model: m, Cache: r.Cache})
+		return err
+	})
+}

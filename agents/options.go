@@ -1,0 +1,72 @@
+package agents
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/issuesmith/issuesmith/coder"
+	"github.com/issuesmith/issuesmith/config"
+	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/planner"
+	"github.com/issuesmith/issuesmith/preagent"
+	"github.com/issuesmith/issuesmith/repo"
+)
+
+// ExplorerOptions maps a repository's settings onto the explorer's: the
+// explorer and observer budgets of its roles, and the observer switch.
+// base carries what the caller sets (Progress, Guidance); a MaxSteps in
+// base.Budget overrides the repository's (bot solve --max-steps), and
+// base.NoObserver switches the observer off whatever the repository says.
+func ExplorerOptions(base preagent.Options, cfg *config.Repo) preagent.Options {
+	o := base
+	o.Budget = cfg.Role(llm.RoleExplorer).Budget()
+	if base.Budget.MaxSteps > 0 {
+		o.Budget.MaxSteps = base.Budget.MaxSteps
+	}
+	o.ObserverBudget = cfg.Role(llm.RoleObserver).Budget()
+	o.NoObserver = !cfg.Observer || base.NoObserver
+	return o
+}
+
+// PlannerOptions maps a repository's settings onto the planner's: its
+// planner budget, and the repository guidance ("" for none).
+func PlannerOptions(cfg *config.Repo, guidance string) planner.Options {
+	return planner.Options{Guidance: guidance, Budget: cfg.Role(llm.RolePlanner).Budget()}
+}
+
+// CoderOptions maps a repository's settings onto the coder's, over base
+// (the caller's Sandbox, SkipGoChecks, ...): blocked paths, check commands
+// — run only when the repository asks (run_commands) and allowChecks lets
+// it (bot serve: ISSUESMITH_ALLOW_CHECK_COMMANDS; its checks run the
+// repository's code on the bot's machine) — and the coder role's token and
+// time budgets for the whole coding run. It is the one mapping: bot serve,
+// bot solve and bot replay all code through it.
+func CoderOptions(base coder.Options, cfg *config.Repo, allowChecks bool) coder.Options {
+	o := base
+	o.Blocked = slices.Clone(cfg.BlockedPaths) // nil stays nil: the coder's defaults
+	o.RunCommands = cfg.RunCommands && allowChecks
+	o.CheckCommands = nil
+	for _, c := range cfg.Checks {
+		o.CheckCommands = append(o.CheckCommands, c.Run)
+	}
+	b := cfg.Role(llm.RoleCoder).Budget()
+	o.MaxTokens, o.MaxWall = b.MaxTokens, b.MaxWall
+	return o
+}
+
+// RepoConfig reads the checkout's .github/issuesmith.yml, or the defaults
+// when it has none.
+func RepoConfig(ws *repo.Workspace) (*config.Repo, error) {
+	data, err := ws.ReadBytes(config.RepoPath)
+	if err != nil {
+		if repo.IsModelError(err) {
+			return config.DefaultRepo(), nil
+		}
+		return nil, fmt.Errorf("read %s: %w", config.RepoPath, err)
+	}
+	c, err := config.ParseRepo(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", config.RepoPath, err)
+	}
+	return c, nil
+}

@@ -1,0 +1,43 @@
+package agents
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/issuesmith/issuesmith/coder"
+	"github.com/issuesmith/issuesmith/config"
+)
+
+// A repository's run_commands runs its checks on the bot's machine only when
+// the server allows it (ISSUESMITH_ALLOW_CHECK_COMMANDS); the checks are
+// still passed on, so turning the switch on needs no other change.
+func TestRepositoryChecksNeedTheServersConsent(t *testing.T) {
+	t.Parallel()
+	rc, err := config.ParseRepo([]byte("version: 1\nrun_commands: true\nchecks:\n  - name: t\n    run: go test ./...\n"))
+	require.NoError(t, err)
+	o := (&Coder{}).OptionsFor(rc)
+	require.False(t, o.RunCommands, "the server did not allow check commands")
+	o = (&Coder{AllowChecks: true}).OptionsFor(rc)
+	require.True(t, o.RunCommands)
+	require.Equal(t, []string{"go test ./..."}, o.CheckCommands)
+}
+
+// The repository's settings become the coder's options (bot solve allows
+// the checks: the checkout is the user's own).
+func TestCoderOptionsFromRepoConfig(t *testing.T) {
+	t.Parallel()
+	rc, err := config.ParseRepo([]byte("version: 1\nrun_commands: true\nblocked_paths: [\"deploy/**\"]\n" +
+		"checks:\n  - {name: unit, run: go test ./...}\nroles:\n  coder: {max_tokens: 1000}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := CoderOptions(coder.Options{}, rc, true)
+	if !o.RunCommands || len(o.CheckCommands) != 1 || o.CheckCommands[0] != "go test ./..." ||
+		len(o.Blocked) != 1 || o.Blocked[0] != "deploy/**" || o.MaxTokens != 1000 {
+		t.Errorf("options = %+v", o)
+	}
+	if d := CoderOptions(coder.Options{}, config.DefaultRepo(), true); d.RunCommands || len(d.CheckCommands) != 0 {
+		t.Errorf("defaults run commands: %+v", d)
+	}
+}
