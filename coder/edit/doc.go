@@ -7,10 +7,10 @@
 // the final-newline state, a BOM and the file mode.
 //
 // It owns parsing, matching, indentation re-basing, atomic writes confined to
-// the root (os.Root: Apply opens one, ApplyIn uses the caller's) and the typed
-// feedback that explains a refusal to the
-// model. It must never guess: a block is applied only where its text occurs
-// exactly once at the first matching level; line hints only choose between
+// the root (os.Root: Apply opens one, ApplyIn uses the caller's) and the
+// typed feedback that explains a refusal to the model. It must never guess:
+// a block is applied only where its text occurs exactly once at the first
+// matching level; line hints only choose between
 // candidates and similarity scores only explain refusals. It never writes
 // outside the root, never imports another issuesmith package, and never talks
 // to a model or the network.
