@@ -128,7 +128,7 @@ func (w *labelWorker) Work(ctx context.Context, job *river.Job[LabelArgs]) error
 
 // readRepoConfig reads .github/issuesmith.yml at ref: a missing file gives
 // the defaults; an invalid one is a permanent error naming the key.
-func readRepoConfig(ctx context.Context, gh GitHub, owner, repo, ref string) (*config.Repo, error) {
+func readRepoConfig(ctx context.Context, gh RepoFiles, owner, repo, ref string) (*config.Repo, error) {
 	data, err := gh.FileContent(ctx, owner, repo, RepoConfigPath, ref)
 	if errors.Is(err, ghapp.ErrNotFound) {
 		data, err = nil, nil

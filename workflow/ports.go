@@ -143,10 +143,13 @@ type Worktree interface {
 }
 
 // GitHub is what the workflow asks of GitHub for one installation
-// (*ghapp.Client implements it).
+// (*ghapp.Client implements it): the roles below, each a few calls. A
+// consumer that needs one role takes that role, not GitHub.
 type GitHub interface {
 	Comments
-	Pulls
+	PullRequests
+	ReviewThreads
+	RepoFiles
 	Issues
 }
 
@@ -157,24 +160,33 @@ type Comments interface {
 	FindComment(ctx context.Context, owner, repo string, number int, want ghtext.Marker) (*github.IssueComment, ghtext.Marker, error)
 }
 
-// Pulls are the pull-request calls of the code and revise stages.
-type Pulls interface {
+// PullRequests opens the bot's pull request (or finds it again) and asks
+// for a review.
+type PullRequests interface {
 	FindPR(ctx context.Context, owner, repo, head string) (*github.PullRequest, error)
 	CreatePR(ctx context.Context, owner, repo string, p ghapp.NewPR) (*github.PullRequest, error)
-	UpdatePR(ctx context.Context, owner, repo string, number int, u ghapp.PRUpdate) (*github.PullRequest, error)
 	RequestReviewers(ctx context.Context, owner, repo string, number int, users ...string) error
+}
+
+// ReviewThreads reads a review comment's thread and replies in it (the
+// revise stage).
+type ReviewThreads interface {
 	GetReviewComment(ctx context.Context, owner, repo string, id int64) (*github.PullRequestComment, error)
 	ReviewThread(ctx context.Context, owner, repo string, number int, id int64) ([]*github.PullRequestComment, error)
 	ReplyToReviewComment(ctx context.Context, owner, repo string, number int, id int64, body string) (*github.PullRequestComment, error)
 }
 
-// Issues are the issue and repository calls: read the issue and the
-// repository's config file, reset the trigger label.
-type Issues interface {
-	FileContent(ctx context.Context, owner, repo, path, ref string) ([]byte, error)
-	ReactIssue(ctx context.Context, owner, repo string, number int, content string) error
-	GetIssue(ctx context.Context, owner, repo string, number int) (*github.Issue, error)
+// RepoFiles reads a repository: its settings (default branch, clone URL)
+// and a file at a ref (the .github/issuesmith.yml).
+type RepoFiles interface {
 	Repository(ctx context.Context, owner, repo string) (*github.Repository, error)
+	FileContent(ctx context.Context, owner, repo, path, ref string) ([]byte, error)
+}
+
+// Issues reads the issue, reacts to it and resets its trigger label.
+type Issues interface {
+	GetIssue(ctx context.Context, owner, repo string, number int) (*github.Issue, error)
+	ReactIssue(ctx context.Context, owner, repo string, number int, content string) error
 	RemoveLabel(ctx context.Context, owner, repo string, number int, label string) error
 }
 
