@@ -79,7 +79,8 @@ func (ix *Index) Search(text string, k int) []Hit {
 	for i := range res {
 		res[i].doc = i
 	}
-	si.bm25(q.terms, res)
+	idf := si.idfs(q.terms)
+	si.bm25(q.terms, idf, res)
 	si.explicit(q, res)
 	si.phrases(ix.src, q.phrases, res)
 	for i := range res {
@@ -105,7 +106,7 @@ func (ix *Index) Search(text string, k int) []Hit {
 		}
 		f := si.docs[r.doc]
 		hits = append(hits, Hit{Path: f.Path, Score: math.Round(r.score*1e4) / 1e4, Summary: f.Summary,
-			Symbols: bestSymbols(f, q), Reasons: r.reasons, Signals: si.signals(r, q)})
+			Symbols: bestSymbols(f, q), Reasons: r.reasons, Signals: si.signals(r, q, idf)})
 	}
 	return hits
 }
@@ -113,10 +114,10 @@ func (ix *Index) Search(text string, k int) []Hit {
 // bm25 sets the normalised BM25F text score of every document: body terms,
 // plus path, definition-name and model-summary terms weighted by wPath,
 // wSym and wSummary.
-func (si *searchIndex) bm25(terms []string, res []scored) {
+func (si *searchIndex) bm25(terms []string, idfs map[string]float64, res []scored) {
 	best := 0.0
 	for _, t := range terms {
-		idf := si.idf(t)
+		idf := idfs[t]
 		if idf == 0 {
 			continue
 		}
@@ -144,6 +145,17 @@ func (si *searchIndex) tf(d int, t string) float64 {
 	f := si.docs[d]
 	return float64(f.terms[t]) + wPath*float64(si.pathTerms[d][t]) + wSym*float64(si.symTerms[d][t]) +
 		wSummary*float64(si.sumTerms[d][t])
+}
+
+// idfs returns the idf of each term.
+func (si *searchIndex) idfs(terms []string) map[string]float64 {
+	m := make(map[string]float64, len(terms))
+	for _, t := range terms {
+		if _, ok := m[t]; !ok {
+			m[t] = si.idf(t)
+		}
+	}
+	return m
 }
 
 // idf is the inverse document frequency of t over the BM25F fields, 0 for
@@ -274,7 +286,7 @@ func kindFactor(p string) (float64, string) {
 
 // signals explains r's score for --explain: the text match with its best
 // words, the boosts, and the factor of the file's kind.
-func (si *searchIndex) signals(r scored, q *query) []string {
+func (si *searchIndex) signals(r scored, q *query, idf map[string]float64) []string {
 	type tw struct {
 		t string
 		w float64
@@ -282,7 +294,7 @@ func (si *searchIndex) signals(r scored, q *query) []string {
 	var ts []tw
 	for _, t := range q.terms {
 		if w := si.tf(r.doc, t); w > 0 {
-			ts = append(ts, tw{t, w * si.idf(t)})
+			ts = append(ts, tw{t, w * idf[t]})
 		}
 	}
 	sort.SliceStable(ts, func(i, j int) bool { return ts[i].w > ts[j].w })
