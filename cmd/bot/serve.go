@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/riverqueue/river"
 	"github.com/spf13/cobra"
 
 	"github.com/issuesmith/issuesmith/agents"
@@ -105,7 +106,7 @@ func newServer(ctx context.Context, cfg *config.Server, log *slog.Logger, tune s
 	limit := cmp.Or(tune.startTimeout, defaultStartTimeout)
 	sctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	st, err := openStore(sctx, cfg.DatabaseURL)
+	st, err := store.OpenMigrated(sctx, cfg.DatabaseURL)
 	if err != nil {
 		return nil, startErr(ctx, sctx, limit, err)
 	}
@@ -174,19 +175,6 @@ func startErr(ctx, sctx context.Context, limit time.Duration, err error) error {
 		return fmt.Errorf("%w (start-up took longer than %v: is the host reachable?)", err, limit)
 	}
 	return err
-}
-
-// openStore opens the database and brings its schema up to date.
-func openStore(ctx context.Context, dsn string) (*store.Store, error) {
-	st, err := store.Open(ctx, dsn)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := st.Migrate(ctx); err != nil {
-		st.Close()
-		return nil, err
-	}
-	return st, nil
 }
 
 func newGitHubApp(ctx context.Context, cfg *config.Server, m *metrics, writeInterval time.Duration) (*ghapp.App, string, error) {
@@ -285,3 +273,16 @@ func (s *server) close() {
 }
 
 var _ summaries.Cache = (*store.Store)(nil)
+
+// refreshSchedule is the engine's periodic summary refresh from
+// ISSUESMITH_SUMMARY_REFRESH: nil when it is "off".
+func refreshSchedule(cfg *config.Server) (river.PeriodicSchedule, error) {
+	if cfg.SummaryRefresh == config.ScheduleOff || cfg.SummaryRefresh == "" {
+		return nil, nil
+	}
+	s, err := summaries.ParseSchedule(cfg.SummaryRefresh)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}

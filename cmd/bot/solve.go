@@ -78,20 +78,11 @@ func newSolveCmdWith(environ func() []string) *cobra.Command {
 	return cmd
 }
 
-// solveModelConfig reads the model settings for local runs through
+// solveModel reads the model settings for local runs through
 // config.ParseModel: the ISSUESMITH_MODEL_* variables (also from
 // ISSUESMITH_CONFIG_FILE) with the names, defaults and checks of `bot
-// serve`, without the App settings a local run does not need.
-func solveModelConfig(environ []string) (llm.Config, error) {
-	m, err := solveModel(environ)
-	if err != nil {
-		return llm.Config{}, err
-	}
-	return m.LLM()
-}
-
-// solveModel is solveModelConfig before the conversion: runSolve applies
-// the checkout's .github/issuesmith.yml on top (config.Model.LLMFor).
+// serve`, without the App settings a local run does not need. runSolve
+// applies the checkout's .github/issuesmith.yml on top (config.Model.LLMFor).
 func solveModel(environ []string) (*config.Model, error) {
 	m, err := config.ParseModel(environ)
 	if err != nil {

@@ -84,3 +84,16 @@ func TestSolveAppliesTheRepositoryRoles(t *testing.T) {
 	assert.Equal(t, 900, plan.MaxTokens)
 	assert.Equal(t, "scripted", reqs[0].Model)
 }
+
+// solveModelConfig is solveModel converted to the client's settings, as
+// runSolve converts it: the model settings for local runs read through
+// config.ParseModel: the ISSUESMITH_MODEL_* variables (also from
+// ISSUESMITH_CONFIG_FILE) with the names, defaults and checks of `bot
+// serve`, without the App settings a local run does not need.
+func solveModelConfig(environ []string) (llm.Config, error) {
+	m, err := solveModel(environ)
+	if err != nil {
+		return llm.Config{}, err
+	}
+	return m.LLM()
+}

@@ -82,7 +82,7 @@ func runSummarize(ctx context.Context, f summarizeFlags, environ []string, stdou
 		return err
 	}
 	defer ws.Close()
-	st, err := openStore(ctx, dsn)
+	st, err := store.OpenMigrated(ctx, dsn)
 	if err != nil {
 		return err
 	}
@@ -175,4 +175,17 @@ func (p *progressBar) done() {
 	if p.drawn {
 		fmt.Fprintln(p.w)
 	}
+}
+
+// storeFilesIn returns the repo-relative paths of the SQLite database dsn
+// names and its journal files (store.FilesOf) when it lies inside the
+// checkout dir; nothing for PostgreSQL or a database elsewhere.
+func storeFilesIn(dir, dsn string) []string {
+	var rel []string
+	for _, f := range store.FilesOf(dsn) {
+		if r := pathIn(dir, f); r != "" {
+			rel = append(rel, r)
+		}
+	}
+	return rel
 }
