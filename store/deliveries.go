@@ -41,3 +41,12 @@ func (s *Store) ForgetDelivery(ctx context.Context, id string) error {
 	}
 	return nil
 }
+
+// HasDelivery reports whether a delivery id (or body key) is recorded.
+func (s *Store) HasDelivery(ctx context.Context, id string) (bool, error) {
+	var n int
+	if err := s.queryRow(ctx, `SELECT COUNT(*) FROM deliveries WHERE id = ?`, id).Scan(&n); err != nil {
+		return false, fmt.Errorf("has delivery %s: %w", id, err)
+	}
+	return n > 0, nil
+}

@@ -34,9 +34,10 @@ func newRootCmd() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.AddCommand(
-		// Subcommands, one file each: serve, solve, apply, search, summarize, setup, migrate.
+		// Subcommands, one file each: serve, solve, apply, search, summarize, setup, migrate, redeliver.
 		newApplyCmd(),
 		newMigrateCmd(),
+		newRedeliverCmd(),
 		newSearchCmd(),
 		newSummarizeCmd(),
 		newServeCmd(),

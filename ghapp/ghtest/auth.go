@@ -32,7 +32,9 @@ func appKey(t testing.TB) (*rsa.PrivateKey, []byte) {
 
 // appOps are the operations that take the App's JWT instead of a token.
 var appOps = map[string]bool{
-	"GET /app": true,
+	"GET /app":                 true,
+	"GET /app/hook/deliveries": true,
+	"POST /app/hook/deliveries/{delivery_id}/attempts":        true,
 	"POST /app/installations/{installation_id}/access_tokens": true,
 }
 

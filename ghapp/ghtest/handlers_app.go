@@ -11,7 +11,9 @@ import (
 
 // handlers maps each served operation to its handler; they run with s.mu held.
 var handlers = map[string]func(c *call) response{
-	"GET /app": getApp,
+	"GET /app":                 getApp,
+	"GET /app/hook/deliveries": listHookDeliveries,
+	"POST /app/hook/deliveries/{delivery_id}/attempts":                             redeliverHook,
 	"POST /app/installations/{installation_id}/access_tokens":                      createToken,
 	"POST /app-manifests/{code}/conversions":                                       convertManifest,
 	"GET /repos/{owner}/{repo}":                                                    getRepo,

@@ -82,6 +82,7 @@ type state struct {
 	comments       map[int64]*comment
 	reviewComments map[int64]*reviewComment
 	manifests      []*ManifestApp // registered by the manifest flow (WebHandler)
+	hooks          hookLog        // the App's webhook delivery log
 }
 
 func newState() state {

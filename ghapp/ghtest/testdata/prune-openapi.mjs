@@ -13,6 +13,8 @@ import { fileURLToPath } from "node:url";
 
 const OPERATIONS = [
   ["get", "/app"],
+  ["get", "/app/hook/deliveries"],
+  ["post", "/app/hook/deliveries/{delivery_id}/attempts"],
   ["post", "/app/installations/{installation_id}/access_tokens"],
   ["post", "/app-manifests/{code}/conversions"],
   ["get", "/repos/{owner}/{repo}"],

@@ -1,0 +1,136 @@
+package redeliver
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/issuesmith/issuesmith/ghapp"
+)
+
+// Log is the App's webhook delivery log (*ghapp.App).
+type Log interface {
+	HookAttempts(ctx context.Context, since time.Time, limit int) ([]ghapp.HookAttempt, error)
+	Redeliver(ctx context.Context, id int64) error
+}
+
+// Recorded tells whether the bot recorded a delivery GUID (*store.Store).
+type Recorded interface {
+	HasDelivery(ctx context.Context, id string) (bool, error)
+}
+
+// Options bound one pass.
+type Options struct {
+	Since time.Time // how far back the log is read
+	// Max bounds the redeliveries asked in one pass (default 50); the rest
+	// wait for the next pass.
+	Max int
+	// ScanLimit bounds the attempts read (default 5000).
+	ScanLimit int
+	// Pause is the wait between redelivery requests (default 200 ms):
+	// GitHub's secondary rate limits punish bursts of writes.
+	Pause time.Duration
+}
+
+// Report is what one pass saw and did.
+type Report struct {
+	Attempts  int      // attempts read from the log
+	Failed    int      // delivery GUIDs with no successful attempt
+	Recorded  int      // of those, GUIDs the store has recorded: not asked again
+	Asked     []string // GUIDs whose redelivery was asked
+	Deferred  int      // failed and unrecorded, left for the next pass (Max reached)
+	Recovered int      // GUIDs that failed at first and have a successful attempt since
+}
+
+// Pass runs one reconciliation.
+func Pass(ctx context.Context, log Log, rec Recorded, o Options) (Report, error) {
+	if o.Max <= 0 {
+		o.Max = 50
+	}
+	if o.ScanLimit <= 0 {
+		o.ScanLimit = 5000
+	}
+	if o.Pause <= 0 {
+		o.Pause = 200 * time.Millisecond
+	}
+	attempts, err := log.HookAttempts(ctx, o.Since, o.ScanLimit)
+	rep := Report{Attempts: len(attempts)}
+	if err != nil {
+		return rep, err
+	}
+	for _, g := range failedGUIDs(attempts, &rep) {
+		seen, err := rec.HasDelivery(ctx, g.guid)
+		if err != nil {
+			return rep, err
+		}
+		if seen {
+			rep.Recorded++
+			continue
+		}
+		if len(rep.Asked) >= o.Max {
+			rep.Deferred++
+			continue
+		}
+		if len(rep.Asked) > 0 {
+			select {
+			case <-ctx.Done():
+				return rep, ctx.Err()
+			case <-time.After(o.Pause):
+			}
+		}
+		if err := log.Redeliver(ctx, g.newest); err != nil {
+			return rep, fmt.Errorf("redeliver %s: %w", g.guid, err)
+		}
+		rep.Asked = append(rep.Asked, g.guid)
+	}
+	return rep, nil
+}
+
+type failed struct {
+	guid   string
+	newest int64 // the newest attempt's id, the one redelivered
+	at     time.Time
+}
+
+// failedGUIDs groups attempts by GUID and returns those without a
+// successful attempt, oldest first; it counts recoveries into rep.
+func failedGUIDs(attempts []ghapp.HookAttempt, rep *Report) []failed {
+	type state struct {
+		ok, failedOnce bool
+		newest         ghapp.HookAttempt
+	}
+	by := map[string]*state{}
+	for _, a := range attempts {
+		s := by[a.GUID]
+		if s == nil {
+			s = &state{newest: a}
+			by[a.GUID] = s
+		}
+		if a.DeliveredAt.After(s.newest.DeliveredAt) || (a.DeliveredAt.Equal(s.newest.DeliveredAt) && a.ID > s.newest.ID) {
+			s.newest = a
+		}
+		if a.OK() {
+			s.ok = true
+		} else {
+			s.failedOnce = true
+		}
+	}
+	var out []failed
+	for guid, s := range by {
+		switch {
+		case s.ok && s.failedOnce:
+			rep.Recovered++
+		case !s.ok:
+			out = append(out, failed{guid: guid, newest: s.newest.ID, at: s.newest.DeliveredAt})
+		}
+	}
+	rep.Failed = len(out)
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].at.Equal(out[j].at) {
+			return out[i].at.Before(out[j].at)
+		}
+		return out[i].guid < out[j].guid
+	})
+	return out
+}

@@ -1,0 +1,138 @@
+package redeliver_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/issuesmith/issuesmith/ghapp"
+	"github.com/issuesmith/issuesmith/ghapp/ghtest"
+	"github.com/issuesmith/issuesmith/redeliver"
+	"github.com/issuesmith/issuesmith/store/storetest"
+	"github.com/issuesmith/issuesmith/webhook"
+	"github.com/issuesmith/issuesmith/workflow"
+)
+
+var secret = []byte("redeliver-secret")
+
+// consumer records the events the handler hands over.
+type consumer struct {
+	mu  sync.Mutex
+	got []string
+}
+
+func (c *consumer) Handle(_ context.Context, ev workflow.Event) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.got = append(c.got, ev.Delivery)
+	return nil
+}
+
+func (c *consumer) deliveries() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.got...)
+}
+
+// TestPassRedeliversMissedDeliveries: the fake GitHub's delivery log holds
+// one delivery handled (202, recorded), two that failed and were never
+// recorded (503 during an outage; no answer at all), one that failed but
+// is recorded, and one that failed and then succeeded. A pass asks GitHub
+// to redeliver exactly the two missed ones, oldest first; the fake resends
+// them to the real handler on the real store, which hands each to the
+// workflow once; a second pass asks nothing.
+func TestPassRedeliversMissedDeliveries(t *testing.T) {
+	t.Parallel()
+	gh := ghtest.New(t, ghtest.Options{})
+	gh.AddRepo(ghtest.Repo{Owner: "Codertocat", Name: "Hello-World", DefaultBranch: "main"})
+	gh.SetPermission("Codertocat", "Hello-World", "Codertocat", "admin")
+	app, err := ghapp.NewApp(ghapp.AppConfig{AppID: gh.AppID(), PrivateKey: gh.PrivateKey(), BaseURL: gh.URL(),
+		BotLogin: gh.BotLogin(), WriteInterval: -1, MaxRetries: 1, Backoff: time.Millisecond, MaxWait: time.Second})
+	require.NoError(t, err)
+	st := storetest.SQLite(t)
+	cons := &consumer{}
+	h, err := webhook.New(webhook.Options{Secret: secret, Consumer: cons, Deliveries: st, Authorizer: app,
+		BotLogin: gh.BotLogin(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	require.NoError(t, err)
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	gh.SetWebhook(srv.URL, secret)
+
+	base := time.Now().Add(-time.Hour).Truncate(time.Second) // the log has second precision
+	body := func(label string) []byte {
+		raw, err := os.ReadFile("../webhook/testdata/issues.labeled.json")
+		require.NoError(t, err)
+		var p map[string]any
+		require.NoError(t, json.Unmarshal(raw, &p))
+		p["installation"] = map[string]any{"id": gh.Installation()}
+		p["label"].(map[string]any)["name"] = label // distinct bodies: the body key differs
+		b, err := json.Marshal(p)
+		require.NoError(t, err)
+		return b
+	}
+	logAt := func(guid string, status int, minutes int) {
+		gh.LogDelivery(ghtest.HookAttempt{GUID: guid, Event: "issues", Action: "labeled", Status: status,
+			DeliveredAt: base.Add(time.Duration(minutes) * time.Minute), Payload: body(guid)})
+	}
+	ctx := t.Context()
+	_, err = st.RecordDelivery(ctx, "handled", "issues")
+	require.NoError(t, err)
+	_, err = st.RecordDelivery(ctx, "failed-but-recorded", "issues")
+	require.NoError(t, err)
+	logAt("too-old", 503, -120) // the log is in time order
+	logAt("handled", 202, 1)
+	logAt("outage", 503, 2)
+	logAt("unreachable", 0, 3)
+	logAt("failed-but-recorded", 503, 4)
+	logAt("recovered", 503, 5)
+	logAt("recovered", 202, 6)
+
+	rep, err := redeliver.Pass(ctx, app, st, redeliver.Options{Since: base, Pause: time.Millisecond})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"outage", "unreachable"}, rep.Asked)
+	assert.Equal(t, 3, rep.Failed)
+	assert.Equal(t, 1, rep.Recorded)
+	assert.Equal(t, 1, rep.Recovered)
+	assert.Equal(t, []string{"outage", "unreachable"}, gh.Redeliveries())
+
+	require.Eventually(t, func() bool { return len(cons.deliveries()) == 2 }, 10*time.Second, 10*time.Millisecond)
+	assert.ElementsMatch(t, []string{"outage", "unreachable"}, cons.deliveries())
+
+	// The redeliveries are in the log now, answered 202: nothing more to do.
+	require.Eventually(t, func() bool { return len(gh.DeliveryLog()) == 9 }, 10*time.Second, 10*time.Millisecond)
+	rep, err = redeliver.Pass(ctx, app, st, redeliver.Options{Since: base, Pause: time.Millisecond})
+	require.NoError(t, err)
+	assert.Empty(t, rep.Asked)
+	assert.Equal(t, 3, rep.Recovered)
+	assert.Len(t, cons.deliveries(), 2, "a delivery was handled twice")
+}
+
+// TestPassIsBounded: with more missed deliveries than Max, a pass asks Max
+// of them (oldest first) and defers the rest; the log is paged.
+func TestPassIsBounded(t *testing.T) {
+	t.Parallel()
+	gh := ghtest.New(t, ghtest.Options{})
+	app, err := ghapp.NewApp(ghapp.AppConfig{AppID: gh.AppID(), PrivateKey: gh.PrivateKey(), BaseURL: gh.URL(),
+		BotLogin: gh.BotLogin(), WriteInterval: -1, MaxRetries: 1, Backoff: time.Millisecond, MaxWait: time.Second})
+	require.NoError(t, err)
+	st := storetest.SQLite(t)
+	base := time.Now().Add(-time.Hour).Truncate(time.Second) // the log has second precision
+	for i := range 250 {
+		gh.LogDelivery(ghtest.HookAttempt{GUID: "g" + string(rune('a'+i/26)) + string(rune('a'+i%26)), Event: "issues",
+			Status: 503, DeliveredAt: base.Add(time.Duration(i) * time.Second), Payload: []byte("{}")})
+	}
+	rep, err := redeliver.Pass(t.Context(), app, st, redeliver.Options{Since: base, Max: 5, Pause: time.Millisecond})
+	require.NoError(t, err)
+	assert.Equal(t, 250, rep.Attempts, "every page of the log was read")
+	assert.Equal(t, []string{"gaa", "gab", "gac", "gad", "gae"}, rep.Asked)
+	assert.Equal(t, 245, rep.Deferred)
+}
