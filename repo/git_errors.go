@@ -45,8 +45,11 @@ type PushError struct {
 // Error implements error.
 func (e *PushError) Error() string {
 	s := fmt.Sprintf("push %s: %v", e.Branch, e.Kind)
-	if e.Expected != "" || e.Actual != "" {
+	switch {
+	case e.Expected != e.Actual:
 		s += fmt.Sprintf(" (expected %s, found %s)", short(e.Expected), short(e.Actual))
+	case e.Actual != "":
+		s += fmt.Sprintf(" (remote at %s)", short(e.Actual))
 	}
 	if e.Reason != "" {
 		s += ": " + e.Reason

@@ -155,24 +155,48 @@ func (wt *Worktree) pushCLI(ctx context.Context, token string, force bool) error
 	if err == nil {
 		return nil
 	}
-	out := res.stdout + "\n" + res.stderr
-	switch {
-	case errors.Is(cliAuthErr(res.stderr, err), ErrAuth):
+	if errors.Is(cliAuthErr(res.stderr, err), ErrAuth) {
 		return &PushError{Kind: ErrAuth, Reason: lastLine(res.stderr)}
-	case strings.Contains(out, "stale info"), strings.Contains(out, "fetch first"), strings.Contains(out, "non-fast-forward"):
-		return &PushError{Kind: ErrBranchMoved, Reason: lastLine(res.stderr)}
-	case strings.Contains(out, "remote rejected"), strings.Contains(out, "[rejected]"), strings.Contains(out, "declined"):
-		return &PushError{Kind: ErrPushRejected, Reason: rejectReason(out)}
 	}
-	return err
+	summary, ok := porcelainRefusal(res.stdout)
+	switch {
+	case !ok:
+		return err
+	case strings.HasPrefix(summary, "[rejected]") && (strings.Contains(summary, "(stale info)") ||
+		strings.Contains(summary, "(fetch first)") || strings.Contains(summary, "(non-fast-forward)")):
+		return &PushError{Kind: ErrBranchMoved, Reason: summary}
+	default: // "[remote rejected] (<hook's reason>)", "[rejected] (<other>)"
+		return &PushError{Kind: ErrPushRejected, Reason: refusalReason(summary, res.stderr)}
+	}
 }
 
-// rejectReason picks the server's words out of git push output.
-func rejectReason(out string) string {
-	for _, l := range strings.Split(out, "\n") {
-		if strings.Contains(l, "rejected") || strings.Contains(l, "declined") {
-			return strings.TrimSpace(l)
+// porcelainRefusal finds the refused ref in git push --porcelain output:
+// the line "!<TAB><from>:<to><TAB><summary>" (git-push(1), OUTPUT), and
+// returns its summary, e.g. "[remote rejected] (pre-receive hook declined)".
+// Only this line is read: a hook's own words, a repository name or a port
+// can never pass for git's verdict.
+func porcelainRefusal(stdout string) (string, bool) {
+	for _, l := range strings.Split(stdout, "\n") {
+		f := strings.SplitN(l, "\t", 3)
+		if len(f) == 3 && f[0] == "!" {
+			return strings.TrimSpace(f[2]), true
 		}
 	}
-	return lastLine(out)
+	return "", false
+}
+
+// refusalReason is git's summary plus the server's own "remote:" lines
+// (a hook's or GitHub's explanation, e.g. GH006 Protected branch update
+// failed), so the reason shown says why.
+func refusalReason(summary, stderr string) string {
+	var remote []string
+	for _, l := range strings.Split(stderr, "\n") {
+		if r, ok := strings.CutPrefix(strings.TrimSpace(l), "remote:"); ok && strings.TrimSpace(r) != "" {
+			remote = append(remote, strings.TrimSpace(r))
+		}
+	}
+	if len(remote) == 0 {
+		return summary
+	}
+	return summary + ": " + strings.Join(remote, " ")
 }

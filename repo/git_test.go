@@ -220,6 +220,11 @@ func TestPushRefusals(t *testing.T) {
 			commitFile(t, wt2, "e.txt")
 			err = wt2.Push(ctx, token, repo.PushOptions{})
 			require.ErrorIs(t, err, repo.ErrPushRejected)
+			require.NotContains(t, err.Error(), "expected", "the lease held: no 'expected X, found X'")
+			if backend == repo.BackendCLI {
+				require.Contains(t, err.Error(), "[remote rejected]")
+				require.Contains(t, err.Error(), "protected branch: pushes are not allowed", "the server's reason is shown")
+			}
 			require.Equal(t, h, srv.Head(t, "acme/app", branch))
 		})
 	}
