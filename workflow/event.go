@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/issuesmith/issuesmith/store"
 )
@@ -135,4 +136,33 @@ func ParseCommand(body string) (Command, string, bool) {
 		}
 	}
 	return "", "", false
+}
+
+// Mentions reports whether body mentions the bot whose login is botLogin
+// ("slug[bot]") as @slug: a whole word in any case ("@slug[bot]" too, not
+// "@slug-dev" or "mail@slug.io"). It is the one rule: the webhook filters
+// with it and the engine checks with it.
+func Mentions(body, botLogin string) bool {
+	name := strings.TrimSuffix(botLogin, "[bot]")
+	if name == "" {
+		return false
+	}
+	lower, m := strings.ToLower(body), "@"+strings.ToLower(name)
+	for i := 0; ; {
+		j := strings.Index(lower[i:], m)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(m)
+		okBefore := start == 0 || !isWordRune(rune(lower[start-1]))
+		okAfter := end == len(lower) || !isWordRune(rune(lower[end]))
+		if okBefore && okAfter {
+			return true
+		}
+		i = end
+	}
+}
+
+func isWordRune(r rune) bool {
+	return r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
 }

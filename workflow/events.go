@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/issuesmith/issuesmith/store"
 	"github.com/issuesmith/issuesmith/work"
@@ -167,31 +166,8 @@ func (e *Engine) conversation(ctx context.Context, ev Event, source string) erro
 		Author: ev.Sender, Body: ev.Body})
 }
 
-// mentioned reports whether body mentions the bot (@name or @name[bot]).
-func (e *Engine) mentioned(body string) bool {
-	name := strings.TrimSuffix(e.o.BotLogin, "[bot]")
-	if name == "" {
-		return false
-	}
-	low := strings.ToLower(body)
-	needle := "@" + strings.ToLower(name)
-	for i := strings.Index(low, needle); i >= 0; {
-		end := i + len(needle)
-		if end == len(low) || !isLoginChar(low[end]) || strings.HasPrefix(low[end:], "[bot]") {
-			return true
-		}
-		j := strings.Index(low[end:], needle)
-		if j < 0 {
-			break
-		}
-		i = end + j
-	}
-	return false
-}
-
-func isLoginChar(c byte) bool {
-	return c == '-' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
-}
+// mentioned reports whether body mentions the bot (Mentions).
+func (e *Engine) mentioned(body string) bool { return Mentions(body, e.o.BotLogin) }
 
 // startRun opens the run (reusing the open one, or carrying the
 // comment ids of the last one), moves it to stage and enqueues that stage.
