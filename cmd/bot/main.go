@@ -32,9 +32,11 @@ func newRootCmd() *cobra.Command {
 		Short:         "issuesmith: from a labelled issue to a pull request",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       readBuildStamp().String(),
 	}
+	root.SetVersionTemplate("{{.Version}}")
 	root.AddCommand(
-		// Subcommands, one file each: serve, solve, apply, search, summarize, setup, migrate, redeliver.
+		// Subcommands, one file each: serve, solve, apply, search, summarize, setup, migrate, redeliver, version.
 		newApplyCmd(),
 		newMigrateCmd(),
 		newRedeliverCmd(),
@@ -43,6 +45,7 @@ func newRootCmd() *cobra.Command {
 		newServeCmd(),
 		newSetupCmd(),
 		newSolveCmd(),
+		newVersionCmd(),
 	)
 	return root
 }
