@@ -175,8 +175,12 @@ func ApplyIn(r *os.Root, text string, opts Options) (*Report, error) {
 	w := &workspace{root: r, opts: opts, files: map[string]*fileState{}}
 	rep := &Report{Blocks: make([]BlockResult, len(edits)), Changed: []string{}}
 	var retry []int
+	w.applyLines(edits, rep)
 	w.firstPass = true
 	for i, e := range edits {
+		if e.Op == OpLines {
+			continue
+		}
 		res, again := w.apply(e)
 		rep.Blocks[i] = res
 		if again {

@@ -9,31 +9,8 @@ import (
 // for another attempt after the other blocks (a SEARCH not found yet, or an
 // ambiguity a line hint may settle once calibrated).
 func (w *workspace) apply(e Edit) (BlockResult, bool) {
-	res := BlockResult{Index: e.Index, Path: e.Path, Format: e.Format, Op: e.Op, Status: StatusRefused}
-	if e.Problem != "" {
-		res.Reason, res.Message = e.Problem, e.Detail
-		if e.Problem == ReasonIncomplete {
-			res.Status = StatusIncomplete
-		}
-		return res, false
-	}
-	if e.Path == "" {
-		res.Reason, res.Message = ReasonNoPath, "the block names no file; add filePath=\"...\" or a path line before it"
-		return res, false
-	}
-	p, err := cleanPath(e.Path)
-	if err != nil {
-		res.Reason, res.Message = ReasonBadPath, err.Error()
-		return res, false
-	}
-	res.Path = p
-	if w.opts.Blocked != nil && w.opts.Blocked(p) {
-		res.Reason, res.Message = ReasonBlocked, fmt.Sprintf("%s may not be changed", p)
-		return res, false
-	}
-	fs, reason, err := w.file(p)
-	if err != nil {
-		res.Reason, res.Message = reason, err.Error()
+	fs, res, ok := w.target(e)
+	if !ok {
 		return res, false
 	}
 	switch e.Op {
@@ -49,6 +26,39 @@ func (w *workspace) apply(e Edit) (BlockResult, bool) {
 		return w.lazy(fs, e, res), false
 	}
 	return w.replace(fs, e, res)
+}
+
+// target checks an edit's parse problems and path and loads its file; when
+// it reports false the result says why the block is refused.
+func (w *workspace) target(e Edit) (*fileState, BlockResult, bool) {
+	res := BlockResult{Index: e.Index, Path: e.Path, Format: e.Format, Op: e.Op, Status: StatusRefused}
+	if e.Problem != "" {
+		res.Reason, res.Message = e.Problem, e.Detail
+		if e.Problem == ReasonIncomplete {
+			res.Status = StatusIncomplete
+		}
+		return nil, res, false
+	}
+	if e.Path == "" {
+		res.Reason, res.Message = ReasonNoPath, "the block names no file; add filePath=\"...\" or a path line before it"
+		return nil, res, false
+	}
+	p, err := cleanPath(e.Path)
+	if err != nil {
+		res.Reason, res.Message = ReasonBadPath, err.Error()
+		return nil, res, false
+	}
+	res.Path = p
+	if w.opts.Blocked != nil && w.opts.Blocked(p) {
+		res.Reason, res.Message = ReasonBlocked, fmt.Sprintf("%s may not be changed", p)
+		return nil, res, false
+	}
+	fs, reason, err := w.file(p)
+	if err != nil {
+		res.Reason, res.Message = reason, err.Error()
+		return nil, res, false
+	}
+	return fs, res, true
 }
 
 // create makes a new file; the file must not exist (an empty one is fine).

@@ -1,7 +1,8 @@
 // Package edit is issuesmith's edit engine: it parses the edit formats a model
 // writes (SEARCH/REPLACE blocks in <file-edit> tags or under a path line and a
 // code fence, Codex patches, unified diffs, lazy "... existing code ..."
-// snippets and whole-file content), locates each block in the files under a
+// snippets, whole-file content and checked line ranges in <replace-lines> /
+// <remove-lines> tags), locates each block in the files under a
 // root directory with a cascade of ever looser but always unique matches, and
 // applies them while keeping every byte outside the match, the line endings,
 // the final-newline state, a BOM and the file mode.
@@ -10,8 +11,11 @@
 // the root (os.Root: Apply opens one, ApplyIn uses the caller's) and the
 // typed feedback that explains a refusal to the model. It must never guess:
 // a block is applied only where its text occurs exactly once at the first
-// matching level; line hints only choose between
-// candidates and similarity scores only explain refusals. It never writes
+// matching level; line hints only choose between candidates and similarity
+// scores only explain refusals. Line ranges are the one exception to
+// matching: they are applied at their numbers (bottom up, before the other
+// blocks), and only when the lines there are the ones the model quoted or
+// hashed. It never writes
 // outside the root, never imports another issuesmith package, and never talks
 // to a model or the network.
 package edit

@@ -11,11 +11,12 @@ const (
 	FormatDiff          Format = "diff"           // unified diff; line numbers are hints only
 	FormatLazy          Format = "lazy"           // new code with "... existing code ..." markers
 	FormatWhole         Format = "whole"          // the whole new content of one file
+	FormatLines         Format = "lines"          // <replace-lines>/<remove-lines start= end=>: line ranges, checked
 )
 
 // Formats lists the values accepted by ParseFormat, for help texts.
 func Formats() []Format {
-	return []Format{FormatAuto, FormatSearchReplace, FormatPatch, FormatDiff, FormatLazy, FormatWhole}
+	return []Format{FormatAuto, FormatSearchReplace, FormatPatch, FormatDiff, FormatLazy, FormatWhole, FormatLines}
 }
 
 // ParseFormat maps a format name (or a short alias) to a Format. It reports
@@ -34,6 +35,8 @@ func ParseFormat(s string) (Format, bool) {
 		return FormatLazy, true
 	case "whole", "whole-file", "file":
 		return FormatWhole, true
+	case "lines", "line-range", "replace_lines", "replace-lines":
+		return FormatLines, true
 	}
 	return "", false
 }
@@ -49,6 +52,7 @@ const (
 	OpDelete  Op = "delete"  // delete the file
 	OpMove    Op = "move"    // rename the file to MoveTo
 	OpLazy    Op = "lazy"    // merge the lazy snippet in Replace into the file
+	OpLines   Op = "lines"   // replace (or remove) the lines Range names, once checked
 )
 
 // Edit is one parsed block: a unit that is applied, or refused, as a whole.
@@ -65,6 +69,7 @@ type Edit struct {
 	AtEOF   bool     // the block must match at the end of the file (*** End of File)
 	MoveTo  string   // OpMove: the new path
 	Marker  string   // OpLazy: the marker text that stands for unchanged code
+	Range   *Range   // OpLines: the lines to replace and how to check them
 
 	// Problem is set when the block could not be parsed completely; such a
 	// block is never applied.
@@ -104,6 +109,8 @@ const (
 	ReasonBlocked     Reason = "blocked"      // Options.Blocked refused the path
 	ReasonNoPath      Reason = "no_path"      // the block names no file and Options.Path is empty
 	ReasonNotText     Reason = "not_text"     // the target is a directory or otherwise not editable
+	ReasonStale       Reason = "stale"        // a line range's lines are not what the model quoted (or hashed)
+	ReasonOverlap     Reason = "overlap"      // two line ranges of one message overlap
 )
 
 // Window is a span of the file shown to explain a refusal: the closest text to

@@ -14,10 +14,10 @@ func (w *workspace) diagnose(rep *Report, edits []Edit) {
 	for i := range rep.Blocks {
 		b := &rep.Blocks[i]
 		e := edits[i]
-		if b.Status != StatusRefused || e.Op != OpReplace || len(e.Search) == 0 {
+		if b.Status != StatusRefused || (e.Op != OpReplace && e.Op != OpLines) || len(e.Search) == 0 {
 			continue
 		}
-		if b.Reason != ReasonNotFound && b.Reason != ReasonAmbiguous {
+		if b.Reason != ReasonNotFound && b.Reason != ReasonAmbiguous && !(e.Op == OpLines && b.Reason == ReasonStale) {
 			continue
 		}
 		fs, ok := w.files[b.Path]
@@ -46,6 +46,9 @@ func (w *workspace) diagnose(rep *Report, edits []Edit) {
 			index[fs.path] = newNearIndex(ref.doc.texts())
 		}
 		b.Nearest = nearestWindow(index[fs.path], search)
+		if e.Op == OpLines && b.Nearest != nil && b.Nearest.Similarity == 1 {
+			b.Message += fmt.Sprintf("; the quoted lines are at %d–%d: resend with start=\"%d\" end=\"%d\"", b.Nearest.Start, b.Nearest.End, b.Nearest.Start, b.Nearest.End)
+		}
 	}
 }
 
@@ -128,7 +131,9 @@ func (b BlockResult) feedback(written bool) string {
 		return s.String()
 	}
 	fmt.Fprintf(&s, "%s: REFUSED (%s): %s.\n", name, b.Reason, b.Message)
-	if w := b.Nearest; w != nil {
+	if w := b.Nearest; w != nil && w.Diff == "" && w.Similarity == 1 {
+		fmt.Fprintf(&s, "  Nearest text: lines %d–%d, identical to the quoted lines.\n", w.Start, w.End)
+	} else if w != nil {
 		fmt.Fprintf(&s, "  Nearest text: lines %d–%d (similarity %.0f%%). Differences (→ tab, · space):\n%s",
 			w.Start, w.End, w.Similarity*100, w.Diff)
 		s.WriteString("  Copy SEARCH exactly from the file (read the lines again if unsure).\n")
@@ -143,7 +148,7 @@ func (b BlockResult) where() string {
 	}
 	s := fmt.Sprintf(" at lines %d–%d", b.Start, b.End)
 	switch b.Level {
-	case "", "exact":
+	case "", "exact", "lines":
 	case "create":
 		s += " (new file)"
 	case "whole":

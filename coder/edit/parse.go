@@ -60,6 +60,8 @@ func (p *parser) run() {
 		switch {
 		case strings.HasPrefix(t, "<chat>") || t == "<chat":
 			p.skipChat()
+		case isLinesTag(t) && p.wants(FormatLines):
+			p.linesTag()
 		case strings.HasPrefix(t, "<file-edit"):
 			p.fileEdit()
 		case t == "*** Begin Patch" && p.wants(FormatPatch):
