@@ -69,6 +69,11 @@ type Server struct {
 	// the bot has been used on are refreshed, besides the refresh after
 	// each push; "off" switches the periodic refresh off.
 	SummaryRefresh string `env:"SUMMARY_REFRESH" envDefault:"0 3 * * *"`
+	// Redeliver is the cron schedule of the pass that asks GitHub to
+	// redeliver the webhook deliveries the bot missed, or "off".
+	Redeliver string `env:"REDELIVER" envDefault:"@every 5m"`
+	// RedeliverSince is how far back each pass reads the delivery log.
+	RedeliverSince time.Duration `env:"REDELIVER_SINCE" envDefault:"6h"`
 	// Model holds the language model settings (variables ISSUESMITH_MODEL_*).
 	Model Model `envPrefix:"MODEL_"`
 }
@@ -145,6 +150,12 @@ func (s *Server) Validate() error {
 	}
 	if _, ok := logLevels[strings.ToLower(s.LogLevel)]; !ok {
 		bad("LOG_LEVEL", "must be debug, info, warn or error")
+	}
+	if !validSchedule(s.Redeliver) {
+		bad("REDELIVER", `must be a cron schedule ("*/5 * * * *", "@every 5m") or off`)
+	}
+	if s.RedeliverSince <= 0 || s.RedeliverSince > 72*time.Hour {
+		bad("REDELIVER_SINCE", "must be positive and at most 72h (GitHub keeps three days of deliveries)")
 	}
 	if !validSchedule(s.SummaryRefresh) {
 		bad("SUMMARY_REFRESH", `must be a cron schedule ("0 3 * * *", "@daily", "@every 6h") or off`)

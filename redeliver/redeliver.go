@@ -31,6 +31,10 @@ type Options struct {
 	// Pause is the wait between redelivery requests (default 200 ms):
 	// GitHub's secondary rate limits punish bursts of writes.
 	Pause time.Duration
+	// MaxAttempts: a delivery with this many failed attempts in the log is
+	// given up (default 5); with passes every few minutes that backs off
+	// a delivery that keeps failing instead of asking for it forever.
+	MaxAttempts int
 }
 
 // Report is what one pass saw and did.
@@ -41,6 +45,8 @@ type Report struct {
 	Asked     []string // GUIDs whose redelivery was asked
 	Deferred  int      // failed and unrecorded, left for the next pass (Max reached)
 	Recovered int      // GUIDs that failed at first and have a successful attempt since
+	Refused   int      // failed only with 4xx answers (bad signature, malformed): redelivery would not help
+	GivenUp   int      // failed MaxAttempts times: not asked again
 }
 
 // Pass runs one reconciliation.
@@ -54,12 +60,19 @@ func Pass(ctx context.Context, log Log, rec Recorded, o Options) (Report, error)
 	if o.Pause <= 0 {
 		o.Pause = 200 * time.Millisecond
 	}
+	if o.MaxAttempts <= 0 {
+		o.MaxAttempts = 5
+	}
 	attempts, err := log.HookAttempts(ctx, o.Since, o.ScanLimit)
 	rep := Report{Attempts: len(attempts)}
 	if err != nil {
 		return rep, err
 	}
 	for _, g := range failedGUIDs(attempts, &rep) {
+		if g.attempts >= o.MaxAttempts {
+			rep.GivenUp++
+			continue
+		}
 		seen, err := rec.HasDelivery(ctx, g.guid)
 		if err != nil {
 			return rep, err
@@ -88,17 +101,24 @@ func Pass(ctx context.Context, log Log, rec Recorded, o Options) (Report, error)
 }
 
 type failed struct {
-	guid   string
-	newest int64 // the newest attempt's id, the one redelivered
-	at     time.Time
+	guid     string
+	newest   int64 // the newest attempt's id, the one redelivered
+	at       time.Time
+	attempts int
 }
+
+// retryable: the server answered 5xx or not at all (0: unreachable, timed
+// out). A 4xx answer (bad signature, malformed payload, too large) would
+// be the same again.
+func retryable(a ghapp.HookAttempt) bool { return a.StatusCode == 0 || a.StatusCode >= 500 }
 
 // failedGUIDs groups attempts by GUID and returns those without a
 // successful attempt, oldest first; it counts recoveries into rep.
 func failedGUIDs(attempts []ghapp.HookAttempt, rep *Report) []failed {
 	type state struct {
-		ok, failedOnce bool
-		newest         ghapp.HookAttempt
+		ok, failedOnce, retry bool
+		attempts              int
+		newest                ghapp.HookAttempt
 	}
 	by := map[string]*state{}
 	for _, a := range attempts {
@@ -110,10 +130,12 @@ func failedGUIDs(attempts []ghapp.HookAttempt, rep *Report) []failed {
 		if a.DeliveredAt.After(s.newest.DeliveredAt) || (a.DeliveredAt.Equal(s.newest.DeliveredAt) && a.ID > s.newest.ID) {
 			s.newest = a
 		}
+		s.attempts++
 		if a.OK() {
 			s.ok = true
 		} else {
 			s.failedOnce = true
+			s.retry = s.retry || retryable(a)
 		}
 	}
 	var out []failed
@@ -121,11 +143,13 @@ func failedGUIDs(attempts []ghapp.HookAttempt, rep *Report) []failed {
 		switch {
 		case s.ok && s.failedOnce:
 			rep.Recovered++
+		case !s.ok && !s.retry:
+			rep.Refused++
 		case !s.ok:
-			out = append(out, failed{guid: guid, newest: s.newest.ID, at: s.newest.DeliveredAt})
+			out = append(out, failed{guid: guid, newest: s.newest.ID, at: s.newest.DeliveredAt, attempts: s.attempts})
 		}
 	}
-	rep.Failed = len(out)
+	rep.Failed = len(out) + rep.Refused
 	sort.Slice(out, func(i, j int) bool {
 		if !out[i].at.Equal(out[j].at) {
 			return out[i].at.Before(out[j].at)

@@ -46,7 +46,8 @@ func (c *consumer) deliveries() []string {
 // TestPassRedeliversMissedDeliveries: the fake GitHub's delivery log holds
 // one delivery handled (202, recorded), two that failed and were never
 // recorded (503 during an outage; no answer at all), one that failed but
-// is recorded, and one that failed and then succeeded. A pass asks GitHub
+// is recorded, one that failed and then succeeded, one refused 401 and one
+// that failed as often as allowed. A pass asks GitHub
 // to redeliver exactly the two missed ones, oldest first; the fake resends
 // them to the real handler on the real store, which hands each to the
 // workflow once; a second pass asks nothing.
@@ -95,11 +96,17 @@ func TestPassRedeliversMissedDeliveries(t *testing.T) {
 	logAt("failed-but-recorded", 503, 4)
 	logAt("recovered", 503, 5)
 	logAt("recovered", 202, 6)
+	logAt("forged", 401, 7)
+	logAt("hopeless", 503, 8)
+	logAt("hopeless", 503, 9)
 
-	rep, err := redeliver.Pass(ctx, app, st, redeliver.Options{Since: base, Pause: time.Millisecond})
+	opts := redeliver.Options{Since: base, Pause: time.Millisecond, MaxAttempts: 2}
+	rep, err := redeliver.Pass(ctx, app, st, opts)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"outage", "unreachable"}, rep.Asked)
-	assert.Equal(t, 3, rep.Failed)
+	assert.Equal(t, 5, rep.Failed)
+	assert.Equal(t, 1, rep.Refused, "a 401 is not asked again")
+	assert.Equal(t, 1, rep.GivenUp, "two failed attempts reach MaxAttempts 2")
 	assert.Equal(t, 1, rep.Recorded)
 	assert.Equal(t, 1, rep.Recovered)
 	assert.Equal(t, []string{"outage", "unreachable"}, gh.Redeliveries())
@@ -108,8 +115,8 @@ func TestPassRedeliversMissedDeliveries(t *testing.T) {
 	assert.ElementsMatch(t, []string{"outage", "unreachable"}, cons.deliveries())
 
 	// The redeliveries are in the log now, answered 202: nothing more to do.
-	require.Eventually(t, func() bool { return len(gh.DeliveryLog()) == 9 }, 10*time.Second, 10*time.Millisecond)
-	rep, err = redeliver.Pass(ctx, app, st, redeliver.Options{Since: base, Pause: time.Millisecond})
+	require.Eventually(t, func() bool { return len(gh.DeliveryLog()) == 12 }, 10*time.Second, 10*time.Millisecond)
+	rep, err = redeliver.Pass(ctx, app, st, opts)
 	require.NoError(t, err)
 	assert.Empty(t, rep.Asked)
 	assert.Equal(t, 3, rep.Recovered)

@@ -76,6 +76,10 @@ type Options struct {
 	// repository periodically (RefreshAllArgs); a *summaries.Schedule
 	// parsed from a cron spec fits. Nil: only pushes refresh.
 	RefreshSchedule river.PeriodicSchedule
+	// Redeliver, run on RedeliverSchedule (both set), asks GitHub to
+	// redeliver the webhook deliveries the bot missed (RedeliverArgs).
+	Redeliver         func(ctx context.Context) error
+	RedeliverSchedule river.PeriodicSchedule
 }
 
 // Defaults of Options.LeaseTTL and Options.RescueAfter: a PostgreSQL
@@ -145,6 +149,9 @@ func New(d Deps, o Options) (*Engine, error) {
 		return nil, fmt.Errorf("workflow: %w", err)
 	}
 	if err := river.AddWorkerSafely(workers, &progressWorker{e: e}); err != nil {
+		return nil, fmt.Errorf("workflow: %w", err)
+	}
+	if err := river.AddWorkerSafely(workers, &redeliverWorker{e: e}); err != nil {
 		return nil, fmt.Errorf("workflow: %w", err)
 	}
 	if err := river.AddWorkerSafely(workers, &idleStopWorker{e: e}); err != nil {

@@ -48,5 +48,9 @@ func periodicJobs(o Options) []*river.PeriodicJob {
 		jobs = append(jobs, river.NewPeriodicJob(o.RefreshSchedule,
 			func() (river.JobArgs, *river.InsertOpts) { return RefreshAllArgs{}, nil }, nil))
 	}
+	if o.Redeliver != nil && o.RedeliverSchedule != nil {
+		jobs = append(jobs, river.NewPeriodicJob(o.RedeliverSchedule,
+			func() (river.JobArgs, *river.InsertOpts) { return RedeliverArgs{}, nil }, &river.PeriodicJobOpts{RunOnStart: true}))
+	}
 	return jobs
 }

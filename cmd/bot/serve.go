@@ -131,6 +131,11 @@ func newServer(ctx context.Context, cfg *config.Server, log *slog.Logger, tune s
 		s.close()
 		return nil, err
 	}
+	redeliverPass, redeliverSched, err := redeliverJob(cfg, app, st, newRedeliverMetrics(m.reg), log)
+	if err != nil {
+		s.close()
+		return nil, err
+	}
 	s.engine, err = workflow.New(workflow.Deps{
 		Store: st,
 		GitHub: workflow.InstallationsFunc(func(ctx context.Context, id int64) (workflow.GitHub, error) {
@@ -144,6 +149,7 @@ func newServer(ctx context.Context, cfg *config.Server, log *slog.Logger, tune s
 	}, workflow.Options{
 		BotLogin: botLogin, MaxWorkers: cfg.Workers, Logger: log, PollInterval: tune.pollInterval,
 		Observe: m.job, Usage: m.usage, RefreshSchedule: sched,
+		Redeliver: redeliverPass, RedeliverSchedule: redeliverSched,
 	})
 	if err != nil {
 		s.close()

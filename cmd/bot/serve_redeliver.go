@@ -1,0 +1,68 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/riverqueue/river"
+
+	"github.com/issuesmith/issuesmith/config"
+	"github.com/issuesmith/issuesmith/ghapp"
+	"github.com/issuesmith/issuesmith/redeliver"
+	"github.com/issuesmith/issuesmith/store"
+	"github.com/issuesmith/issuesmith/summaries"
+)
+
+// redeliverMetrics are the reconciler's series: redeliveries asked (a
+// counter) and what the last pass saw in its window (gauges: a failed
+// delivery stays in the window for several passes).
+type redeliverMetrics struct {
+	asked    prometheus.Counter
+	lastPass *prometheus.GaugeVec
+}
+
+func newRedeliverMetrics(reg *prometheus.Registry) *redeliverMetrics {
+	r := &redeliverMetrics{
+		asked: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "issuesmith_redeliveries_asked_total", Help: "Webhook redeliveries the bot asked GitHub for.",
+		}),
+		lastPass: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "issuesmith_redeliver_last_pass",
+			Help: "Deliveries in the last reconciliation pass's window: failed, recorded (failed but recorded), recovered, refused (4xx), given_up, deferred.",
+		}, []string{"what"}),
+	}
+	reg.MustRegister(r.asked, r.lastPass)
+	return r
+}
+
+func (r *redeliverMetrics) observe(rep redeliver.Report) {
+	r.asked.Add(float64(len(rep.Asked)))
+	for what, n := range map[string]int{"failed": rep.Failed, "recorded": rep.Recorded, "recovered": rep.Recovered,
+		"refused": rep.Refused, "given_up": rep.GivenUp, "deferred": rep.Deferred} {
+		r.lastPass.WithLabelValues(what).Set(float64(n))
+	}
+}
+
+// redeliverJob is the engine's periodic reconciliation (workflow.Options
+// Redeliver and RedeliverSchedule) from ISSUESMITH_REDELIVER: nils when off.
+func redeliverJob(cfg *config.Server, app *ghapp.App, st *store.Store, m *redeliverMetrics, log *slog.Logger) (
+	func(context.Context) error, river.PeriodicSchedule, error) {
+	if cfg.Redeliver == config.ScheduleOff || cfg.Redeliver == "" {
+		return nil, nil, nil
+	}
+	sched, err := summaries.ParseSchedule(cfg.Redeliver)
+	if err != nil {
+		return nil, nil, err
+	}
+	pass := func(ctx context.Context) error {
+		rep, err := redeliver.Pass(ctx, app, st, redeliver.Options{Since: time.Now().Add(-cfg.RedeliverSince)})
+		m.observe(rep)
+		log.Info("webhook reconciliation", "attempts", rep.Attempts, "failed", rep.Failed, "recorded", rep.Recorded,
+			"recovered", rep.Recovered, "asked", len(rep.Asked), "deferred", rep.Deferred, "refused", rep.Refused,
+			"given_up", rep.GivenUp, "err", err)
+		return err
+	}
+	return pass, sched, nil
+}

@@ -1,0 +1,44 @@
+package workflow
+
+import (
+	"context"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+)
+
+// RedeliverArgs is the periodic pass that asks GitHub to redeliver the
+// webhook deliveries the bot missed (Options.Redeliver). River's leader
+// alone enqueues periodic jobs, and the job is unique while it waits or
+// runs, so one replica at a time does it.
+type RedeliverArgs struct{}
+
+// Kind names the job kind in River.
+func (RedeliverArgs) Kind() string { return "issuesmith_redeliver" }
+
+// InsertOpts: one pass at a time; a failed pass (GitHub or the database
+// down) is retried with River's backoff a few times, then waits for the
+// next scheduled one.
+func (RedeliverArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{MaxAttempts: 3, UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
+		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable, rivertype.JobStateScheduled,
+		rivertype.JobStateRunning,
+	}}}
+}
+
+type redeliverWorker struct {
+	river.WorkerDefaults[RedeliverArgs]
+	e *Engine
+}
+
+// Timeout bounds a pass.
+func (w *redeliverWorker) Timeout(*river.Job[RedeliverArgs]) time.Duration { return 5 * time.Minute }
+
+// Work runs Options.Redeliver.
+func (w *redeliverWorker) Work(ctx context.Context, _ *river.Job[RedeliverArgs]) error {
+	if w.e.o.Redeliver == nil {
+		return nil
+	}
+	return w.e.o.Redeliver(ctx)
+}
