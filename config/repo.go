@@ -43,7 +43,22 @@ type Repo struct {
 	// Observer turns the explorer's observer (a second model watching
 	// for loops and drift) on or off.
 	Observer bool `yaml:"observer"`
+	// CI configures how the bot answers its pull requests' failing CI.
+	CI CI `yaml:"ci"`
 }
+
+// CI configures the loop that reads the repository's own CI on the bot's
+// pull requests and fixes what the bot's change broke.
+type CI struct {
+	// FixRounds bounds the fix rounds per pull request (0 turns the loop off).
+	FixRounds int `yaml:"fix_rounds"`
+	// ReadyWhenGreen marks the draft pull request ready for review once CI
+	// passes after the bot's rounds.
+	ReadyWhenGreen bool `yaml:"ready_when_green"`
+}
+
+// MaxFixRounds is the most fix rounds a repository may ask for.
+const MaxFixRounds = 10
 
 // Role is one agent role's model and budgets. Zero values mean "the
 // default" when merged over DefaultRepo.
@@ -112,6 +127,7 @@ func DefaultRepo() *Repo {
 		},
 		BlockedPaths: []string{".github/workflows/**", ".github/actions/**"},
 		Observer:     true,
+		CI:           CI{FixRounds: 3},
 	}
 }
 

@@ -180,6 +180,13 @@ func (c *Repo) check(root *yaml.Node) error {
 			return at("blocked_paths", fmt.Sprintf("entry %d (%q) is not a valid glob", i, g))
 		}
 	}
+	if c.CI.FixRounds < 0 || c.CI.FixRounds > MaxFixRounds {
+		line := 0
+		if n := nestedKeyNode(root, "ci", "fix_rounds"); n != nil {
+			line = n.Line
+		}
+		return &RepoError{Key: "ci.fix_rounds", Line: line, Msg: fmt.Sprintf("must be 0 (off) to %d, got %d", MaxFixRounds, c.CI.FixRounds)}
+	}
 	for i, ch := range c.Checks {
 		if strings.TrimSpace(ch.Run) == "" {
 			return at("checks", fmt.Sprintf("entry %d has no run command", i))

@@ -105,6 +105,8 @@ func TestInvalidFileNamesKeyAndLine(t *testing.T) {
 		{"temperature too high", "version: 1\nroles:\n  planner:\n    model: m\n    temperature: 2.5\n", "roles.planner.temperature", 5, "between 0 and 2"},
 		{"temperature as text", "version: 1\nroles:\n  planner:\n    temperature: warm\n", "roles.planner.temperature", 4, "want a number"},
 		{"unknown protocol", "version: 1\nroles:\n  observer:\n    protocol: json\n", "roles.observer.protocol", 4, `want "tools" or "text", got "json"`},
+		{"too many fix rounds", "version: 1\nci:\n  fix_rounds: 50\n", "ci.fix_rounds", 3, "must be 0 (off) to 10"},
+		{"unknown ci key", "version: 1\nci:\n  rounds: 2\n", "ci.rounds", 3, "unknown key"},
 		{"bad glob", "version: 1\nblocked_paths: ['[']\n", "blocked_paths", 2, "not a valid glob"},
 		{"not a mapping", "- a\n- b\n", "", 1, "must be a mapping"},
 		{"broken YAML", "version: 1\nlabel: [\n", "", 2, "not valid YAML"},
@@ -120,4 +122,15 @@ func TestInvalidFileNamesKeyAndLine(t *testing.T) {
 			assert.Contains(t, err.Error(), RepoPath)
 		})
 	}
+}
+
+func TestRepoCI(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, CI{FixRounds: 3}, DefaultRepo().CI)
+	c, err := ParseRepo([]byte("version: 1\nci:\n  fix_rounds: 0\n  ready_when_green: true\n"))
+	require.NoError(t, err)
+	assert.Equal(t, CI{FixRounds: 0, ReadyWhenGreen: true}, c.CI, "0 turns the loop off and is kept, not replaced by the default")
+	c, err = ParseRepo([]byte("version: 1\nci:\n  ready_when_green: true\n"))
+	require.NoError(t, err)
+	assert.Equal(t, 3, c.CI.FixRounds, "a key left out keeps its default")
 }
