@@ -41,3 +41,18 @@ func TestCoderOptionsFromRepoConfig(t *testing.T) {
 		t.Errorf("defaults run commands: %+v", d)
 	}
 }
+
+// line_edits (on by default) switches the coder's line-range edits.
+func TestCoderLineEditsSwitch(t *testing.T) {
+	t.Parallel()
+	if o := CoderOptions(coder.Options{}, config.DefaultRepo(), false); o.NoLineEdits {
+		t.Errorf("line edits off by default")
+	}
+	rc, err := config.ParseRepo([]byte("version: 1\nline_edits: false\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := CoderOptions(coder.Options{}, rc, false); !o.NoLineEdits {
+		t.Errorf("line_edits: false left them on")
+	}
+}

@@ -44,6 +44,10 @@ type Options struct {
 	// Blocked are the globs of paths never written, whatever the model
 	// asks; nil means DefaultBlocked. An empty, non-nil list blocks nothing.
 	Blocked []string
+	// NoLineEdits switches off line-range edits (<replace-lines>,
+	// <remove-lines>, the edit_lines tool and read_file's window hash):
+	// the prompt does not offer them and the engine refuses them.
+	NoLineEdits bool
 	// SkipGoChecks turns off go build / go vet of the touched packages
 	// (they run only when a go toolchain is on PATH and go.mod exists).
 	SkipGoChecks bool

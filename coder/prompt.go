@@ -17,6 +17,7 @@ var promptFS embed.FS
 // broken template is an error of New (and of every test), never a panic.
 type prompts struct {
 	system string
+	lines  string // the line-range section, appended unless Options.NoLineEdits
 	item   *template.Template
 	fix    *template.Template
 	revise *template.Template
@@ -33,7 +34,11 @@ func loadPrompts() (*prompts, error) {
 		"quote": quote,
 		"join":  strings.Join,
 	}
-	p := &prompts{system: string(sys)}
+	lines, err := promptFS.ReadFile("prompts/lines.md")
+	if err != nil {
+		return nil, fmt.Errorf("read line-range prompt: %w", err)
+	}
+	p := &prompts{system: string(sys), lines: string(lines)}
 	for name, dst := range map[string]**template.Template{"item": &p.item, "fix": &p.fix, "revise": &p.revise} {
 		t, err := template.New(name).Funcs(funcs).Option("missingkey=error").ParseFS(promptFS, "prompts/"+name+".tmpl")
 		if err != nil {

@@ -70,7 +70,7 @@ func (s *session) fill(ir *ItemResult) {
 func (s *session) converse(ctx context.Context, prompt string) error {
 	defer s.account()
 	o := s.r.c.opts
-	msgs := []llm.Message{{Role: llm.System, Content: s.r.c.prompts.system}, {Role: llm.User, Content: prompt}}
+	msgs := []llm.Message{{Role: llm.System, Content: s.r.c.systemPrompt()}, {Role: llm.User, Content: prompt}}
 	for !s.done && s.fail == "" && s.declined == "" {
 		if s.attempts >= o.Attempts {
 			s.fail = fmt.Sprintf("no clean edit after %d attempts; last report:\n%s", s.attempts, clip(s.lastFB, maxReasonBytes))
@@ -143,7 +143,7 @@ func (s *session) apply(text, defPath string) (string, error) {
 		}
 		snaps[p] = sn
 	}
-	rep, err := edit.ApplyIn(r.tree.root, text, edit.Options{Path: defPath, Partial: true, Blocked: r.isBlocked})
+	rep, err := edit.ApplyIn(r.tree.root, text, edit.Options{Path: defPath, Partial: true, Blocked: r.isBlocked, NoLineRanges: r.c.opts.NoLineEdits})
 	if err != nil {
 		return "", fmt.Errorf("apply edits for %s: %w", s.key, err)
 	}

@@ -42,7 +42,13 @@ func (s *session) tools() []llm.Tool {
 			if err != nil {
 				return llm.ToolResult{}, fmt.Errorf("read_file %s: %w", p.Path, err)
 			}
+			if !s.r.c.opts.NoLineEdits {
+				out = s.withWindowHash(p.Path, out)
+			}
 			return llm.ToolResult{Content: out}, nil
 		})
-	return []llm.Tool{editTool, readTool}
+	if s.r.c.opts.NoLineEdits {
+		return []llm.Tool{editTool, readTool}
+	}
+	return []llm.Tool{editTool, s.editLinesTool(), readTool}
 }

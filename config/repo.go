@@ -45,6 +45,9 @@ type Repo struct {
 	Observer bool `yaml:"observer"`
 	// CI configures how the bot answers its pull requests' failing CI.
 	CI CI `yaml:"ci"`
+	// LineEdits offers the coder line-range edits (<replace-lines>,
+	// edit_lines), each checked against the lines the model quoted.
+	LineEdits bool `yaml:"line_edits"`
 }
 
 // CI configures the loop that reads the repository's own CI on the bot's
@@ -128,6 +131,7 @@ func DefaultRepo() *Repo {
 		BlockedPaths: []string{".github/workflows/**", ".github/actions/**"},
 		Observer:     true,
 		CI:           CI{FixRounds: 3},
+		LineEdits:    true,
 	}
 }
 

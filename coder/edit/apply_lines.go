@@ -28,6 +28,9 @@ func (w *workspace) applyLines(edits []Edit, rep *Report) {
 			continue
 		}
 		fs, res, ok := w.target(e)
+		if ok && w.opts.NoLineRanges {
+			res.Reason, res.Message, ok = ReasonMalformed, "line ranges are switched off here; use SEARCH/REPLACE blocks", false
+		}
 		if !ok {
 			rep.Blocks[i] = res
 			continue

@@ -178,6 +178,9 @@ type Options struct {
 	// Partial writes the blocks that applied even when others were refused.
 	// By default Apply is atomic: any refusal leaves every file untouched.
 	Partial bool
+	// NoLineRanges refuses line-range edits (<replace-lines>,
+	// <remove-lines>) as malformed, for callers that do not offer them.
+	NoLineRanges bool
 	// Blocked, when set, is asked for every target path (slash, relative);
 	// returning true refuses the block with ReasonBlocked.
 	Blocked func(path string) bool
