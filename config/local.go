@@ -15,10 +15,20 @@ import (
 // App's settings. A model is optional here: Model.Configured says whether
 // one is named, and Model.LLM names ISSUESMITH_MODEL_NAME when none is.
 type Local struct {
-	// DatabaseURL is ISSUESMITH_DATABASE_URL (a SQLite path or postgres://).
-	DatabaseURL string `env:"DATABASE_URL" envDefault:"issuesmith.db"`
+	// DatabaseURL is ISSUESMITH_DATABASE_URL (a SQLite path or postgres://),
+	// by default <state dir>/issuesmith.db as for `bot serve`.
+	DatabaseURL string `env:"DATABASE_URL"`
 	// Model holds the ISSUESMITH_MODEL_* settings.
 	Model Model `envPrefix:"MODEL_"`
+}
+
+// DB returns DatabaseURL, or an error naming the variable when it is unset
+// and there is no state directory to default to.
+func (l *Local) DB() (string, error) {
+	if l.DatabaseURL == "" {
+		return "", errors.New(EnvPrefix + "DATABASE_URL: " + noStateDir)
+	}
+	return l.DatabaseURL, nil
 }
 
 // LoadLocal reads the local commands' configuration from the process
@@ -39,9 +49,7 @@ func ParseLocal(environ []string) (*Local, error) {
 		return nil, fmt.Errorf("model config: %w", namedParseErrors(err, reflect.TypeFor[Local](), EnvPrefix))
 	}
 	errs := l.Model.validate(false)
-	if l.DatabaseURL == "" {
-		errs = append(errs, errors.New(EnvPrefix+"DATABASE_URL: must not be empty"))
-	}
+	stateDefaults(vars, &l.DatabaseURL, nil) // "" without a state directory: DB reports it
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("model config: %w", errors.Join(errs...))
 	}

@@ -303,9 +303,9 @@ func TestParseLocal(t *testing.T) {
 		model, db  string
 		protocol   llm.Protocol
 	}{
-		{"nothing set: no model, default database", nil, false, "", "issuesmith.db", llm.ProtocolTools},
-		{"no App settings needed", []string{"ISSUESMITH_MODEL_NAME=m"}, true, "m", "issuesmith.db", llm.ProtocolTools},
-		{"roles alone name a model", []string{"ISSUESMITH_MODEL_ROLES=summarizer:s"}, true, "", "issuesmith.db", llm.ProtocolTools},
+		{"nothing set: no model, database in the state directory", []string{"HOME=/home/u"}, false, "", "/home/u/.local/state/issuesmith/issuesmith.db", llm.ProtocolTools},
+		{"no App settings needed", []string{"ISSUESMITH_MODEL_NAME=m", "ISSUESMITH_STATE_DIR=/srv/is"}, true, "m", "/srv/is/issuesmith.db", llm.ProtocolTools},
+		{"roles alone name a model", []string{"ISSUESMITH_MODEL_ROLES=summarizer:s", "STATE_DIRECTORY=/var/lib/issuesmith"}, true, "", "/var/lib/issuesmith/issuesmith.db", llm.ProtocolTools},
 		{"from the config file", []string{FileVar + "=" + conf}, true, "from-file", "/var/lib/issuesmith.db", llm.ProtocolText},
 		{"environment wins over the file", []string{FileVar + "=" + conf, "ISSUESMITH_MODEL_NAME=env"}, true, "env", "/var/lib/issuesmith.db", llm.ProtocolText},
 	} {

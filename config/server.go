@@ -39,11 +39,16 @@ type Server struct {
 	// BotLogin is the App's bot login ("slug[bot]"); asked from GitHub when
 	// empty.
 	BotLogin string `env:"BOT_LOGIN"`
-	// DatabaseURL is a SQLite file path (the default, created on first run)
-	// or a postgres:// URL.
-	DatabaseURL string `env:"DATABASE_URL" envDefault:"issuesmith.db"`
-	// DataDir holds repository clones and per-run worktrees.
-	DataDir string `env:"DATA_DIR" envDefault:"issuesmith-data"`
+	// StateDir is where DatabaseURL and DataDir default to (see stateDir):
+	// ISSUESMITH_STATE_DIR, systemd's $STATE_DIRECTORY, or
+	// ~/.local/state/issuesmith.
+	StateDir string `env:"STATE_DIR"`
+	// DatabaseURL is a SQLite file path (default <state dir>/issuesmith.db,
+	// created on first run) or a postgres:// URL.
+	DatabaseURL string `env:"DATABASE_URL"`
+	// DataDir holds repository clones and per-run worktrees (default
+	// <state dir>/data).
+	DataDir string `env:"DATA_DIR"`
 	// ListenAddr is where /webhook, /healthz, /readyz and /metrics listen.
 	ListenAddr string `env:"LISTEN_ADDR" envDefault:":8080"`
 	// WebhookMaxBody caps a webhook body in bytes (GitHub's own cap is 25 MB).
@@ -96,6 +101,7 @@ func ParseServer(environ []string) (*Server, error) {
 	if err := env.ParseWithOptions(&s, env.Options{Prefix: EnvPrefix, Environment: vars}); err != nil {
 		return nil, fmt.Errorf("server config: %w", namedParseErrors(err, reflect.TypeFor[Server](), EnvPrefix))
 	}
+	stateDefaults(vars, &s.DatabaseURL, &s.DataDir)
 	if strings.Contains(s.PrivateKey, `\n`) && !strings.Contains(s.PrivateKey, "\n") {
 		s.PrivateKey = strings.ReplaceAll(s.PrivateKey, `\n`, "\n")
 	}
@@ -134,10 +140,10 @@ func (s *Server) Validate() error {
 		bad("LISTEN_ADDR", "must be host:port or :port")
 	}
 	if s.DatabaseURL == "" {
-		bad("DATABASE_URL", "must not be empty")
+		bad("DATABASE_URL", noStateDir)
 	}
 	if s.DataDir == "" {
-		bad("DATA_DIR", "must not be empty")
+		bad("DATA_DIR", noStateDir)
 	}
 	if s.WebhookMaxBody < 1024 {
 		bad("WEBHOOK_MAX_BODY", "must be at least 1024 bytes")

@@ -33,7 +33,8 @@ func TestServerDefaults(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(1234), s.AppID)
 	assert.Equal(t, "https://api.github.com/", s.GitHubURL)
-	assert.Equal(t, "issuesmith.db", s.DatabaseURL, "the embedded SQLite default")
+	assert.Equal(t, "/root/.local/state/issuesmith/issuesmith.db", s.DatabaseURL, "the embedded SQLite default, in the state directory")
+	assert.Equal(t, "/root/.local/state/issuesmith/data", s.DataDir)
 	assert.Equal(t, ":8080", s.ListenAddr)
 	assert.Equal(t, int64(25<<20), s.WebhookMaxBody)
 	assert.Equal(t, 30*time.Second, s.ShutdownTimeout)
@@ -61,7 +62,7 @@ ISSUESMITH_MODEL_NAME=small
 ISSUESMITH_MODEL_API_KEY_FILE=`+apiKeyFile+`
 ISSUESMITH_MODEL_ROLES=coder:big,planner:medium
 `), 0o600))
-	s, err := ParseServer([]string{FileVar + "=" + conf, "ISSUESMITH_LISTEN_ADDR=:7000", "ISSUESMITH_DATABASE_URL=postgres://u:pw@db/issuesmith"})
+	s, err := ParseServer([]string{FileVar + "=" + conf, "ISSUESMITH_LISTEN_ADDR=:7000", "ISSUESMITH_DATABASE_URL=postgres://u:pw@db/issuesmith", "HOME=/root"})
 	require.NoError(t, err)
 	assert.Equal(t, int64(77), s.AppID)
 	assert.Equal(t, "from-file", s.WebhookSecret)
@@ -170,4 +171,28 @@ func TestAllowCheckCommands(t *testing.T) {
 	s, err = ParseServer(append(minimal(), "ISSUESMITH_ALLOW_CHECK_COMMANDS=true"))
 	require.NoError(t, err)
 	require.True(t, s.AllowCheckCommands)
+}
+
+// The database and data directory never default to the working directory:
+// ISSUESMITH_STATE_DIR, then systemd's STATE_DIRECTORY, then XDG_STATE_HOME,
+// then HOME; explicit settings (relative ones too) are kept as given.
+func TestStateDirectoryDefaults(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		env      []string
+		db, data string
+	}{
+		{[]string{"ISSUESMITH_STATE_DIR=/srv/is", "STATE_DIRECTORY=/var/lib/x"}, "/srv/is/issuesmith.db", "/srv/is/data"},
+		{[]string{"STATE_DIRECTORY=/var/lib/issuesmith:/var/lib/other", "XDG_STATE_HOME=/x"}, "/var/lib/issuesmith/issuesmith.db", "/var/lib/issuesmith/data"},
+		{[]string{"XDG_STATE_HOME=/home/u/st"}, "/home/u/st/issuesmith/issuesmith.db", "/home/u/st/issuesmith/data"},
+		{[]string{"ISSUESMITH_DATABASE_URL=issuesmith.db", "ISSUESMITH_DATA_DIR=issuesmith-data"}, "issuesmith.db", "issuesmith-data"},
+	} {
+		env := append(minimal()[:5:5], tc.env...)
+		s, err := ParseServer(env)
+		require.NoError(t, err, tc.env)
+		assert.Equal(t, tc.db, s.DatabaseURL, tc.env)
+		assert.Equal(t, tc.data, s.DataDir, tc.env)
+	}
+	_, err := ParseServer(minimal()[:5:5])
+	require.ErrorContains(t, err, "ISSUESMITH_DATABASE_URL: not set, and no state directory")
 }

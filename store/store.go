@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -25,8 +26,9 @@ const (
 	Postgres Dialect = "postgres"
 )
 
-// DefaultDSN is the database used when none is configured: a SQLite file in
-// the working directory, so one machine needs no database server.
+// DefaultDSN is the database Open uses for "": a SQLite file in the working
+// directory, so one machine needs no database server. The commands never
+// pass "": config defaults to DefaultDSN in the state directory.
 const DefaultDSN = "issuesmith.db"
 
 // ErrNotFound is returned when a looked-up row does not exist.
@@ -66,6 +68,10 @@ func openSQLite(ctx context.Context, dsn string) (*Store, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+	}
+	// The default lives in a state directory that may not exist yet.
+	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
+		return nil, fmt.Errorf("open sqlite %s: %w", abs, err)
 	}
 	// busy_timeout comes first so that switching to WAL waits for other
 	// processes (bot migrate beside bot serve) instead of failing.

@@ -34,13 +34,15 @@ func newMigrateCmdWith(environ func() []string) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				dsn = local.DatabaseURL
+				if dsn, err = local.DB(); err != nil {
+					return err
+				}
 			}
 			return runMigrate(ctx, cmd, dsn)
 		},
 	}
 	cmd.Flags().StringVar(&dsn, "database", "", "database: a SQLite file path or a postgres:// URL "+
-		"(default: ISSUESMITH_DATABASE_URL, also from ISSUESMITH_CONFIG_FILE, as bot serve reads it; else "+store.DefaultDSN+")")
+		"(default: ISSUESMITH_DATABASE_URL, also from ISSUESMITH_CONFIG_FILE, as bot serve reads it; else "+store.DefaultDSN+" in the state directory)")
 	return cmd
 }
 

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -31,21 +32,24 @@ import (
 )
 
 // newServeCmd builds `bot serve`: the GitHub App. Configuration comes from
-// the environment (config.LoadServer), never from flags, so a deployment
-// has one source of truth.
+// the environment and ISSUESMITH_CONFIG_FILE (config.ParseServer); the two
+// flags are shorthands for the settings most often changed by hand.
 func newServeCmd() *cobra.Command {
-	return &cobra.Command{
+	var listen, file string
+	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "run the GitHub App: /webhook, /healthz, /readyz, /metrics (config from ISSUESMITH_* variables)",
+		Short: "Run the GitHub App: /webhook, /healthz, /readyz, /metrics (config from ISSUESMITH_* variables)",
 		Long: "serve runs the GitHub App: /webhook, /healthz, /readyz and /metrics on ISSUESMITH_LISTEN_ADDR (:8080).\n" +
-			"Settings come only from ISSUESMITH_* environment variables, or from a file of NAME=value lines\n" +
-			"named by ISSUESMITH_CONFIG_FILE (real variables win). Required: ISSUESMITH_APP_ID,\n" +
-			"ISSUESMITH_PRIVATE_KEY_FILE (or ISSUESMITH_PRIVATE_KEY), ISSUESMITH_WEBHOOK_SECRET and\n" +
-			"ISSUESMITH_MODEL_NAME; `bot setup` writes all but the model's into issuesmith.env. The README's\n" +
-			"\"Configure\" section lists every variable with its default.",
+			"Settings come from ISSUESMITH_* environment variables, or from a file of NAME=value lines\n" +
+			"named by ISSUESMITH_CONFIG_FILE or --config (real variables win over the file; --listen wins over\n" +
+			"both). Required: ISSUESMITH_APP_ID, ISSUESMITH_PRIVATE_KEY_FILE (or ISSUESMITH_PRIVATE_KEY),\n" +
+			"ISSUESMITH_WEBHOOK_SECRET and ISSUESMITH_MODEL_NAME; `bot setup` writes all but the model's into\n" +
+			"issuesmith.env. The database (ISSUESMITH_DATABASE_URL) and the data directory (ISSUESMITH_DATA_DIR)\n" +
+			"default into the state directory: ISSUESMITH_STATE_DIR, systemd's $STATE_DIRECTORY, else\n" +
+			"~/.local/state/issuesmith. The README's \"Configure\" section lists every variable with its default.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := config.LoadServer()
+			cfg, err := config.ParseServer(serveEnviron(os.Environ(), file, listen))
 			if err != nil {
 				return err
 			}
@@ -59,6 +63,22 @@ func newServeCmd() *cobra.Command {
 			return srv.run(ctx)
 		},
 	}
+	cmd.Flags().StringVar(&listen, "listen", "", "address to listen on, host:port or :port (overrides ISSUESMITH_LISTEN_ADDR)")
+	cmd.Flags().StringVar(&file, "config", "", "file of NAME=value settings (overrides ISSUESMITH_CONFIG_FILE; real variables still win)")
+	return cmd
+}
+
+// serveEnviron is environ with the serve flags applied: --config names the
+// settings file, --listen replaces the listen address.
+func serveEnviron(environ []string, file, listen string) []string {
+	out := slices.Clone(environ)
+	if file != "" {
+		out = append(out, config.FileVar+"="+file)
+	}
+	if listen != "" {
+		out = append(out, config.EnvPrefix+"LISTEN_ADDR="+listen)
+	}
+	return out
 }
 
 // server is the wired App: every part is built in newServer, in the order

@@ -211,7 +211,7 @@ func checkWrittenConfig(t *testing.T, r *setupRun, app ghtest.ManifestApp) {
 		require.NoError(t, err)
 		require.Equal(t, os.FileMode(0o600), st.Mode().Perm(), p)
 	}
-	cfg, err := config.ParseServer([]string{config.FileVar + "=" + envPath, config.EnvPrefix + "MODEL_NAME=m"})
+	cfg, err := config.ParseServer([]string{config.FileVar + "=" + envPath, config.EnvPrefix + "MODEL_NAME=m", "HOME=" + r.dir})
 	require.NoError(t, err)
 	require.Equal(t, r.gh.AppID(), cfg.AppID)
 	require.Equal(t, app.WebhookSecret, cfg.WebhookSecret)

@@ -69,7 +69,9 @@ func runSummarize(ctx context.Context, f summarizeFlags, environ []string, stdou
 	}
 	dsn := f.db
 	if dsn == "" {
-		dsn = local.DatabaseURL
+		if dsn, err = local.DB(); err != nil {
+			return err
+		}
 	}
 	opts := summaries.Options{}
 	if !f.noModel && local.Model.Configured() {
