@@ -93,10 +93,18 @@ func IsTest(p string) bool {
 
 // vendored reports whether p lies in third-party code copied into the tree.
 func vendored(p string) bool {
-	for _, d := range strings.Split(p, "/") {
+	parts := strings.Split(p, "/")
+	for i, d := range parts[:len(parts)-1] {
 		switch d {
-		case "vendor", "node_modules", "third_party", ".git":
+		case "vendor", "node_modules", "third_party", "thirdparty", "3rdparty", ".git", "_vendor", "vendored", "extern":
 			return true
+		case "packages":
+			// a Python package's own packages/ folder holds copies of
+			// other projects (requests.packages.urllib3); a top-level
+			// packages/ is a monorepo's own code
+			if i > 0 && strings.HasSuffix(p, ".py") {
+				return true
+			}
 		}
 	}
 	return false

@@ -22,6 +22,9 @@ type query struct {
 	// modules are dotted names with at least two parts ("_pytest.python",
 	// "astroid.nodes.Const").
 	modules []string
+	// packages are folder names the text calls packages ("the criteria
+	// package", "package `store`").
+	packages []string
 	// idents are identifiers written as code: inside backticks or code
 	// blocks, or shaped like code (snake_case, camelCase, call syntax).
 	idents map[string]bool
@@ -64,6 +67,7 @@ func parseQuery(text string) *query {
 	q.collectIdents(text)
 	q.terms = q.withoutStopWords()
 	q.phrases = phrasesOf(text)
+	q.packages = packageNames(text)
 	q.collectPaths(strings.ReplaceAll(text, `\`, "/"))
 	mseen := map[string]bool{}
 	for _, m := range dottedRe.FindAllString(text, -1) {

@@ -92,6 +92,7 @@ func (ix *Index) Search(text string, k int) []Hit {
 			r.factor = fmt.Sprintf("%s (x%.2f)", why, f)
 		}
 	}
+	si.liftPackages(res)
 	ix.liftNeighbours(res)
 	sort.Slice(res, func(i, j int) bool {
 		if res[i].score != res[j].score {

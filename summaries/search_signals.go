@@ -22,6 +22,7 @@ func (si *searchIndex) explicit(q *query, res []scored) {
 	}
 	si.namedFiles(q, add)
 	si.namedFolders(q, add)
+	si.namedPackages(q.packages, add)
 	si.definitions(q, add)
 }
 
