@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/issuesmith/issuesmith/ghapp"
+	"github.com/issuesmith/issuesmith/webhook"
 )
 
 // Log is the App's webhook delivery log (*ghapp.App).
@@ -73,7 +74,7 @@ func Pass(ctx context.Context, log Log, rec Recorded, o Options) (Report, error)
 			rep.GivenUp++
 			continue
 		}
-		seen, err := rec.HasDelivery(ctx, g.guid)
+		seen, err := rec.HasDelivery(ctx, webhook.IDKey(g.guid))
 		if err != nil {
 			return rep, err
 		}

@@ -85,9 +85,9 @@ func TestPassRedeliversMissedDeliveries(t *testing.T) {
 			DeliveredAt: base.Add(time.Duration(minutes) * time.Minute), Payload: body(guid)})
 	}
 	ctx := t.Context()
-	_, err = st.RecordDelivery(ctx, "handled", "issues")
+	_, err = st.RecordDelivery(ctx, webhook.IDKey("handled"), "issues")
 	require.NoError(t, err)
-	_, err = st.RecordDelivery(ctx, "failed-but-recorded", "issues")
+	_, err = st.RecordDelivery(ctx, webhook.IDKey("failed-but-recorded"), "issues")
 	require.NoError(t, err)
 	logAt("too-old", 503, -120) // the log is in time order
 	logAt("handled", 202, 1)

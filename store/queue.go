@@ -57,6 +57,10 @@ type QueueOptions struct {
 type Queue struct {
 	c riverClient
 	s *Store
+	// The same client typed by driver, for inserts inside the store's own
+	// transactions (InsertTx): exactly one is set.
+	pg   *river.Client[pgxTx]
+	lite *river.Client[*sql.Tx]
 }
 
 // NewQueue builds the River client for the store's database. Run Migrate
@@ -97,16 +101,20 @@ func (s *Store) NewQueue(opts QueueOptions) (*Queue, error) {
 		c   riverClient
 		err error
 	)
+	q := &Queue{s: s}
 	switch s.dialect {
 	case Postgres:
-		c, err = river.NewClient[pgxTx](riverpgxv5.New(s.pool), cfg)
+		q.pg, err = river.NewClient[pgxTx](riverpgxv5.New(s.pool), cfg)
+		c = q.pg
 	default:
-		c, err = river.NewClient[*sql.Tx](riversqlite.New(s.db), cfg)
+		q.lite, err = river.NewClient[*sql.Tx](riversqlite.New(s.db), cfg)
+		c = q.lite
 	}
 	if err != nil {
 		return nil, fmt.Errorf("new job queue: %w", err)
 	}
-	return &Queue{c: c, s: s}, nil
+	q.c = c
+	return q, nil
 }
 
 // RequeueOrphans makes jobs left running by a process that died available

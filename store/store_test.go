@@ -29,6 +29,7 @@ var suite = []struct {
 	{"checkpoints", testCheckpoints},
 	{"leases", testLeases},
 	{"queue", testQueue},
+	{"accept", testAccept},
 	{"cancel runs of", testCancelRunsOf},
 }
 

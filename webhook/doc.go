@@ -1,15 +1,24 @@
-// Package webhook is issuesmith's inbound HTTP side: it verifies GitHub's
-// X-Hub-Signature-256 over the raw body, caps the body, parses the event with
-// go-github, drops what the bot does not act on (other actions, bot senders
-// including itself), records X-GitHub-Delivery and a hash of the body so a
-// repeat (or a signed body replayed under a new delivery id) is ignored, checks
-// through the API that the sender may write to the repository, and hands an
-// authorised workflow.Event to its Consumer (*workflow.Engine) — then answers
-// 202 (200 "ignored" when the Consumer returns workflow.ErrIgnored).
+// Package webhook is issuesmith's inbound HTTP side. A Limiter in front
+// bounds the request-body bytes in flight (503 + Retry-After past the
+// budget). The handler refuses a request without a well-formed
+// X-Hub-Signature-256 before reading its body, reads the body once under
+// the size cap while computing the HMAC, parses the event with go-github,
+// drops what the bot does not act on (other actions, bot senders including
+// itself; 400 for a signed payload lacking what its route reads), checks
+// through the API that the sender may write to the repository, and then
+// hands an authorised workflow.Event on.
+//
+// With an Intake (*workflow.Engine, as `bot serve` runs it) the delivery's
+// id key (IDKey), the body's hash key and the event's intake job are one
+// transaction: a delivery is either fully accepted (202) or not recorded at
+// all (503; GitHub's redelivery, or the reconciler's, is then handled); a
+// repeat of the id or of a signed body under a new id is answered 200
+// duplicate. Without one, the older path records both keys through
+// Deliveries and hands the event to a Consumer (200 "ignored" when it
+// returns workflow.ErrIgnored), forgetting the keys when it fails.
 //
 // One file per event turns a go-github payload into a workflow.Event: the
 // workflow owns the event vocabulary (kinds, commands, the command parser),
 // the webhook only fills it in. The package never runs agent work, never
-// calls the model, never waits on a job, and never writes to GitHub: the
-// Consumer only enqueues.
+// calls the model, never waits on a job, and never writes to GitHub.
 package webhook

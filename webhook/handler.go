@@ -40,6 +40,9 @@ type Options struct {
 	MaxBody    int64
 	Consumer   Consumer
 	Deliveries Deliveries
+	// Intake, when set, replaces Consumer and Deliveries: each authorised
+	// event is recorded and queued in one transaction.
+	Intake     Intake
 	Authorizer Authorizer
 	// BotLogin is the App's bot login ("slug[bot]"); its comments and PRs
 	// are recognised by it, and "@slug" is its mention.
@@ -86,7 +89,7 @@ func New(opts Options) (*Handler, error) {
 	switch {
 	case len(opts.Secret) == 0:
 		return nil, errors.New("webhook handler: secret is required")
-	case opts.Consumer == nil || opts.Deliveries == nil || opts.Authorizer == nil:
+	case opts.Intake == nil && (opts.Consumer == nil || opts.Deliveries == nil) || opts.Authorizer == nil:
 		return nil, errors.New("webhook handler: consumer, deliveries and authorizer are required")
 	case !strings.HasSuffix(opts.BotLogin, "[bot]"):
 		return nil, fmt.Errorf("webhook handler: bot login %q must end in [bot]", opts.BotLogin)
@@ -111,10 +114,11 @@ func New(opts Options) (*Handler, error) {
 	return h, nil
 }
 
-// ServeHTTP verifies, filters, deduplicates, authorises and hands one
-// delivery to the Consumer. Answers: 202 dispatched; 200 ignored, duplicate or denied; 400
-// malformed; 401 missing or bad signature; 405 not POST; 413 too large; 503
-// when a dependency failed (the delivery is forgotten, so a redelivery works).
+// ServeHTTP verifies, filters, deduplicates, authorises and hands on one
+// delivery (Intake, or Deliveries and Consumer). Answers: 202 dispatched;
+// 200 ignored, duplicate or denied; 400 malformed; 401 missing or bad
+// signature; 405 not POST; 413 too large; 503 when a dependency failed (the
+// delivery is not recorded, so a redelivery works).
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	event := r.Header.Get("X-GitHub-Event")
@@ -208,6 +212,9 @@ func bodyKeyOf(body []byte) string {
 func (h *Handler) admit(ctx context.Context, v verdict, bodyKey string, log *slog.Logger) (int, string, string) {
 	ev := v.ev
 	log = log.With("installation", ev.InstallationID, "repo", ev.Owner+"/"+ev.Repo, "issue", ev.Number, "kind", ev.Kind)
+	if h.opts.Intake != nil {
+		return h.accept(ctx, v, bodyKey, log)
+	}
 	if code, result, msg, ok := h.record(ctx, ev, bodyKey, log); !ok {
 		return code, result, msg
 	}
@@ -215,7 +222,7 @@ func (h *Handler) admit(ctx context.Context, v verdict, bodyKey string, log *slo
 		ok, err := h.opts.Authorizer.CanWrite(ctx, ev.InstallationID, ev.Owner, ev.Repo, ev.Sender)
 		if err != nil {
 			log.Error("permission check failed; denying", "sender", ev.Sender, "err", err)
-			h.forget(ctx, log, ev.Delivery, bodyKey)
+			h.forget(ctx, log, IDKey(ev.Delivery), bodyKey)
 			return http.StatusServiceUnavailable, ResultDenied, "permission check failed"
 		}
 		if !ok {
@@ -226,7 +233,7 @@ func (h *Handler) admit(ctx context.Context, v verdict, bodyKey string, log *slo
 		return http.StatusOK, ResultIgnored, err.Error()
 	} else if err != nil {
 		log.Error("hand to the workflow", "err", err)
-		h.forget(ctx, log, ev.Delivery, bodyKey)
+		h.forget(ctx, log, IDKey(ev.Delivery), bodyKey)
 		return http.StatusServiceUnavailable, ResultError, "could not enqueue"
 	}
 	return http.StatusAccepted, ResultDispatched, string(ev.Kind)
@@ -236,7 +243,7 @@ func (h *Handler) admit(ctx context.Context, v verdict, bodyKey string, log *slo
 // either was seen before (the answer says which) or recording failed. A
 // replayed body keeps its new id recorded: that id was seen, and ignored.
 func (h *Handler) record(ctx context.Context, ev workflow.Event, bodyKey string, log *slog.Logger) (code int, result, msg string, ok bool) {
-	fresh, err := h.opts.Deliveries.RecordDelivery(ctx, ev.Delivery, ev.GitHubEvent)
+	fresh, err := h.opts.Deliveries.RecordDelivery(ctx, IDKey(ev.Delivery), ev.GitHubEvent)
 	if err != nil {
 		log.Error("record delivery", "err", err)
 		return http.StatusServiceUnavailable, ResultError, "could not record the delivery", false
@@ -247,7 +254,7 @@ func (h *Handler) record(ctx context.Context, ev workflow.Event, bodyKey string,
 	fresh, err = h.opts.Deliveries.RecordDelivery(ctx, bodyKey, ev.GitHubEvent)
 	if err != nil {
 		log.Error("record delivery body", "err", err)
-		h.forget(ctx, log, ev.Delivery)
+		h.forget(ctx, log, IDKey(ev.Delivery))
 		return http.StatusServiceUnavailable, ResultError, "could not record the delivery", false
 	}
 	if !fresh {

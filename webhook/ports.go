@@ -38,3 +38,18 @@ type Forgetter interface {
 type Authorizer interface {
 	CanWrite(ctx context.Context, installationID int64, owner, repo, user string) (bool, error)
 }
+
+// Intake accepts an authorised event atomically: it records the delivery's
+// keys (IDKey of the delivery id and the body key) and queues the event's
+// work in one transaction, and returns the key already recorded ("" when
+// accepted; then nothing was written). *workflow.Engine implements it; when
+// Options.Intake is set the handler uses it instead of Deliveries and
+// Consumer, so a delivery is either fully accepted or not recorded at all.
+type Intake interface {
+	Accept(ctx context.Context, keys []string, ev workflow.Event) (dup string, err error)
+}
+
+// IDKey is the recorded key of a delivery id. Ids and body keys ("body:…")
+// live in separate key spaces, so an X-GitHub-Delivery header (not covered
+// by the signature) can never name another payload's body key.
+func IDKey(delivery string) string { return "id:" + delivery }

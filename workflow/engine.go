@@ -151,6 +151,9 @@ func New(d Deps, o Options) (*Engine, error) {
 	if err := river.AddWorkerSafely(workers, &progressWorker{e: e}); err != nil {
 		return nil, fmt.Errorf("workflow: %w", err)
 	}
+	if err := river.AddWorkerSafely(workers, &intakeWorker{e: e}); err != nil {
+		return nil, fmt.Errorf("workflow: %w", err)
+	}
 	if err := river.AddWorkerSafely(workers, &redeliverWorker{e: e}); err != nil {
 		return nil, fmt.Errorf("workflow: %w", err)
 	}

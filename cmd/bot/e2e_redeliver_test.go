@@ -37,13 +37,13 @@ func TestServeRedeliversMissedDeliveries(t *testing.T) {
 	e.start()
 	require.Eventually(t, func() bool {
 		for _, a := range e.gh.DeliveryLog() {
-			if a.GUID == "missed-during-outage" && a.Redelivery && a.Status == 200 {
+			if a.GUID == "missed-during-outage" && a.Redelivery && a.Status == 202 {
 				return true
 			}
 		}
 		return false
 	}, 30*time.Second, 50*time.Millisecond, "the missed delivery was not redelivered and answered")
-	require.Contains(t, e.get("/metrics"), `issuesmith_webhook_deliveries_total{event="pull_request",result="ignored"} 1`)
+	require.Contains(t, e.get("/metrics"), `issuesmith_webhook_deliveries_total{event="pull_request",result="dispatched"} 1`)
 	// Passes run every second: three more find it recovered.
 	time.Sleep(3 * time.Second)
 	require.Equal(t, []string{"missed-during-outage"}, e.gh.Redeliveries())

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -27,14 +28,16 @@ func TestEndToEndRepositoryRemovedCancelsWaitingRun(t *testing.T) {
 		func(p map[string]any) {
 			p["repositories_removed"] = []any{map[string]any{"id": 1, "name": e2eRepo, "full_name": e2eOwner + "/" + e2eRepo}}
 		}))
-	require.NoError(t, e.stop())
-	require.Len(t, e.gh.Requests(), before, "no GitHub call for a removed repository")
-
+	// The delivery's intake job runs after the answer: wait for its effect.
 	st, err := store.Open(t.Context(), filepath.Join(e.dir, "issuesmith.db"))
 	require.NoError(t, err)
 	defer st.Close()
-	run, err := st.LatestRun(t.Context(), store.IssueKey{Owner: e2eOwner, Repo: e2eRepo, Issue: e.issue})
-	require.NoError(t, err)
-	require.Equal(t, store.StateCancelled, run.State)
+	var run *store.Run
+	require.Eventually(t, func() bool {
+		run, err = st.LatestRun(t.Context(), store.IssueKey{Owner: e2eOwner, Repo: e2eRepo, Issue: e.issue})
+		return err == nil && run.State == store.StateCancelled
+	}, 30*time.Second, 20*time.Millisecond, "the waiting run was not cancelled")
 	require.Contains(t, run.Reason, "removed")
+	require.NoError(t, e.stop())
+	require.Len(t, e.gh.Requests(), before, "no GitHub call for a removed repository")
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/issuesmith/issuesmith/ghapp/ghtest"
 	"github.com/issuesmith/issuesmith/store"
+	"github.com/issuesmith/issuesmith/webhook"
 )
 
 // TestRedeliverCommand: `bot redeliver --since 2h` with bot serve's settings
@@ -29,7 +30,7 @@ func TestRedeliverCommand(t *testing.T) {
 	require.NoError(t, err)
 	_, err = st.Migrate(t.Context())
 	require.NoError(t, err)
-	_, err = st.RecordDelivery(t.Context(), "recorded-guid", "issues")
+	_, err = st.RecordDelivery(t.Context(), webhook.IDKey("recorded-guid"), "issues")
 	require.NoError(t, err)
 	require.NoError(t, st.Close())
 	now := time.Now()

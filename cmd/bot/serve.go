@@ -177,7 +177,7 @@ func newServer(ctx context.Context, cfg *config.Server, log *slog.Logger, tune s
 	}
 	hook, err := webhook.New(webhook.Options{
 		Secret: []byte(cfg.WebhookSecret), MaxBody: cfg.WebhookMaxBody,
-		Consumer: s.engine, Deliveries: st, Authorizer: app,
+		Intake: s.engine, Authorizer: app,
 		BotLogin: botLogin, Logger: log, Observe: m.delivery,
 	})
 	if err != nil {

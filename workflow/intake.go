@@ -1,0 +1,50 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/riverqueue/river"
+)
+
+// IntakeArgs is one accepted webhook delivery's event, queued in the same
+// transaction that records the delivery (Accept); its job hands the event
+// to Handle. A delivery is therefore either recorded with its work queued,
+// or not recorded at all (GitHub's redelivery is then handled).
+type IntakeArgs struct {
+	Event Event `json:"event"`
+}
+
+// Kind names the job kind in River.
+func (IntakeArgs) Kind() string { return "issuesmith_intake" }
+
+// InsertOpts: Handle's database writes may fail for a while (an outage);
+// River retries with its backoff.
+func (IntakeArgs) InsertOpts() river.InsertOpts { return river.InsertOpts{MaxAttempts: 20} }
+
+type intakeWorker struct {
+	river.WorkerDefaults[IntakeArgs]
+	e *Engine
+}
+
+// Timeout bounds one Handle.
+func (w *intakeWorker) Timeout(*river.Job[IntakeArgs]) time.Duration { return 2 * time.Minute }
+
+// Work hands the event to Handle; an event with nothing to do is done.
+func (w *intakeWorker) Work(ctx context.Context, job *river.Job[IntakeArgs]) error {
+	ev := job.Args.Event
+	err := w.e.Handle(ctx, ev)
+	if errors.Is(err, ErrIgnored) {
+		w.e.log.Info("delivery needs nothing", "delivery", ev.Delivery, "kind", ev.Kind, "reason", err.Error())
+		return nil
+	}
+	return err
+}
+
+// Accept records a delivery's keys (id and body, in their own key spaces)
+// and queues its event in one transaction. dup is the key already recorded
+// ("" when accepted); then nothing was written.
+func (e *Engine) Accept(ctx context.Context, keys []string, ev Event) (dup string, err error) {
+	return e.queue.Accept(ctx, ev.GitHubEvent, keys, IntakeArgs{Event: ev}, nil)
+}
