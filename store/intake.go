@@ -78,4 +78,3 @@ func (q *Queue) acceptPostgres(ctx context.Context, event string, keys []string,
 	}
 	return "", tx.Commit(ctx)
 }
-
