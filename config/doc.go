@@ -7,6 +7,9 @@
 // (Repo), decoded strictly so that a wrong key is an error naming the key
 // and its line.
 //
+// AppFiles writes a newly registered App's settings and key (`bot setup`) as
+// the env file the server reads, mode 0600, never over an existing file.
+//
 // Model.LLM and Model.LLMFor turn the model settings (plus a repository's
 // per-role overrides) into llm.Config, with SettingName mapping llm's keys
 // to the variables and file keys an operator sets.
