@@ -126,3 +126,42 @@ func sortedKeys(m map[string]string) []string {
 	slices.Sort(keys)
 	return keys
 }
+
+// ExampleWebhook reports whether the webhook URL is still on a domain
+// reserved for examples (RFC 2606), as app.yml ships it: GitHub would
+// deliver nowhere.
+func (m *Manifest) ExampleWebhook() bool {
+	u, err := url.Parse(m.HookAttributes.URL)
+	if err != nil {
+		return false
+	}
+	h := strings.ToLower(u.Hostname())
+	for _, d := range []string{"example.com", "example.net", "example.org", "example"} {
+		if h == d || strings.HasSuffix(h, "."+d) {
+			return true
+		}
+	}
+	return false
+}
+
+// PermissionList renders the permissions as "checks:read, contents:write".
+func (m *Manifest) PermissionList() string {
+	parts := make([]string, 0, len(m.DefaultPermissions))
+	for _, k := range sortedKeys(m.DefaultPermissions) {
+		parts = append(parts, k+":"+m.DefaultPermissions[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// APIURLFor returns the REST API root that belongs to GitHub's web address:
+// api.github.com for github.com, WEB/api/v3/ for GitHub Enterprise Server.
+func APIURLFor(webURL string) (string, error) {
+	u, err := url.Parse(webURL)
+	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+		return "", fmt.Errorf("%q is not an absolute http(s) URL", webURL)
+	}
+	if strings.EqualFold(u.Host, "github.com") {
+		return "https://api.github.com/", nil
+	}
+	return strings.TrimSuffix(webURL, "/") + "/api/v3/", nil
+}

@@ -100,3 +100,30 @@ func TestCompleteManifestUnreachable(t *testing.T) {
 	_, err = CompleteManifest(t.Context(), nil, "http://127.0.0.1:1/", "../app")
 	require.ErrorContains(t, err, "malformed")
 }
+
+func TestManifestHelpers(t *testing.T) {
+	t.Parallel()
+	m := &Manifest{HookAttributes: HookAttributes{URL: "https://issuesmith.EXAMPLE.com/webhook"},
+		DefaultPermissions: map[string]string{"issues": "write", "checks": "read"}}
+	if !m.ExampleWebhook() {
+		t.Error("an example.com webhook is not reported")
+	}
+	m.HookAttributes.URL = "https://bot.acme.dev/webhook"
+	if m.ExampleWebhook() {
+		t.Error("a real host is reported as an example")
+	}
+	if got := m.PermissionList(); got != "checks:read, issues:write" {
+		t.Errorf("PermissionList = %q", got)
+	}
+	for web, want := range map[string]string{
+		"https://github.com": "https://api.github.com/", "https://GitHub.com/": "https://api.github.com/",
+		"https://ghe.acme.dev/": "https://ghe.acme.dev/api/v3/",
+	} {
+		if got, err := APIURLFor(web); err != nil || got != want {
+			t.Errorf("APIURLFor(%q) = %q, %v; want %q", web, got, err, want)
+		}
+	}
+	if _, err := APIURLFor("ghe.acme.dev"); err == nil {
+		t.Error("a URL without scheme is accepted")
+	}
+}

@@ -6,10 +6,8 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"os/signal"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -91,7 +89,7 @@ func runSetup(ctx context.Context, out io.Writer, o setupOptions) error {
 		_ = srv.Shutdown(sctx) // lets the last page reach the browser
 	}()
 	fmt.Fprintf(out, "App manifest from %s: name %q, webhook %s, permissions %s.\n", o.manifest, m.Name,
-		m.HookAttributes.URL, permissionList(m.DefaultPermissions))
+		m.HookAttributes.URL, m.PermissionList())
 	fmt.Fprintf(out, "Open http://%s/ in your browser and press the button. GitHub asks you to confirm,\n"+
 		"creates the App and sends you back here. Waiting (Ctrl-C to stop)...\n", browserAddr(ln.Addr()))
 	creds, err := flow.Wait(ctx)
@@ -117,7 +115,7 @@ func setupManifest(o setupOptions) (*ghapp.Manifest, error) {
 	}
 	if o.webhookURL != "" {
 		m.HookAttributes.URL = o.webhookURL
-	} else if exampleHost(m.HookAttributes.URL) {
+	} else if m.ExampleWebhook() {
 		return nil, usageErr("setup: pass --webhook-url https://YOUR-HOST/webhook: %s still has the example address %s",
 			o.manifest, m.HookAttributes.URL)
 	}
@@ -127,34 +125,16 @@ func setupManifest(o setupOptions) (*ghapp.Manifest, error) {
 	return m, nil
 }
 
-// exampleHost reports a URL on a domain reserved for examples (RFC 2606).
-func exampleHost(raw string) bool {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return false
-	}
-	h := strings.ToLower(u.Hostname())
-	for _, d := range []string{"example.com", "example.net", "example.org", "example"} {
-		if h == d || strings.HasSuffix(h, "."+d) {
-			return true
-		}
-	}
-	return false
-}
-
 // setupAPIURL is --api-url, or the API root that belongs to --github-url.
 func setupAPIURL(o setupOptions) (string, error) {
 	if o.apiURL != "" {
 		return o.apiURL, nil
 	}
-	u, err := url.Parse(o.githubURL)
-	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
-		return "", usageErr("setup: --github-url %q is not an absolute http(s) URL", o.githubURL)
+	u, err := ghapp.APIURLFor(o.githubURL)
+	if err != nil {
+		return "", usageErr("setup: --github-url %v", err)
 	}
-	if strings.EqualFold(u.Host, "github.com") {
-		return "https://api.github.com/", nil
-	}
-	return strings.TrimSuffix(o.githubURL, "/") + "/api/v3/", nil
+	return u, nil
 }
 
 // browserAddr is the listener's address as a browser reaches it: an
@@ -165,15 +145,6 @@ func browserAddr(a net.Addr) string {
 		return a.String()
 	}
 	return net.JoinHostPort("127.0.0.1", fmt.Sprint(tcp.Port))
-}
-
-func permissionList(perms map[string]string) string {
-	parts := make([]string, 0, len(perms))
-	for k, v := range perms {
-		parts = append(parts, k+":"+v)
-	}
-	slices.Sort(parts)
-	return strings.Join(parts, ", ")
 }
 
 // printNextSteps tells the user what was written and what comes next; it
