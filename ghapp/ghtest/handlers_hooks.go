@@ -175,3 +175,28 @@ func sign(secret, body []byte) string {
 	m.Write(body)
 	return "sha256=" + hex.EncodeToString(m.Sum(nil))
 }
+
+// Deliver sends a new delivery to the webhook set by SetWebhook as GitHub
+// does (signed, with guid as X-GitHub-Delivery, giving up after timeout as
+// GitHub does after 10 s), logs the attempt and returns the answer's status
+// (0: no answer).
+func (s *Server) Deliver(guid, event string, payload []byte, timeout time.Duration) int {
+	s.mu.Lock()
+	hook := s.st.hooks
+	s.mu.Unlock()
+	status := 0
+	req, err := http.NewRequest(http.MethodPost, hook.url, bytes.NewReader(payload))
+	if err == nil {
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-GitHub-Event", event)
+		req.Header.Set("X-GitHub-Delivery", guid)
+		req.Header.Set("X-Hub-Signature-256", sign(hook.secret, payload))
+		client := &http.Client{Timeout: timeout}
+		if resp, err := client.Do(req); err == nil {
+			status = resp.StatusCode
+			resp.Body.Close()
+		}
+	}
+	s.LogDelivery(HookAttempt{GUID: guid, Event: event, Status: status, Payload: payload})
+	return status
+}

@@ -65,8 +65,10 @@ func open(t testing.TB, dsn string) *store.Store {
 
 // Server is a PostgreSQL server private to one test.
 type Server struct {
-	port int
-	n    atomic.Int64
+	port             int
+	n                atomic.Int64
+	bin, dir, asUser string
+	opts             string
 }
 
 // StartPostgres starts a PostgreSQL server for t and stops it when t ends.
@@ -91,13 +93,23 @@ func StartPostgres(t testing.TB) *Server {
 	run(t, asUser, filepath.Join(bin, "initdb"), "-D", dir, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync", "--no-instructions")
 	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off", port, dir)
 	run(t, asUser, filepath.Join(bin, "pg_ctl"), "-D", dir, "-o", opts, "-l", filepath.Join(dir, "server.log"), "-w", "-t", "60", "start")
-	t.Cleanup(func() {
-		cmd := command(asUser, filepath.Join(bin, "pg_ctl"), "-D", dir, "-m", "immediate", "-w", "stop")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Logf("stop postgres: %v\n%s", err, out)
-		}
-	})
-	return &Server{port: port}
+	srv := &Server{port: port, bin: bin, dir: dir, asUser: asUser, opts: opts}
+	t.Cleanup(func() { srv.Stop(t) })
+	return srv
+}
+
+// Stop stops the server at once (an outage); Start brings it back.
+func (s *Server) Stop(t testing.TB) {
+	cmd := command(s.asUser, filepath.Join(s.bin, "pg_ctl"), "-D", s.dir, "-m", "immediate", "-w", "stop")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Logf("stop postgres: %v\n%s", err, out)
+	}
+}
+
+// Start starts a stopped server again on the same port and data.
+func (s *Server) Start(t testing.TB) {
+	t.Helper()
+	run(t, s.asUser, filepath.Join(s.bin, "pg_ctl"), "-D", s.dir, "-o", s.opts, "-l", filepath.Join(s.dir, "server.log"), "-w", "-t", "60", "start")
 }
 
 // DSN creates a fresh database on the server and returns its URL.
