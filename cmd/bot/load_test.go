@@ -200,4 +200,3 @@ func countIntake(t *testing.T, st *store.Store, total int) (lost, dups int) {
 	}
 	return lost, dups
 }
-
