@@ -25,7 +25,7 @@ ARG VCS_REVISION=
 ARG VERSION=
 RUN --mount=type=cache,target=/root/go/pkg/mod --mount=type=cache,target=/root/.cache/go-build \
     GOPROXY=$GOPROXY go build -trimpath -buildvcs=false \
-      -ldflags "-s -w -X main.buildRevision=${VCS_REVISION} -X main.buildVersion=${VERSION}" \
+      -ldflags "-s -w -X github.com/issuesmith/issuesmith/internal/buildinfo.Revision=${VCS_REVISION} -X github.com/issuesmith/issuesmith/internal/buildinfo.Version=${VERSION}" \
       -o /out/bot ./cmd/bot
 
 FROM ${RUNTIME_IMAGE}

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/issuesmith/issuesmith/internal/buildinfo"
 )
 
 // exitError carries a process exit code through cobra without printing twice.
@@ -32,7 +34,7 @@ func newRootCmd() *cobra.Command {
 		Short:         "issuesmith: from a labelled issue to a pull request",
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       readBuildStamp().String(),
+		Version:       buildinfo.Read().String(),
 	}
 	root.SetVersionTemplate("{{.Version}}")
 	root.AddCommand(
