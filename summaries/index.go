@@ -84,6 +84,9 @@ type FileInfo struct {
 	doc     string           // module docstring / leading comment, first sentence
 	// goModule is the module path when the file is a go.mod.
 	goModule string
+	// generated: the file says it is written by a tool (Go's
+	// "// Code generated ... DO NOT EDIT." line, "@generated").
+	generated bool
 	// head is the start of the content, kept from parse to summary only
 	// when a model will summarise the file.
 	head string
@@ -289,7 +292,7 @@ func (ix *Index) parseOne(src Source, f, prev *FileInfo) {
 	if prev != nil && prev.Blob == f.Blob && prev.Outline != nil {
 		*f = FileInfo{Path: f.Path, Blob: f.Blob, Size: f.Size, modTime: f.modTime, Outline: prev.Outline,
 			Summary: prev.Summary, FromModel: prev.FromModel, imports: prev.imports, terms: prev.terms,
-			length: prev.length, symbols: prev.symbols, doc: prev.doc, goModule: prev.goModule}
+			length: prev.length, symbols: prev.symbols, doc: prev.doc, goModule: prev.goModule, generated: prev.generated}
 		return
 	}
 	o, err := OutlineOf(f.Path, data)
@@ -309,6 +312,7 @@ func (ix *Index) parseOne(src Source, f, prev *FileInfo) {
 		f.length++
 	})
 	f.doc = leadingDoc(f.Path, data)
+	f.generated = isGenerated(data)
 	if ix.opts.Model != nil {
 		f.head = strings.ToValidUTF8(string(data[:min(len(data), maxPromptBytes)]), "")
 	}

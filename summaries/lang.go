@@ -2,6 +2,7 @@ package summaries
 
 import (
 	"path"
+	"regexp"
 	"strings"
 )
 
@@ -121,6 +122,47 @@ func auxiliary(p string) bool {
 	parts := strings.Split(p, "/")
 	for _, d := range parts[:len(parts)-1] {
 		if auxDirs[strings.ToLower(d)] {
+			return true
+		}
+	}
+	return false
+}
+
+// generatedRe is Go's marker of generated code ("^// Code generated .* DO
+// NOT EDIT\.$") and the "@generated" tag other tools write.
+var generatedRe = regexp.MustCompile(`(?m)^(?://|#|/\*|\*|--)?\s*(?:Code generated .* DO NOT EDIT\.?|.*@generated\b)`)
+
+// isGenerated reports whether the head of a file (its first 2 KiB) says a
+// tool wrote it.
+func isGenerated(data []byte) bool {
+	return generatedRe.Match(data[:min(len(data), 2048)])
+}
+
+var mockDirs = map[string]bool{"mock": true, "mocks": true, "fakes": true, "mockgen": true}
+
+// isMock reports test doubles (mocks/ folders, mock_x.go, x_mock.go,
+// fake_x.go): they follow the code they imitate.
+func isMock(p string) bool {
+	parts := strings.Split(strings.ToLower(p), "/")
+	for _, d := range parts[:len(parts)-1] {
+		if mockDirs[d] {
+			return true
+		}
+	}
+	base := parts[len(parts)-1]
+	stem := strings.TrimSuffix(base, path.Ext(base))
+	return strings.HasPrefix(stem, "mock_") || strings.HasSuffix(stem, "_mock") || strings.HasPrefix(stem, "fake_") ||
+		strings.HasSuffix(stem, "_fake") || strings.HasSuffix(stem, "_mocks")
+}
+
+var migrationDirs = map[string]bool{"migration": true, "migrations": true, "migrate": true}
+
+// isMigration reports a database migration: a dated, applied step that a
+// fix adds to rather than edits.
+func isMigration(p string) bool {
+	parts := strings.Split(strings.ToLower(p), "/")
+	for _, d := range parts[:len(parts)-1] {
+		if migrationDirs[d] {
 			return true
 		}
 	}

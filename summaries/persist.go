@@ -11,7 +11,7 @@ import (
 
 // snapshotVersion changes whenever what a snapshot holds or how files are
 // parsed changes; a snapshot of another version is ignored.
-const snapshotVersion = 1
+const snapshotVersion = 2
 
 // racyWindow: a file modified this close before the snapshot was written
 // may have changed again within the same mtime tick, so its entry is not
@@ -38,6 +38,7 @@ type snapshotFile struct {
 	Symbols   []string
 	Doc       string
 	GoModule  string
+	Generated bool
 }
 
 // Save writes what the index knows about every file (outlines, imports,
@@ -50,7 +51,7 @@ func (ix *Index) Save(w io.Writer) error {
 		f := ix.files[p]
 		s.Files = append(s.Files, snapshotFile{Path: f.Path, Blob: f.Blob, Size: f.Size, ModTime: f.modTime,
 			Outline: f.Outline, Summary: f.Summary, FromModel: f.FromModel, Imports: f.imports, Terms: f.terms,
-			Length: f.length, Symbols: f.symbols, Doc: f.doc, GoModule: f.goModule})
+			Length: f.length, Symbols: f.symbols, Doc: f.doc, GoModule: f.goModule, Generated: f.generated})
 	}
 	ix.mu.RUnlock()
 	bw := bufio.NewWriter(w)
@@ -80,7 +81,8 @@ func Load(ctx context.Context, src Source, r io.Reader, opts Options) (ix *Index
 			}
 			old[sf.Path] = &FileInfo{Path: sf.Path, Blob: sf.Blob, Size: sf.Size, modTime: sf.ModTime,
 				Outline: sf.Outline, Summary: sf.Summary, FromModel: sf.FromModel, imports: sf.Imports,
-				terms: sf.Terms, length: sf.Length, symbols: sf.Symbols, doc: sf.Doc, goModule: sf.GoModule}
+				terms: sf.Terms, length: sf.Length, symbols: sf.Symbols, doc: sf.Doc, goModule: sf.GoModule,
+				generated: sf.Generated}
 		}
 	}
 	ix = &Index{opts: withDefaults(opts), files: old}

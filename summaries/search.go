@@ -50,6 +50,10 @@ const (
 	factorTest     = 0.3  // tests rank below the code they test
 	factorNonCode  = 0.35 // documentation and data rank below code
 	factorVendored = 0.1
+	// generated code changes by changing its source and regenerating
+	factorGenerated = 0.3
+	// an applied migration is history: a fix adds a new one
+	factorMigration = 0.5
 	// code in documentation, example and benchmark folders illustrates
 	// the project; fixes land in the project itself
 	factorAuxiliary = 0.5
@@ -87,7 +91,7 @@ func (ix *Index) Search(text string, k int) []Hit {
 		r := &res[i]
 		r.score = r.text + r.boost
 		p := si.docs[r.doc].Path
-		if f, why := kindFactor(p); f != 1 {
+		if f, why := kindFactor(p, si.docs[r.doc].generated); f != 1 {
 			r.score *= f
 			r.factor = fmt.Sprintf("%s (x%.2f)", why, f)
 		}
@@ -271,12 +275,18 @@ func bestSymbols(f *FileInfo, q *query) []string {
 }
 
 // kindFactor is the factor a file's kind puts on its score, and the kind.
-func kindFactor(p string) (float64, string) {
+func kindFactor(p string, generated bool) (float64, string) {
 	switch {
 	case vendored(p):
 		return factorVendored, "vendored code"
 	case IsTest(p):
 		return factorTest, "test file"
+	case isMock(p):
+		return factorTest, "mock or fake"
+	case generated:
+		return factorGenerated, "generated code"
+	case isMigration(p):
+		return factorMigration, "database migration"
 	case !IsCode(p):
 		return factorNonCode, "not code"
 	case auxiliary(p):
