@@ -46,6 +46,7 @@ func CoderOptions(base coder.Options, cfg *config.Repo, allowChecks bool) coder.
 	o.Blocked = slices.Clone(cfg.BlockedPaths) // nil stays nil: the coder's defaults
 	o.RunCommands = cfg.RunCommands && allowChecks
 	o.NoLineEdits = !cfg.LineEdits || base.NoLineEdits
+	o.Diagnostics = cfg.Diagnostics || base.Diagnostics
 	o.CheckCommands = nil
 	for _, c := range cfg.Checks {
 		o.CheckCommands = append(o.CheckCommands, c.Run)

@@ -56,3 +56,18 @@ func TestCoderLineEditsSwitch(t *testing.T) {
 		t.Errorf("line_edits: false left them on")
 	}
 }
+
+// diagnostics (off by default) switches the coder's language servers.
+func TestCoderDiagnosticsSwitch(t *testing.T) {
+	t.Parallel()
+	if o := CoderOptions(coder.Options{}, config.DefaultRepo(), false); o.Diagnostics {
+		t.Errorf("diagnostics on by default")
+	}
+	rc, err := config.ParseRepo([]byte("version: 1\ndiagnostics: true\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := CoderOptions(coder.Options{}, rc, false); !o.Diagnostics {
+		t.Errorf("diagnostics: true left them off")
+	}
+}

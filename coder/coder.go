@@ -9,6 +9,7 @@ import (
 
 	"github.com/issuesmith/issuesmith/internal/sandbox"
 	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/lsp"
 	"github.com/issuesmith/issuesmith/repo"
 	"github.com/issuesmith/issuesmith/work"
 )
@@ -44,6 +45,13 @@ type Options struct {
 	// Blocked are the globs of paths never written, whatever the model
 	// asks; nil means DefaultBlocked. An empty, non-nil list blocks nothing.
 	Blocked []string
+	// Diagnostics asks the language servers (package lsp) about every file
+	// an edit changed; the errors the edit added go back to the model with
+	// the edit's result, and those left at the end are in
+	// Result.Diagnostics. Missing or failing servers mean no diagnostics.
+	Diagnostics bool
+	// DiagnosticsWait bounds one question to a server (0: lsp's default).
+	DiagnosticsWait time.Duration
 	// NoLineEdits switches off line-range edits (<replace-lines>,
 	// <remove-lines>, the edit_lines tool and read_file's window hash):
 	// the prompt does not offer them and the engine refuses them.
@@ -160,8 +168,11 @@ type Result struct {
 	Checks  []CheckResult `json:"checks,omitempty"`
 	// Blocked lists paths the model tried to write but the blocked globs
 	// refused.
-	Blocked []string  `json:"blocked,omitempty"`
-	Usage   llm.Usage `json:"usage"`
+	Blocked []string `json:"blocked,omitempty"`
+	// Diagnostics are the language-server errors the run added to the
+	// files it wrote and did not fix (Options.Diagnostics).
+	Diagnostics []lsp.Diagnostic `json:"diagnostics,omitempty"`
+	Usage       llm.Usage        `json:"usage"`
 	// Summary is a short Markdown summary for the PR body.
 	Summary string `json:"summary"`
 	// Transcript is the run's actions in order, for logs and reports.
@@ -241,6 +252,8 @@ func (c *Coder) Implement(ctx context.Context, ws *repo.Workspace, spec *work.Sp
 	if err != nil {
 		return nil, err
 	}
+	r.startDiagnostics(ctx)
+	defer r.stopDiagnostics()
 	for i := range plan.Items {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("implement: %w", err)
@@ -252,5 +265,6 @@ func (c *Coder) Implement(ctx context.Context, ws *repo.Workspace, spec *work.Sp
 	if err := r.checkAndFix(ctx); err != nil {
 		return nil, fmt.Errorf("implement: checks: %w", err)
 	}
+	r.stopDiagnostics()
 	return r.finish()
 }

@@ -62,7 +62,7 @@ func (s *session) editLinesTool() llm.Tool {
 			if p.Path == "" {
 				p.Path = s.def
 			}
-			fb, err := s.apply(p.linesText(), p.Path)
+			fb, err := s.apply(ctx, p.linesText(), p.Path)
 			if err != nil {
 				return llm.ToolResult{}, err
 			}

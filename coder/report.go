@@ -37,6 +37,9 @@ func (r *Result) Report() string {
 		}
 		fmt.Fprintf(&b, "check: %s %s (round %d, %s)\n", c.Command, mark, c.Round, c.Duration)
 	}
+	for _, d := range r.Diagnostics {
+		fmt.Fprintf(&b, "diagnostic left: %s\n", d)
+	}
 	fmt.Fprintf(&b, "retries: %d; tokens: %d prompt + %d completion; %s\n",
 		retries, r.Usage.PromptTokens, r.Usage.CompletionTokens, r.Changes.Stat())
 	return b.String()

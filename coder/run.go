@@ -25,8 +25,9 @@ type run struct {
 	// statuses is every plan item's status in plan order, for
 	// Options.Statuses.
 	statuses []work.ItemStatus
-	used     llm.Usage // tokens spent by finished sessions, for Options.MaxTokens
-	start    time.Time // for Options.MaxWall
+	used     llm.Usage    // tokens spent by finished sessions, for Options.MaxTokens
+	diag     *diagnostics // language servers (Options.Diagnostics), nil when off
+	start    time.Time    // for Options.MaxWall
 }
 
 func (c *Coder) newRun(ws *repo.Workspace, spec *work.Spec, plan *work.Plan) (*run, error) {
@@ -216,6 +217,16 @@ func summarize(res *Result) string {
 	}
 	if len(res.Blocked) > 0 {
 		fmt.Fprintf(&b, "\nNot written (blocked paths): %s.\n", strings.Join(res.Blocked, ", "))
+	}
+	if n := len(res.Diagnostics); n > 0 {
+		fmt.Fprintf(&b, "\nLanguage-server errors this change added and left (%d):\n", n)
+		for i, d := range res.Diagnostics {
+			if i == maxDiagsShown {
+				fmt.Fprintf(&b, "- … and %d more\n", n-i)
+				break
+			}
+			fmt.Fprintf(&b, "- `%s`\n", d)
+		}
 	}
 	fmt.Fprintf(&b, "\n%s.\n", res.Changes.Stat())
 	return b.String()

@@ -112,7 +112,7 @@ func (s *session) converse(ctx context.Context, prompt string) error {
 			s.fail = fmt.Sprintf("the turn ended on a tool result after %d attempts", s.attempts)
 			break
 		}
-		fb, err := s.apply(last.Content, "")
+		fb, err := s.apply(ctx, last.Content, "")
 		if err != nil {
 			return err
 		}
@@ -129,7 +129,7 @@ func (s *session) account() { s.r.used = s.r.used.Add(s.usage) }
 // apply runs one attempt: the model's edit text through the engine in
 // partial mode, then the syntax guard and gofmt. It returns the feedback for
 // the model. defPath overrides the session's default target.
-func (s *session) apply(text, defPath string) (string, error) {
+func (s *session) apply(ctx context.Context, text, defPath string) (string, error) {
 	r := s.r
 	s.attempts++
 	if defPath == "" {
@@ -181,9 +181,20 @@ func (s *session) apply(text, defPath string) (string, error) {
 		}
 	}
 	s.applied += kept
+	var keptPaths []string
+	for _, p := range rep.Changed {
+		if !rolled[p] {
+			keptPaths = append(keptPaths, p)
+		}
+	}
+	added := s.newErrors(ctx, keptPaths, snaps)
 	if rep.OK() && len(rolled) == 0 {
-		s.done = true
 		r.event(s.key, s.attempts, "apply", "%d block(s) applied", len(rep.Blocks))
+		if len(added) > 0 && s.attempts < r.c.opts.Attempts {
+			s.lastFB = "All blocks applied.\n" + diagFeedback(added)
+			return s.lastFB, nil
+		}
+		s.done = true
 		return "All blocks applied.", nil
 	}
 	var b strings.Builder
@@ -195,6 +206,9 @@ func (s *session) apply(text, defPath string) (string, error) {
 	}
 	b.WriteString(rep.Feedback())
 	b.WriteString(scopeFB)
+	if len(added) > 0 {
+		b.WriteString(diagFeedback(added))
+	}
 	s.lastFB = b.String()
 	return s.lastFB, nil
 }

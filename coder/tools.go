@@ -20,7 +20,7 @@ func (s *session) tools() []llm.Tool {
 	editTool := llm.NewTool("edit_file",
 		"Apply SEARCH/REPLACE edit blocks to one file. Returns which blocks applied and why others were refused.",
 		func(ctx context.Context, p editParams) (llm.ToolResult, error) {
-			fb, err := s.apply(p.Edits, cleanRel(p.Path))
+			fb, err := s.apply(ctx, p.Edits, cleanRel(p.Path))
 			if err != nil {
 				return llm.ToolResult{}, err
 			}

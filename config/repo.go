@@ -48,6 +48,11 @@ type Repo struct {
 	// LineEdits offers the coder line-range edits (<replace-lines>,
 	// edit_lines), each checked against the lines the model quoted.
 	LineEdits bool `yaml:"line_edits"`
+	// Diagnostics asks language servers (gopls, typescript-language-server,
+	// pyright) about every file the coder writes and feeds the errors an
+	// edit added back to the model. Off by default: the servers must be
+	// installed on the bot's host and cost seconds per run to start.
+	Diagnostics bool `yaml:"diagnostics"`
 }
 
 // CI configures the loop that reads the repository's own CI on the bot's
