@@ -67,7 +67,7 @@ type Queue struct {
 // first. Start begins working; Stop waits for running jobs.
 func (s *Store) NewQueue(opts QueueOptions) (*Queue, error) {
 	cfg := &river.Config{
-		Logger:            opts.Logger,
+		Logger:            quietRiver(opts.Logger),
 		JobTimeout:        opts.JobTimeout,
 		FetchPollInterval: opts.PollInterval,
 		PeriodicJobs:      opts.PeriodicJobs,

@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -24,6 +25,7 @@ import (
 	"github.com/issuesmith/issuesmith/agents"
 	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/ghapp"
+	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/repo"
 	"github.com/issuesmith/issuesmith/store"
 	"github.com/issuesmith/issuesmith/summaries"
@@ -90,7 +92,10 @@ type server struct {
 	engine  *workflow.Engine
 	handler http.Handler
 	ready   atomic.Bool
-	closers []io.Closer
+	// warnings are start-up checks that failed without stopping the start
+	// (a model the server does not list); /readyz shows them.
+	warnings []string
+	closers  []io.Closer
 }
 
 // serverTuning holds the few knobs tests turn that operators do not: the
@@ -136,6 +141,7 @@ func newServer(ctx context.Context, cfg *config.Server, log *slog.Logger, tune s
 		s.close()
 		return nil, startErr(ctx, sctx, limit, err)
 	}
+	s.warnings = checkModels(sctx, cfg, log)
 	ms, err := agents.NewModels(&cfg.Model)
 	if err != nil {
 		s.close()
@@ -213,11 +219,53 @@ func newGitHubApp(ctx context.Context, cfg *config.Server, m *metrics, writeInte
 	if err != nil {
 		return nil, "", err
 	}
-	login, err := app.BotLogin(ctx)
+	// GET /app with the App's JWT, even when the bot login is configured:
+	// a key GitHub refuses, or an App id that is not this key's, must stop
+	// the start, not the first run.
+	gh, _, err := app.AppClient().Apps.Get(ctx, "")
 	if err != nil {
-		return nil, "", fmt.Errorf("learn the App's bot login (set %sBOT_LOGIN to skip): %w", config.EnvPrefix, err)
+		return nil, "", fmt.Errorf("check the App's key with GitHub (GET /app; check %sAPP_ID and the private key): %w",
+			config.EnvPrefix, err)
+	}
+	login := gh.GetSlug() + "[bot]"
+	if gh.GetSlug() == "" {
+		return nil, "", errors.New("check the App's key with GitHub (GET /app): GitHub returned no slug")
+	}
+	if cfg.BotLogin != "" && !strings.EqualFold(cfg.BotLogin, login) {
+		return nil, "", fmt.Errorf("%sBOT_LOGIN is %q but GitHub says this App's bot is %q", config.EnvPrefix, cfg.BotLogin, login)
 	}
 	return app, login, nil
+}
+
+// checkModels asks the model server's GET /models whether each role's
+// model is there. A miss is a warning, not a stop (the server may list
+// models lazily): it is logged loudly and /readyz shows it.
+func checkModels(ctx context.Context, cfg *config.Server, log *slog.Logger) []string {
+	lc, err := cfg.Model.LLM()
+	if err != nil {
+		return []string{err.Error()}
+	}
+	client, err := llm.NewClient(lc)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	var warnings []string
+	seen := map[string]bool{}
+	for _, role := range []llm.Role{llm.RoleExplorer, llm.RoleObserver, llm.RolePlanner, llm.RoleCoder, llm.RoleSummarizer} {
+		name := client.ModelName(role)
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		if err := client.CheckListed(ctx, role); err != nil {
+			w := "model check: " + err.Error()
+			log.Error("MODEL CHECK FAILED: runs using this model will fail", "role", role, "model", name, "err", err)
+			warnings = append(warnings, w)
+		}
+	}
+	return warnings
 }
 
 func botSignature(login string) repo.Signature {
@@ -237,6 +285,9 @@ func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	fmt.Fprintln(w, "ready")
+	for _, warn := range s.warnings {
+		fmt.Fprintln(w, "warning:", warn)
+	}
 }
 
 // run serves until ctx ends, then shuts down gracefully: stop accepting

@@ -1,13 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"log/slog"
 	"net"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,6 +19,7 @@ import (
 
 	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/ghapp/ghtest"
+	"github.com/issuesmith/issuesmith/llm/llmtest"
 )
 
 // A GitHub that accepts connections and never answers (a firewall or proxy
@@ -52,7 +57,7 @@ func TestServeStartFailsFastWhenGitHubNeverAnswers(t *testing.T) {
 	if srv != nil {
 		srv.close()
 	}
-	require.ErrorContains(t, err, "learn the App's bot login (set ISSUESMITH_BOT_LOGIN to skip)")
+	require.ErrorContains(t, err, "check the App's key with GitHub (GET /app; check ISSUESMITH_APP_ID and the private key)")
 	require.ErrorContains(t, err, "start-up took longer than 500ms")
 	require.Less(t, time.Since(start), 10*time.Second)
 }
@@ -88,4 +93,72 @@ func TestServeFlags(t *testing.T) {
 	cfg, err = config.ParseServer(serveEnviron(base, file, "127.0.0.1:8181"))
 	require.NoError(t, err)
 	require.Equal(t, "127.0.0.1:8181", cfg.ListenAddr, "--listen wins over both")
+}
+
+// startEnv is a server configuration against gh and the model at modelURL.
+func startEnv(t *testing.T, gh *ghtest.Server, key []byte, modelURL string, extra ...string) *config.Server {
+	t.Helper()
+	dir := t.TempDir()
+	keyFile := filepath.Join(dir, "app.pem")
+	require.NoError(t, os.WriteFile(keyFile, key, 0o600))
+	cfg, err := config.ParseServer(append([]string{
+		"ISSUESMITH_APP_ID=" + strconv.FormatInt(gh.AppID(), 10), "ISSUESMITH_PRIVATE_KEY_FILE=" + keyFile,
+		"ISSUESMITH_WEBHOOK_SECRET=s", "ISSUESMITH_MODEL_NAME=test-model", "ISSUESMITH_MODEL_BASE_URL=" + modelURL,
+		"ISSUESMITH_GITHUB_URL=" + gh.URL(), "ISSUESMITH_STATE_DIR=" + dir,
+	}, extra...))
+	require.NoError(t, err)
+	return cfg
+}
+
+// A key GitHub refuses stops the start even with ISSUESMITH_BOT_LOGIN set
+// (before, the bot never called GitHub then and answered healthy), and so
+// does a bot login that is not this App's.
+func TestServeStartChecksTheAppKey(t *testing.T) {
+	t.Parallel()
+	gh := ghtest.New(t, ghtest.Options{})
+	// GitHub's answer to a JWT signed with a key it does not know.
+	gh.Inject(ghtest.Fault{Op: "GET /app", Status: 401,
+		Body: `{"message":"A JSON web token could not be decoded","documentation_url":"https://docs.github.com/rest","status":"401"}`})
+	model := llmtest.NewServer(t, nil)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+
+	cfg := startEnv(t, gh, gh.PrivateKey(), model.URL(), "ISSUESMITH_BOT_LOGIN="+gh.BotLogin())
+	srv, err := newServer(t.Context(), cfg, log, serverTuning{})
+	require.Nil(t, srv)
+	require.ErrorContains(t, err, "check the App's key with GitHub (GET /app")
+	require.ErrorContains(t, err, "A JSON web token could not be decoded")
+
+	cfg = startEnv(t, gh, gh.PrivateKey(), model.URL(), "ISSUESMITH_BOT_LOGIN=someone-else[bot]")
+	srv, err = newServer(t.Context(), cfg, log, serverTuning{})
+	require.Nil(t, srv)
+	require.ErrorContains(t, err, `ISSUESMITH_BOT_LOGIN is "someone-else[bot]" but GitHub says this App's bot is "`+gh.BotLogin()+`"`)
+}
+
+// A model name the model server does not list is a loud warning at
+// start-up and shows on /readyz; a listed one leaves /readyz plain.
+func TestServeStartWarnsAboutAnUnknownModel(t *testing.T) {
+	t.Parallel()
+	gh := ghtest.New(t, ghtest.Options{})
+	for _, tc := range []struct {
+		listed []string
+		want   string
+	}{
+		{[]string{"test-model"}, "ready\n"},
+		{[]string{"gpt-4.1", "gpt-4.1-mini"}, "ready\nwarning: model check: model not listed by the server: explorer \"test-model\" (setting model)"},
+	} {
+		model := llmtest.NewServer(t, nil, llmtest.WithModels(tc.listed...))
+		var logs bytes.Buffer
+		cfg := startEnv(t, gh, gh.PrivateKey(), model.URL())
+		srv, err := newServer(t.Context(), cfg, slog.New(slog.NewTextHandler(&logs, nil)), serverTuning{})
+		require.NoError(t, err)
+		srv.ready.Store(true)
+		rec := httptest.NewRecorder()
+		srv.readyz(rec, httptest.NewRequest("GET", "/readyz", nil))
+		srv.close()
+		require.Equal(t, 200, rec.Code)
+		require.True(t, strings.HasPrefix(rec.Body.String(), tc.want), rec.Body.String())
+		if len(tc.listed) > 1 {
+			require.Contains(t, logs.String(), "MODEL CHECK FAILED")
+		}
+	}
 }

@@ -29,6 +29,7 @@ type Server struct {
 	played   []bool // per exchange: its reply was served
 	faults   []int  // per exchange: faults already served
 	requests []Request
+	models   []string // GET /models lists these; nil: 404, as servers without the endpoint
 }
 
 // Option configures a Server.
@@ -127,6 +128,10 @@ func (r Request) Last() llm.Message {
 }
 
 func (s *Server) handle(w http.ResponseWriter, hr *http.Request) {
+	if hr.Method == http.MethodGet && hr.URL.Path == s.prefix+"/models" {
+		s.listModels(w)
+		return
+	}
 	body, _ := io.ReadAll(hr.Body)
 	req, err := decodeRequest(hr, body)
 	s.mu.Lock()
@@ -342,4 +347,29 @@ func decodeRequest(hr *http.Request, body []byte) (Request, error) {
 		req.Messages = append(req.Messages, msg)
 	}
 	return req, nil
+}
+
+// WithModels makes GET /models list names (OpenAI's list format), as
+// OpenAI, vLLM and Ollama do; without it GET /models answers 404.
+func WithModels(names ...string) Option { return func(s *Server) { s.models = names } }
+
+// listModels answers GET /models; it plays no exchange of the script.
+func (s *Server) listModels(w http.ResponseWriter) {
+	if s.models == nil {
+		http.Error(w, `{"error":{"message":"not found"}}`, http.StatusNotFound)
+		return
+	}
+	type model struct {
+		ID     string `json:"id"`
+		Object string `json:"object"`
+	}
+	out := struct {
+		Object string  `json:"object"`
+		Data   []model `json:"data"`
+	}{Object: "list", Data: []model{}}
+	for _, n := range s.models {
+		out.Data = append(out.Data, model{ID: n, Object: "model"})
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(out)
 }
