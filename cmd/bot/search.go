@@ -46,7 +46,10 @@ func newSearchCmd() *cobra.Command {
 				return err
 			}
 			defer ws.Close()
-			idx, err := loadIndex(cmd.Context(), ws, searchCacheDir(cacheFlag))
+			idx, saveErr, err := summaries.LoadCached(cmd.Context(), ws, searchCacheDir(cacheFlag), summaries.Options{})
+			if saveErr != nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "bot search: %v\n", saveErr)
+			}
 			if err != nil {
 				return fmt.Errorf("index %s: %w", dir, err)
 			}
@@ -149,4 +152,29 @@ func printHits(w io.Writer, out searchOutput, explain bool) {
 			fmt.Fprintf(w, "    why: %s\n", strings.Join(h.Reasons, "; "))
 		}
 	}
+}
+
+// searchCacheEnv names the environment variable that sets the folder of
+// `bot search`'s persistent index; "off" disables it.
+const searchCacheEnv = "ISSUESMITH_SEARCH_CACHE"
+
+// searchCacheDir returns the folder of persistent search indexes: the
+// flag, else $ISSUESMITH_SEARCH_CACHE, else <user cache dir>/issuesmith/search.
+// "" means no persistent index.
+func searchCacheDir(flag string) string {
+	dir := flag
+	if dir == "" {
+		dir = os.Getenv(searchCacheEnv)
+	}
+	if dir == "off" {
+		return ""
+	}
+	if dir == "" {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			return ""
+		}
+		dir = filepath.Join(base, "issuesmith", "search")
+	}
+	return dir
 }
