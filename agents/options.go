@@ -25,6 +25,7 @@ func ExplorerOptions(base preagent.Options, cfg *config.Repo) preagent.Options {
 	}
 	o.ObserverBudget = cfg.Role(llm.RoleObserver).Budget()
 	o.NoObserver = !cfg.Observer || base.NoObserver
+	o.NoNamedFiles = !cfg.NamedFiles || base.NoNamedFiles
 	return o
 }
 

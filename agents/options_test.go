@@ -7,6 +7,7 @@ import (
 
 	"github.com/issuesmith/issuesmith/coder"
 	"github.com/issuesmith/issuesmith/config"
+	"github.com/issuesmith/issuesmith/preagent"
 )
 
 // A repository's run_commands runs its checks on the bot's machine only when
@@ -54,6 +55,21 @@ func TestCoderLineEditsSwitch(t *testing.T) {
 	}
 	if o := CoderOptions(coder.Options{}, rc, false); !o.NoLineEdits {
 		t.Errorf("line_edits: false left them on")
+	}
+}
+
+// named_files (on by default) switches the explorer's named-files preview.
+func TestExplorerNamedFilesSwitch(t *testing.T) {
+	t.Parallel()
+	if o := ExplorerOptions(preagent.Options{}, config.DefaultRepo()); o.NoNamedFiles {
+		t.Errorf("named files off by default")
+	}
+	rc, err := config.ParseRepo([]byte("version: 1\nnamed_files: false\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := ExplorerOptions(preagent.Options{}, rc); !o.NoNamedFiles {
+		t.Errorf("named_files: false left it on")
 	}
 }
 

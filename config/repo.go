@@ -53,6 +53,9 @@ type Repo struct {
 	// edit added back to the model. Off by default: the servers must be
 	// installed on the bot's host and cost seconds per run to start.
 	Diagnostics bool `yaml:"diagnostics"`
+	// NamedFiles previews, in the explorer's first message, the files the
+	// issue names (paths, path:line, stack frames, backticked symbols).
+	NamedFiles bool `yaml:"named_files"`
 }
 
 // CI configures the loop that reads the repository's own CI on the bot's
@@ -137,6 +140,7 @@ func DefaultRepo() *Repo {
 		Observer:     true,
 		CI:           CI{FixRounds: 3},
 		LineEdits:    true,
+		NamedFiles:   true,
 	}
 }
 

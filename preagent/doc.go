@@ -2,9 +2,11 @@
 // an issue and a repository one action at a time (open a folder, open a file
 // window, preview an outline, search, grep) until it can say which files must
 // change and how. It also owns the explorer's compression of explored history,
-// the observer role that watches the trajectory, the issue-text cleaner and the
-// loading of repository guidance (AGENTS.md and friends). Its output is a
-// work.Spec.
+// the observer role that watches the trajectory, the issue-text cleaner, the
+// loading of repository guidance (AGENTS.md and friends) and the preview of
+// the files an issue names (named.go: paths, path:line, stack frames and
+// backticked symbols resolved against the search index, never guessed). Its
+// output is a work.Spec.
 //
 // preagent never writes to the repository, never talks to GitHub and never
 // reads configuration from the environment: it reads the workspace through

@@ -136,6 +136,9 @@ func (s *session) firstMessages(ctx context.Context) ([]llm.Message, error) {
 	if name, head := s.readmeHead(); head != "" {
 		fmt.Fprintf(&b, "\n\nThe first lines of %s:\n<readme>\n%s\n</readme>", name, defuse(head, "readme"))
 	}
+	if named := s.namedFiles(ctx); named != "" {
+		b.WriteString("\n\n" + named)
+	}
 	b.WriteString("\n\nFind the files that must change for this issue, then call submit_spec.")
 	return []llm.Message{{Role: llm.System, Content: sys}, {Role: llm.User, Content: b.String()}}, nil
 }

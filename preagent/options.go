@@ -47,6 +47,10 @@ type Options struct {
 	NoModelVerdicts bool
 	// NoObserver switches the observer off (per repository setting).
 	NoObserver bool
+	// NoNamedFiles leaves out of the first message the preview of the
+	// files the issue names (paths, path:line, stack frames, backticked
+	// symbols), per repository setting.
+	NoNamedFiles bool
 	// ObserveEvery is how many explorer steps pass between observer calls.
 	ObserveEvery int
 	// ObserverBudget bounds the observer over the run: MaxSteps is the
