@@ -96,6 +96,7 @@ func (ix *Index) Search(text string, k int) []Hit {
 			r.factor = fmt.Sprintf("%s (x%.2f)", why, f)
 		}
 	}
+	si.liftTwins(res)
 	si.liftPackages(res)
 	ix.liftNeighbours(res)
 	sort.Slice(res, func(i, j int) bool {

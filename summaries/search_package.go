@@ -109,3 +109,56 @@ func (si *searchIndex) liftPackages(res []scored) {
 		}
 	}
 }
+
+// liftTwins lends a share of a test file's own score (before the test
+// factor) to the file it tests by name: x_test.go → x.go in its folder,
+// x.test.ts → x.ts, test_x.py → the one x.py of the tree. A test that
+// matches the issue says which code the issue is about.
+func (si *searchIndex) liftTwins(res []scored) {
+	lift := map[int]float64{}
+	for _, r := range res {
+		p := si.docs[r.doc].Path
+		raw := r.text + r.boost
+		if raw <= 0 || !IsTest(p) {
+			continue
+		}
+		d, ok := si.twin(p)
+		if !ok || res[d].text <= 0 {
+			continue
+		}
+		lift[d] = max(lift[d], liftTwin*raw)
+	}
+	for d, l := range lift {
+		res[d].score += l
+		res[d].reasons = append(res[d].reasons, fmt.Sprintf("its test matches the issue (+%.2f)", l))
+	}
+}
+
+// liftTwin is the share of a matching test's score its twin gains.
+const liftTwin = 0.15
+
+// twin returns the document a test file tests by its name.
+func (si *searchIndex) twin(p string) (int, bool) {
+	dir, base := path.Split(p)
+	ext := path.Ext(base)
+	stem := strings.TrimSuffix(base, ext)
+	switch {
+	case strings.HasSuffix(stem, "_test"):
+		d, ok := si.byPath[dir+strings.TrimSuffix(stem, "_test")+ext]
+		return d, ok
+	case strings.HasSuffix(stem, ".test"), strings.HasSuffix(stem, ".spec"):
+		d, ok := si.byPath[dir+strings.TrimSuffix(strings.TrimSuffix(stem, ".test"), ".spec")+ext]
+		return d, ok
+	case strings.HasPrefix(stem, "test_") && ext == ".py":
+		var found []int
+		for _, d := range si.byBase[strings.TrimPrefix(stem, "test_")+ext] {
+			if !IsTest(si.docs[d].Path) {
+				found = append(found, d)
+			}
+		}
+		if len(found) == 1 {
+			return found[0], true
+		}
+	}
+	return 0, false
+}

@@ -64,3 +64,23 @@ func TestSearchKindsOfGoFiles(t *testing.T) {
 		assert.Contains(t, strings.Join(hits[i].Signals, "\n"), kind, p)
 	}
 }
+
+func TestSearchTestsPointAtTheCodeTheyTest(t *testing.T) {
+	t.Parallel()
+	idx, err := summaries.Build(t.Context(), open(t, writeTree(t, map[string]string{
+		"scrobbler/buffer.go": "package scrobbler\n\n// Buffer holds pending entries.\ntype Buffer struct{ n int }\n",
+		"scrobbler/buffer_test.go": "package scrobbler\n\nimport \"testing\"\n\n" +
+			"func TestNowPlayingRetry(t *testing.T) { _ = Buffer{}; t.Log(\"now playing retry after failure\") }\n",
+		"scrobbler/other.go": "package scrobbler\n\n// Other is another buffer.\ntype Other struct{ Buffer }\n",
+		"pkg/util.py":        "def helper():\n    return 1  # on failure\n",
+		"tests/test_util.py": "def test_helper_retries_after_failure():\n    assert helper()\n",
+	})), summaries.Options{})
+	require.NoError(t, err)
+	hits := idx.Search("Now playing is not retried after a failure of the buffer", 10)
+	require.NotEmpty(t, hits)
+	assert.Equal(t, "scrobbler/buffer.go", hits[0].Path, "ranking: %v", paths(hits))
+	assert.Contains(t, strings.Join(hits[0].Reasons, "\n"), "its test matches the issue")
+	i := rank(hits, "pkg/util.py")
+	require.Less(t, i, len(hits), "util.py missing: %v", paths(hits))
+	assert.Contains(t, strings.Join(hits[i].Reasons, "\n"), "its test matches the issue")
+}
