@@ -251,7 +251,10 @@ func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run,
 	} else if !run.Open() {
 		log.Info("run already ended; nothing to do")
 		return "", nil
-	} else if stageIndex(run.Stage) > stageIndex(a.Stage) {
+	} else if stageIndex(run.Stage) > stageIndex(a.Stage) && !(a.Stage == StageCode && run.Stage == StagePR) {
+		// (The code job itself moves the run to StagePR and opens the PR:
+		// a code job resumed after a crash there finishes that work; its
+		// checkpoints skip what was done.)
 		// A duplicate of an earlier stage (River records completions
 		// asynchronously, so a crash can resume a finished job).
 		log.Info("run is past this stage; nothing to do", "run_stage", run.Stage)

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -65,6 +66,8 @@ type Server struct {
 	mu       sync.Mutex // guards everything below
 	faults   []*Fault
 	requests []Request
+	served   []servedHook
+	servedN  int
 	st       state
 }
 
@@ -165,7 +168,48 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.requests = append(s.requests, rec)
 	s.mu.Unlock()
+	s.runServed(rec)
 	resp.write(w, s)
+}
+
+// servedHook is one OnServed registration.
+type servedHook struct {
+	id int
+	op string
+	fn func(Request) bool
+}
+
+// OnServed calls fn after each successful (2xx) request for op has changed
+// the fake's state and before its answer is written — the moment to kill
+// the client (a crash after GitHub acted but before the bot learned it).
+// fn returning true removes it.
+func (s *Server) OnServed(op string, fn func(Request) bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.servedN++
+	s.served = append(s.served, servedHook{id: s.servedN, op: op, fn: fn})
+}
+
+func (s *Server) runServed(rec Request) {
+	if rec.Status >= 300 {
+		return
+	}
+	s.mu.Lock()
+	var hooks []servedHook
+	for _, h := range s.served {
+		if h.op == rec.Op {
+			hooks = append(hooks, h)
+		}
+	}
+	s.mu.Unlock()
+	for _, h := range hooks {
+		if !h.fn(rec) {
+			continue
+		}
+		s.mu.Lock()
+		s.served = slices.DeleteFunc(s.served, func(x servedHook) bool { return x.id == h.id })
+		s.mu.Unlock()
+	}
 }
 
 func (s *Server) serve(r *http.Request, body []byte, rec *Request) response {
