@@ -52,6 +52,24 @@ func (s Server) binary() (string, error) {
 	return p, nil
 }
 
+// runtimeRoot is the installation the server runs on, for the sandbox to
+// show read-only when it is not under /usr: the Go toolchain gopls calls
+// (GOROOT, from the go binary on PATH), or node for the npm servers.
+func runtimeRoot(s Server) string {
+	name := "node"
+	if s.Lang == "go" {
+		name = "go"
+	}
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return ""
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		p = r
+	}
+	return filepath.Dir(filepath.Dir(p)) // <root>/bin/go → <root>
+}
+
 // installRoot is the folder the sandbox must show read-only for the server
 // to run: the node_modules folder holding an npm server (its sibling
 // packages, typescript among them), else the binary's folder.

@@ -218,6 +218,9 @@ func (s *Session) command(srv Server) (*exec.Cmd, error) {
 	if s.opts.Sandbox != nil && sandbox.Check() == nil {
 		p := *s.opts.Sandbox
 		p.ReadOnly = append(append([]string(nil), p.ReadOnly...), installRoot(bin))
+		if rt := runtimeRoot(srv); rt != "" {
+			p.ReadOnly = append(p.ReadOnly, rt)
+		}
 		return p.Command(s.ctx, s.root, argv, s.opts.Env)
 	}
 	cmd := exec.CommandContext(s.ctx, argv[0], argv[1:]...)
