@@ -23,6 +23,24 @@ type exitError struct {
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
+// Text shared by the commands' help.
+const (
+	// issueFileFormat is the one format of --issue files (search, solve).
+	issueFileFormat = `Markdown: first line the title, "# title" or plain, then the body`
+	// exitCodes is what every command's exit status means.
+	exitCodes = "Exit status: 0 done; 1 the work failed (model, git, database, network); " +
+		"2 the command line is wrong (unknown or missing flag, --repo not a directory, --issue unreadable or empty)."
+)
+
+// repoDir checks that a --repo argument is a directory (exit status 2
+// otherwise, like any other command-line mistake).
+func repoDir(dir string) error {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return usageErr("--repo %s: not a directory", dir)
+	}
+	return nil
+}
+
 // usageErr marks a usage mistake (exit status 2).
 func usageErr(format string, args ...any) error {
 	return &exitError{code: 2, err: fmt.Errorf(format, args...)}
@@ -30,8 +48,10 @@ func usageErr(format string, args ...any) error {
 
 func newRootCmd() *cobra.Command {
 	root := &cobra.Command{
-		Use:           "bot",
-		Short:         "issuesmith: from a labelled issue to a pull request",
+		Use:   "bot",
+		Short: "issuesmith: from a labelled issue to a pull request",
+		Long: "issuesmith: from a labelled issue to a pull request. bot serve runs the GitHub App; the local tools\n" +
+			"(apply, search, summarize, solve) run the same code on a checkout without GitHub.\n" + exitCodes,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       buildinfo.Read().String(),

@@ -28,8 +28,12 @@ func newSearchCmd() *cobra.Command {
 	var asJSON, explain bool
 	cmd := &cobra.Command{
 		Use:   "search --repo DIR --issue FILE|-",
-		Short: "rank the files of a checkout by how likely an issue touches them",
-		Args:  cobra.NoArgs,
+		Short: "Rank the files of a checkout by how likely an issue touches them",
+		Long: "search ranks every file of the checkout --repo the way an engineer skims an issue (--issue: " + issueFileFormat + "):\n" +
+			"files and symbols the issue names, its words against paths, outlines and summaries, imports and tests.\n" +
+			"It prints the top --k files with a one-line summary, matching symbols and why (--explain: every signal),\n" +
+			"or JSON with --json. The index is kept between runs per checkout (--index-cache). " + exitCodes,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if dir == "" || issue == "" {
 				return usageErr("search needs --repo DIR and --issue FILE (or - for stdin)")
@@ -39,6 +43,9 @@ func newSearchCmd() *cobra.Command {
 			}
 			text, err := readIssue(cmd.InOrStdin(), issue)
 			if err != nil {
+				return err
+			}
+			if err := repoDir(dir); err != nil {
 				return err
 			}
 			ws, err := repo.OpenWorkspace(dir)
@@ -72,7 +79,7 @@ func newSearchCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&dir, "repo", "", "checkout to search")
-	cmd.Flags().StringVar(&issue, "issue", "", "file holding the issue text, or - for stdin")
+	cmd.Flags().StringVar(&issue, "issue", "", "file holding the issue ("+issueFileFormat+"), or - for stdin")
 	cmd.Flags().IntVar(&k, "k", 10, "number of files to return")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().BoolVar(&explain, "explain", false, "print, per file, the signals that ranked it")
@@ -125,7 +132,7 @@ func readIssue(stdin io.Reader, name string) (string, error) {
 		data, err = os.ReadFile(name)
 	}
 	if err != nil {
-		return "", fmt.Errorf("read issue: %w", err)
+		return "", usageErr("--issue: %v", err)
 	}
 	if strings.TrimSpace(string(data)) == "" {
 		return "", usageErr("the issue text is empty")

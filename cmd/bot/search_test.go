@@ -82,7 +82,7 @@ func TestSearchCommandUsage(t *testing.T) {
 		})
 	}
 	_, _, err := runCmd(t, []string{"search", "--repo", filepath.Join(t.TempDir(), "missing"), "--issue", "-"}, "x", nil)
-	assert.ErrorContains(t, err, "open workspace")
+	assert.ErrorContains(t, err, "not a directory")
 }
 
 func TestSummarizeWithoutModel(t *testing.T) {
@@ -126,7 +126,7 @@ func TestSummarizeMissingRepoCreatesNoDatabase(t *testing.T) {
 	t.Parallel()
 	db := filepath.Join(t.TempDir(), "summaries.db")
 	_, _, err := runCmd(t, []string{"summarize", "--repo", filepath.Join(t.TempDir(), "nope"), "--database", db, "--no-model"}, "", nil)
-	require.ErrorContains(t, err, "open workspace")
+	require.ErrorContains(t, err, "not a directory")
 	require.NoFileExists(t, db)
 }
 

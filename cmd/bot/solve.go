@@ -58,6 +58,9 @@ func newSolveCmdWith(environ func() []string) *cobra.Command {
 			if f.dir == "" || f.issue == "" {
 				return usageErr("solve needs --repo DIR and --issue FILE (or - for stdin)")
 			}
+			if err := repoDir(f.dir); err != nil {
+				return err
+			}
 			text, err := readIssue(cmd.InOrStdin(), f.issue)
 			if err != nil {
 				return err
@@ -70,7 +73,7 @@ func newSolveCmdWith(environ func() []string) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&f.dir, "repo", "", "checkout to work on")
-	cmd.Flags().StringVar(&f.issue, "issue", "", "file holding the issue text (first line \"# title\"), or - for stdin")
+	cmd.Flags().StringVar(&f.issue, "issue", "", "file holding the issue ("+issueFileFormat+"), or - for stdin")
 	cmd.Flags().BoolVar(&f.asJSON, "json", false, "print the whole run as JSON")
 	cmd.Flags().BoolVar(&f.noObserver, "no-observer", false, "switch the observer off (overrides .github/issuesmith.yml)")
 	cmd.Flags().IntVar(&f.maxSteps, "max-steps", 0, "explorer step limit (0: the repository's configuration)")

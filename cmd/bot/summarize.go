@@ -79,6 +79,9 @@ func runSummarize(ctx context.Context, f summarizeFlags, environ []string, stdou
 			return err
 		}
 	}
+	if err := repoDir(f.dir); err != nil {
+		return err
+	}
 	ws, err := repo.OpenWorkspace(f.dir)
 	if err != nil {
 		return err
