@@ -87,3 +87,22 @@ func TestCoderDiagnosticsSwitch(t *testing.T) {
 		t.Errorf("diagnostics: true left them off")
 	}
 }
+
+// checks_network (off by default) gives the sandboxed checks the network;
+// the server's masked paths stay in the policy either way.
+func TestChecksNetworkSwitch(t *testing.T) {
+	t.Parallel()
+	base := coder.Options{}
+	base.Sandbox.Hide = []string{"/etc/issuesmith/key.pem"}
+	if o := CoderOptions(base, config.DefaultRepo(), true); o.Sandbox.Network {
+		t.Errorf("network on by default")
+	}
+	rc, err := config.ParseRepo([]byte("version: 1\nchecks_network: true\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := CoderOptions(base, rc, true)
+	if !o.Sandbox.Network || len(o.Sandbox.Hide) != 1 {
+		t.Errorf("checks_network: true: sandbox %+v", o.Sandbox)
+	}
+}

@@ -40,6 +40,9 @@ type Repo struct {
 	Checks []Check `yaml:"checks"`
 	// RunCommands allows running Checks in the worktree.
 	RunCommands bool `yaml:"run_commands"`
+	// ChecksNetwork gives the sandboxed checks the host's network (to
+	// fetch modules from a proxy); off, they have only their own loopback.
+	ChecksNetwork bool `yaml:"checks_network"`
 	// Observer turns the explorer's observer (a second model watching
 	// for loops and drift) on or off.
 	Observer bool `yaml:"observer"`
