@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -93,7 +94,7 @@ func TestSummarizeWithoutModel(t *testing.T) {
 	assert.Contains(t, out, "4 files (4 parsed, 0 removed); 0 summarised by the model, 0 cache hits; tokens 0")
 	assert.Contains(t, out, "no model configured: outline-only summaries")
 	assert.Contains(t, out, "outlines: 3 by tree-sitter, 0 by ctags, 1 by the plain line fallback")
-	assert.Contains(t, stderr, "parse     [")
+	assert.NotContains(t, stderr, "\r", "no progress bar when stderr is not a terminal")
 }
 
 func TestSummarizeWithModelThenCache(t *testing.T) {
@@ -198,4 +199,25 @@ func TestSearchCacheDir(t *testing.T) {
 	t.Setenv(searchCacheEnv, "/y")
 	assert.Equal(t, "/y", searchCacheDir(""))
 	assert.Equal(t, "/z", searchCacheDir("/z"), "the flag wins")
+}
+
+// The progress bar draws only on a terminal: a pipe or log file gets no
+// carriage-return redraws.
+func TestProgressBarOnlyOnATerminal(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	bar := newProgressBar(&buf)
+	bar.update("parse", 1, 2)
+	bar.update("parse", 2, 2)
+	bar.done()
+	require.Empty(t, buf.String())
+	f, err := os.Create(filepath.Join(t.TempDir(), "log"))
+	require.NoError(t, err)
+	defer f.Close()
+	bar = newProgressBar(f)
+	bar.update("parse", 2, 2)
+	bar.done()
+	data, err := os.ReadFile(f.Name())
+	require.NoError(t, err)
+	require.Empty(t, data, "a file is not a terminal")
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
 	"github.com/issuesmith/issuesmith/config"
@@ -151,19 +152,27 @@ func printSummaryStats(w io.Writer, s summaries.Stats, withModel, modelSummaries
 		s.Outlines[summaries.SourceTreeSitter], s.Outlines[summaries.SourceCtags], s.Outlines[summaries.SourcePlain])
 }
 
-// progressBar draws one line on stderr, at most ten times a second.
+// progressBar draws one line on stderr, at most ten times a second, and
+// only when stderr is a terminal: a log file or pipe gets no \r redraws.
 type progressBar struct {
 	mu    sync.Mutex
 	w     io.Writer
+	off   bool
 	last  time.Time
 	drawn bool
 }
 
-func newProgressBar(w io.Writer) *progressBar { return &progressBar{w: w} }
+func newProgressBar(w io.Writer) *progressBar {
+	f, ok := w.(*os.File)
+	return &progressBar{w: w, off: !ok || !isatty.IsTerminal(f.Fd())}
+}
 
 func (p *progressBar) update(stage string, done, total int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.off {
+		return
+	}
 	if done < total && time.Since(p.last) < 100*time.Millisecond {
 		return
 	}
