@@ -35,19 +35,24 @@ type ChangeSet struct {
 // Empty reports whether the run changed nothing.
 func (c *ChangeSet) Empty() bool { return len(c.Files) == 0 }
 
-// Stat is a diffstat-like summary: "3 files changed, 12 insertions(+), 4
-// deletions(-)".
+// Stat is git's diffstat summary, singular where git says it: "3 files
+// changed, 12 insertions(+), 1 deletion(-)".
 func (c *ChangeSet) Stat() string {
 	add, del := 0, 0
 	for _, f := range c.Files {
 		add += f.Added
 		del += f.Removed
 	}
-	files := "files"
-	if len(c.Files) == 1 {
-		files = "file"
+	return fmt.Sprintf("%d %s changed, %d %s(+), %d %s(-)", len(c.Files), plural(len(c.Files), "file"),
+		add, plural(add, "insertion"), del, plural(del, "deletion"))
+}
+
+// plural is word with an s unless n is 1.
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
 	}
-	return fmt.Sprintf("%d %s changed, %d insertions(+), %d deletions(-)", len(c.Files), files, add, del)
+	return word + "s"
 }
 
 // Paths lists the changed paths (for git add / git rm).

@@ -63,7 +63,7 @@ func TestResultReport(t *testing.T) {
 	require.Contains(t, rep, "a.go                     failed   attempts=2")
 	require.Contains(t, rep, "b.go                     done     attempts=1")
 	require.Contains(t, rep, "retries: 1;")
-	require.Contains(t, rep, "1 file changed, 1 insertions(+), 1 deletions(-)")
+	require.Contains(t, rep, "1 file changed, 1 insertion(+), 1 deletion(-)")
 }
 
 func TestImplementTokenBudgetIsPerRun(t *testing.T) {
