@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -38,6 +39,7 @@ type solveFlags struct {
 	noObserver bool
 	maxSteps   int
 	planOnly   bool // stop after the plan (no coding stage)
+	force      bool // write into a checkout with uncommitted changes
 }
 
 func newSolveCmd() *cobra.Command { return newSolveCmdWith(os.Environ) }
@@ -78,6 +80,7 @@ func newSolveCmdWith(environ func() []string) *cobra.Command {
 	cmd.Flags().BoolVar(&f.noObserver, "no-observer", false, "switch the observer off (overrides .github/issuesmith.yml)")
 	cmd.Flags().IntVar(&f.maxSteps, "max-steps", 0, "explorer step limit (0: the repository's configuration)")
 	cmd.Flags().BoolVar(&f.planOnly, "plan-only", false, "stop after printing the plan; write no code")
+	cmd.Flags().BoolVar(&f.force, "force", false, "write the change even though the git checkout has uncommitted changes")
 	return cmd
 }
 
@@ -109,6 +112,11 @@ func runSolve(ctx context.Context, f solveFlags, m *config.Model, is preagent.Is
 		return err
 	}
 	defer ws.Close()
+	if !f.planOnly && !f.force {
+		if err := refuseDirty(ctx, ws); err != nil {
+			return err
+		}
+	}
 	rcfg, err := agents.RepoConfig(ws)
 	if err != nil {
 		return err
@@ -198,4 +206,22 @@ func progressPrinter(w io.Writer) func(preagent.Event) {
 			fmt.Fprintf(w, "explore: %s at step %d: %s · used %d\n", ev.Kind, ev.Step, ev.Detail, ev.Total.Total())
 		}
 	}
+}
+
+// refuseDirty stops solve before any model call when the git checkout has
+// uncommitted changes: the coder writes into the working tree, and mixing
+// its change with yours would make neither easy to review or undo.
+func refuseDirty(ctx context.Context, ws *repo.Workspace) error {
+	paths, _, err := ws.Uncommitted(ctx)
+	if err != nil {
+		return err
+	}
+	if len(paths) == 0 {
+		return nil
+	}
+	shown := strings.Join(paths[:min(len(paths), 3)], ", ")
+	if len(paths) > 3 {
+		shown += ", …"
+	}
+	return usageErr("%s has uncommitted changes (%s): commit or stash them first, or pass --force (or --plan-only)", ws.Dir(), shown)
 }

@@ -3,6 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -141,4 +145,33 @@ func allMessages(r llmtest.Request) string {
 		b.WriteString(m.Content)
 	}
 	return b.String()
+}
+
+// A git checkout with uncommitted changes is refused before any model call
+// (exit status 2), unless --plan-only (writes nothing) or --force.
+func TestSolveRefusesADirtyCheckout(t *testing.T) {
+	t.Parallel()
+	dir := solveTree(t)
+	for _, args := range [][]string{{"init", "--quiet"}, {"add", "-A"},
+		{"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "--quiet", "-m", "base"}} {
+		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("my unfinished work\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.NewServer(t, nil)
+	_, _, err := runSolveCmd(t, srv, "--repo", dir, "--issue", "-")
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != 2 || !strings.Contains(err.Error(), "uncommitted changes (README.md)") {
+		t.Fatalf("err = %v", err)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("%d model calls before the refusal", n)
+	}
+	srv = llmtest.NewServer(t, solveScript())
+	if _, progress, err := runSolveCmd(t, srv, "--repo", dir, "--issue", "-", "--plan-only"); err != nil {
+		t.Fatalf("--plan-only writes nothing and is allowed: %v\n%s", err, progress)
+	}
 }
