@@ -67,6 +67,7 @@ func newRootCmd() *cobra.Command {
 		newServeCmd(),
 		newSetupCmd(),
 		newSolveCmd(),
+		newReplayCmd(),
 		newVersionCmd(),
 	)
 	return root

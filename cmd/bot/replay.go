@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
+
+	"github.com/issuesmith/issuesmith/replay"
+)
+
+// replayFlags are the command line of `bot replay`.
+type replayFlags struct {
+	instances, repos, model, out, only, workdir string
+	jobs, limit                                 int
+	testTimeout, stageTimeout                   time.Duration
+}
+
+func newReplayCmd() *cobra.Command { return newReplayCmdWith(os.Environ) }
+
+// newReplayCmdWith builds the command reading model settings from environ.
+func newReplayCmdWith(environ func() []string) *cobra.Command {
+	var f replayFlags
+	cmd := &cobra.Command{
+		Use:   "replay --instances FILE.jsonl --repos DIR [--model NAME|oracle|gold]",
+		Short: "backtest the bot on fixed issues of your repositories (SWE-bench-style instances) and report how many it resolves",
+		Long: "replay runs each instance in a fresh clone of its repository at base_commit: the App's pipeline " +
+			"(explorer → spec → planner → plan → coder) with the configured model (ISSUESMITH_MODEL_*; --model NAME " +
+			"overrides the model name), or --model gold (apply the gold patch: which instances are valid here) or " +
+			"--model oracle (a built-in perfect model answering through the agents' real tools). Then the test patch " +
+			"is applied and test_cmd runs; resolved means every FAIL_TO_PASS and PASS_TO_PASS test passed. One JSON " +
+			"line per instance goes to --out as it finishes (a rerun skips those already there); a summary table ends the run.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if f.instances == "" || f.repos == "" {
+				return usageErr("replay needs --instances FILE.jsonl and --repos DIR")
+			}
+			return runReplay(cmd.Context(), f, environ(), cmd.ErrOrStderr(), cmd.OutOrStdout())
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.instances, "instances", "", "instance file (JSON lines, SWE-bench field names)")
+	fl.StringVar(&f.repos, "repos", "", "folder of repositories: owner__name.git, owner+name/repo or owner/name (git dir or checkout)")
+	fl.StringVar(&f.model, "model", "", "gold, oracle, or a model name (default: ISSUESMITH_MODEL_NAME)")
+	fl.StringVar(&f.out, "out", "replay-results.jsonl", "results file (JSON lines; appended, and read to resume)")
+	fl.StringVar(&f.only, "only", "", "comma-separated instance ids to run")
+	fl.IntVar(&f.limit, "limit", 0, "run at most N instances (after --only)")
+	fl.IntVarP(&f.jobs, "jobs", "j", 1, "instances in parallel")
+	fl.DurationVar(&f.testTimeout, "test-timeout", 20*time.Minute, "time limit of one test run (and of setup)")
+	fl.DurationVar(&f.stageTimeout, "stage-timeout", 20*time.Minute, "time limit of each agent stage")
+	fl.StringVar(&f.workdir, "workdir", "", "where the instances' clones are made (default: the temporary folder)")
+	return cmd
+}
+
+func runReplay(ctx context.Context, f replayFlags, environ []string, stderr, stdout io.Writer) error {
+	all, bad, err := replay.LoadInstances(f.instances)
+	if err != nil {
+		return err
+	}
+	for _, e := range bad {
+		fmt.Fprintln(stderr, "replay:", e)
+	}
+	insts, err := selectInstances(all, f.only, f.limit)
+	if err != nil {
+		return err
+	}
+	solver, err := replaySolver(f, environ, stderr)
+	if err != nil {
+		return err
+	}
+	tests, how := replay.NewTestRunner(ctx, f.testTimeout, nil)
+	fmt.Fprintln(stderr, "replay:", how)
+	r := &replay.Runner{Repos: f.repos, Solver: solver, Tests: *tests, Jobs: f.jobs, Out: f.out,
+		WorkDir: f.workdir, StageTimeout: 3 * f.stageTimeout, Progress: progressFor(stderr)}
+	start := time.Now()
+	results, err := r.Run(ctx, insts)
+	fmt.Fprintln(stderr)
+	replay.Summary(stdout, results)
+	fmt.Fprintf(stdout, "\nwall time of this run: %s\n", time.Since(start).Round(time.Second))
+	if len(bad) > 0 {
+		fmt.Fprintf(stdout, "instance lines not read: %d\n", len(bad))
+	}
+	return err
+}
+
+// selectInstances keeps --only's ids (each must exist) and --limit's first N.
+func selectInstances(all []replay.Instance, only string, limit int) ([]replay.Instance, error) {
+	out := all
+	if only != "" {
+		byID := map[string]replay.Instance{}
+		for _, in := range all {
+			byID[in.ID] = in
+		}
+		out = nil
+		for _, id := range strings.Split(only, ",") {
+			id = strings.TrimSpace(id)
+			in, ok := byID[id]
+			if !ok {
+				return nil, usageErr("--only: no instance %q in the file", id)
+			}
+			out = append(out, in)
+		}
+	}
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}
+
+// progressFor is a bar on a terminal, plain lines otherwise.
+func progressFor(w io.Writer) replay.Progress {
+	if f, ok := w.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+		return &replay.Bar{W: w}
+	}
+	return &replay.Lines{W: w}
+}
+
+// replaySolver is the solver of --model.
+func replaySolver(f replayFlags, environ []string, stderr io.Writer) (replay.Solver, error) {
+	switch f.model {
+	case "gold":
+		return replay.Gold{}, nil
+	}
+	return nil, usageErr("--model %q: not supported yet", f.model)
+}

@@ -1,0 +1,18 @@
+// Package replay backtests the bot on real fixed issues of real
+// repositories (`bot replay`): SWE-bench-style instances are read from JSON
+// lines, each gets a fresh clone of its repository at the base commit, a
+// Solver changes it (the gold patch, or the App's real pipeline through
+// agents.Local with a configured model or the oracle), the instance's test
+// patch is applied and its test command runs under a time limit; every
+// FAIL_TO_PASS and PASS_TO_PASS test is judged by name from `go test -json`
+// events (or `-v` lines). One result line per instance is appended as it
+// finishes, so an interrupted run resumes where it stopped; Summary renders
+// the table.
+//
+// replay reads the repositories it is given and writes only inside each
+// instance's own temporary clone and the results file. Test commands run
+// under internal/sandbox when bubblewrap works here, otherwise with the
+// scrubbed environment (internal/procenv) and a process-group kill.
+//
+// The oracle model lives in replay/oracle; cmd/bot/replay.go is the command.
+package replay

@@ -1,0 +1,95 @@
+package replay
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+)
+
+// Lines is Progress as one plain line per finished instance (logs, CI).
+type Lines struct {
+	W io.Writer
+
+	mu          sync.Mutex
+	total, done int
+}
+
+// Start notes the run's size.
+func (p *Lines) Start(total, done int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.total, p.done = total, done
+	fmt.Fprintf(p.W, "replay: %d instances, %d already in the results file\n", total, done)
+}
+
+// Stage says nothing: lines are per instance.
+func (p *Lines) Stage(string, string) {}
+
+// Done prints the instance's result.
+func (p *Lines) Done(r Result) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done++
+	fmt.Fprintf(p.W, "replay: [%d/%d] %s %s (%.0fs) %s\n", p.done, p.total, r.ID, r.Status, r.Wall, r.Reason)
+}
+
+// Bar is Progress as a bar redrawn in place on a terminal, with each
+// finished instance printed above it.
+type Bar struct {
+	W io.Writer
+
+	mu                    sync.Mutex
+	total, done, resolved int
+	running               map[string]string
+}
+
+// Start draws the empty bar.
+func (p *Bar) Start(total, done int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.total, p.done, p.running = total, done, map[string]string{}
+	p.draw()
+}
+
+// Stage notes what an instance is doing.
+func (p *Bar) Stage(id, stage string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.running[id] = stage
+	p.draw()
+}
+
+// Done prints the result above the bar and redraws it.
+func (p *Bar) Done(r Result) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.running, r.ID)
+	p.done++
+	if r.Status == StatusResolved {
+		p.resolved++
+	}
+	fmt.Fprintf(p.W, "\r\033[K%s %s (%.0fs) %s\n", r.ID, r.Status, r.Wall, r.Reason)
+	p.draw()
+}
+
+func (p *Bar) draw() {
+	const width = 30
+	fill := 0
+	if p.total > 0 {
+		fill = width * p.done / p.total
+	}
+	var now []string
+	for id, st := range p.running {
+		now = append(now, shortID(id)+" "+st)
+	}
+	fmt.Fprintf(p.W, "\r\033[K[%s%s] %d/%d resolved %d  %s", strings.Repeat("#", fill), strings.Repeat(".", width-fill),
+		p.done, p.total, p.resolved, strings.Join(now, ", "))
+}
+
+func shortID(id string) string {
+	if i := strings.LastIndexAny(id, "_-"); i > 0 && len(id)-i > 9 {
+		return id[:i+9]
+	}
+	return id
+}

@@ -1,0 +1,260 @@
+package replay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/issuesmith/issuesmith/internal/clip"
+	"github.com/issuesmith/issuesmith/llm"
+)
+
+// Solver changes an instance's clone the way one model mode does.
+type Solver interface {
+	// Name is the model mode recorded in each result ("gold", "oracle", a
+	// model name).
+	Name() string
+	// Solve changes the clone at dir for in; gold is the instance's gold
+	// patch (gold applies it, the oracle answers from it, a real model
+	// never sees it). An error wrapped in *StageError names the stage.
+	Solve(ctx context.Context, dir string, in *Instance, gold string) (*Solution, error)
+}
+
+// Solution is what a Solver spent.
+type Solution struct {
+	Stages []StageWall
+	Usage  llm.Usage
+	Cost   float64
+	// NotApplied, when set, says why the solver left no change.
+	NotApplied string
+}
+
+// StageError is a solver's failure in one stage (explore, plan, code, gold).
+type StageError struct {
+	Stage string
+	Err   error
+	// Partial is what the stages before it spent.
+	Partial *Solution
+}
+
+func (e *StageError) Error() string { return e.Stage + ": " + e.Err.Error() }
+func (e *StageError) Unwrap() error { return e.Err }
+
+// Progress hears a run's course (a bar on a terminal, lines otherwise).
+type Progress interface {
+	Start(total, done int)
+	Stage(id, stage string)
+	Done(r Result)
+}
+
+// Runner replays instances.
+type Runner struct {
+	Repos  string // --repos: where ResolveRepo looks
+	Solver Solver
+	Tests  TestRunner
+	// StageTimeout bounds the solver (the agents' stages bound themselves
+	// each; this is the whole solve).
+	StageTimeout time.Duration
+	Jobs         int
+	// Out is the results file: read first (instances already in it are
+	// skipped) and appended to as each instance finishes.
+	Out string
+	// WorkDir holds the instances' clones while they run (default: the
+	// system's temporary folder); each is removed after its instance.
+	WorkDir  string
+	Progress Progress
+}
+
+// Run replays instances not already in Out and returns every instance's
+// result (earlier ones included), in the order given. Cancelling ctx stops
+// the run; an instance cut short writes no result, so a rerun redoes it.
+func (r *Runner) Run(ctx context.Context, instances []Instance) ([]Result, error) {
+	prior, err := ReadResults(r.Out)
+	if err != nil {
+		return nil, fmt.Errorf("results %s: %w", r.Out, err)
+	}
+	w, err := openResults(r.Out)
+	if err != nil {
+		return nil, err
+	}
+	defer w.Close()
+	results := make([]Result, len(instances))
+	var todo []int
+	for i := range instances {
+		if res, ok := prior[instances[i].ID]; ok {
+			results[i] = res
+			continue
+		}
+		todo = append(todo, i)
+	}
+	if r.Progress != nil {
+		r.Progress.Start(len(instances), len(instances)-len(todo))
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(max(1, r.Jobs))
+	for _, i := range todo {
+		g.Go(func() error {
+			if gctx.Err() != nil {
+				return gctx.Err()
+			}
+			res := r.One(gctx, &instances[i])
+			if gctx.Err() != nil {
+				return gctx.Err() // cut short: not recorded, redone on resume
+			}
+			results[i] = res
+			if r.Progress != nil {
+				r.Progress.Done(res)
+			}
+			return w.write(res)
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return results, err
+	}
+	return results, ctx.Err()
+}
+
+// One replays one instance in a fresh clone and judges it.
+func (r *Runner) One(ctx context.Context, in *Instance) Result {
+	start := time.Now()
+	res := Result{ID: in.ID, Model: r.Solver.Name()}
+	defer func() {
+		res.Wall = time.Since(start).Round(time.Millisecond).Seconds()
+		res.At = time.Now().UTC().Format(time.RFC3339)
+	}()
+	fail := func(status string, err error) Result {
+		res.Status, res.Reason = status, oneLine(err.Error())
+		return res
+	}
+	say := func(stage string) {
+		if r.Progress != nil {
+			r.Progress.Stage(in.ID, stage)
+		}
+	}
+	src, err := ResolveRepo(r.Repos, in.Repo)
+	if err != nil {
+		return fail(StatusError, err)
+	}
+	tmp, err := os.MkdirTemp(r.WorkDir, "replay-")
+	if err != nil {
+		return fail(StatusError, err)
+	}
+	defer os.RemoveAll(tmp)
+	dir := filepath.Join(tmp, "repo")
+	say("clone")
+	t := time.Now()
+	err = Checkout(ctx, src, in.BaseCommit, dir)
+	res.stage("clone", time.Since(t))
+	if err != nil {
+		return fail(StatusError, err)
+	}
+	gold, test, err := Patches(ctx, src, in)
+	if err != nil {
+		return fail(StatusError, err)
+	}
+	res.Gold = PatchFiles(gold)
+	if !r.solve(ctx, dir, in, gold, &res, say) {
+		return res
+	}
+	say("tests")
+	r.test(ctx, dir, in, test, &res)
+	return res
+}
+
+// solve runs the solver; false means res is final.
+func (r *Runner) solve(ctx context.Context, dir string, in *Instance, gold string, res *Result, say func(string)) bool {
+	say("solve")
+	sctx := ctx
+	if r.StageTimeout > 0 {
+		var cancel context.CancelFunc
+		sctx, cancel = context.WithTimeout(ctx, r.StageTimeout)
+		defer cancel()
+	}
+	sol, err := r.Solver.Solve(sctx, dir, in, gold)
+	var se *StageError
+	if errors.As(err, &se) && se.Partial != nil {
+		sol = se.Partial
+	}
+	if sol != nil {
+		res.Stages = append(res.Stages, sol.Stages...)
+		res.Usage, res.Cost = sol.Usage, sol.Cost
+	}
+	res.Changed, _ = Changed(ctx, dir)
+	switch {
+	case se != nil:
+		res.Status, res.Reason = StatusStageFailed+se.Stage, oneLine(se.Err.Error())
+		return false
+	case err != nil:
+		res.Status, res.Reason = StatusError, oneLine(err.Error())
+		return false
+	case sol != nil && sol.NotApplied != "":
+		res.Status, res.Reason = StatusNotApplied, oneLine(sol.NotApplied)
+		return false
+	case len(res.Changed) == 0:
+		res.Status, res.Reason = StatusNotApplied, "the solver changed no file"
+		return false
+	}
+	return true
+}
+
+// test restores the test patch's files to the base, applies the test patch
+// and runs the test command.
+func (r *Runner) test(ctx context.Context, dir string, in *Instance, test string, res *Result) {
+	for _, p := range PatchFiles(test) {
+		if _, err := git(ctx, dir, nil, "checkout", "replay-base", "--", p); err != nil {
+			_ = os.Remove(filepath.Join(dir, p)) // new in the test patch
+		}
+	}
+	if err := ApplyPatch(ctx, dir, test); err != nil {
+		res.Status, res.Reason = StatusError, "test patch does not apply: "+oneLine(err.Error())
+		return
+	}
+	t := time.Now()
+	err := r.Tests.prefetch(ctx, dir)
+	if err == nil {
+		err = r.Tests.RunSetup(ctx, dir, in.Setup)
+	}
+	res.stage("setup", time.Since(t))
+	if err != nil {
+		res.Status, res.Reason = StatusStageFailed+"setup", oneLine(err.Error())
+		return
+	}
+	run := r.Tests.Run(ctx, dir, in)
+	res.stage("tests", run.Wall)
+	res.PeakRSSKB = run.PeakRSSKB
+	v := Judge(in, run.Results)
+	res.Failing, res.Broken = v.Failing, v.Broken
+	switch {
+	case run.TimedOut:
+		res.Status, res.Reason = StatusStageFailed+"tests", run.Err.Error()
+	case v.Resolved:
+		res.Status, res.Reason = StatusResolved, v.Reason()
+	case len(run.Results) == 0:
+		res.Status = StatusTestsFailed
+		res.Reason = "no test reported a result (build failed?): " + lastLines(run.Output, 3)
+	default:
+		res.Status, res.Reason = StatusTestsFailed, v.Reason()
+	}
+}
+
+// peakRSS is the peak resident set (KiB) of a finished command's tree.
+func peakRSS(ps *os.ProcessState) int64 {
+	if ps == nil {
+		return 0
+	}
+	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+		return ru.Maxrss
+	}
+	return 0
+}
+
+func oneLine(s string) string {
+	return clip.Bytes(strings.Join(strings.Fields(s), " "), 400, "…")
+}

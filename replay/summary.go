@@ -1,0 +1,99 @@
+package replay
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/issuesmith/issuesmith/internal/clip"
+)
+
+// Summary writes the table of a run: resolve rate, count per status and per
+// failing stage/reason, and wall time per stage.
+func Summary(w io.Writer, results []Result) {
+	var n, resolved int
+	status := map[string]int{}
+	reasons := map[string]int{}
+	stageWall := map[string]float64{}
+	stageN := map[string]int{}
+	var order []string
+	var wall float64
+	var peak int64
+	for _, r := range results {
+		if r.ID == "" {
+			continue // not run (interrupted)
+		}
+		n++
+		status[r.Status]++
+		if r.Status == StatusResolved {
+			resolved++
+		} else {
+			reasons[r.Status+": "+reasonKind(r.Reason)]++
+		}
+		for _, s := range r.Stages {
+			if _, ok := stageN[s.Stage]; !ok {
+				order = append(order, s.Stage)
+			}
+			stageWall[s.Stage] += s.Wall
+			stageN[s.Stage]++
+		}
+		wall += r.Wall
+		peak = max(peak, r.PeakRSSKB)
+	}
+	if n == 0 {
+		fmt.Fprintln(w, "replay: no results")
+		return
+	}
+	fmt.Fprintf(w, "resolved %d / %d (%.1f%%)\n\n", resolved, n, 100*float64(resolved)/float64(n))
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "status\tinstances")
+	for _, k := range sortedKeys(status) {
+		fmt.Fprintf(tw, "%s\t%d\n", k, status[k])
+	}
+	tw.Flush()
+	if len(reasons) > 0 {
+		fmt.Fprintln(w)
+		tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "failure\tinstances")
+		for _, k := range sortedKeys(reasons) {
+			fmt.Fprintf(tw, "%s\t%d\n", k, reasons[k])
+		}
+		tw.Flush()
+	}
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "stage\truns\ttotal s\tmean s")
+	for _, s := range order {
+		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\n", s, stageN[s], stageWall[s], stageWall[s]/float64(stageN[s]))
+	}
+	fmt.Fprintf(tw, "instance\t%d\t%.1f\t%.1f\n", n, wall, wall/float64(n))
+	tw.Flush()
+	if peak > 0 {
+		fmt.Fprintf(w, "\npeak memory of a test run: %.0f MiB\n", float64(peak)/1024)
+	}
+}
+
+// reasonKind is a reason without its particulars (test names, paths after
+// a colon), so like failures count together.
+func reasonKind(r string) string {
+	if i := strings.Index(r, ": "); i > 0 && i < 80 {
+		r = r[:i]
+	}
+	return clip.Bytes(r, 80, "…")
+}
+
+func sortedKeys(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	return keys
+}

@@ -1,0 +1,153 @@
+package replay
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"regexp"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/issuesmith/issuesmith/internal/procenv"
+	"github.com/issuesmith/issuesmith/internal/sandbox"
+)
+
+// TestRunner runs an instance's test command in its clone.
+type TestRunner struct {
+	// Timeout bounds one test run (the whole process group is killed).
+	Timeout time.Duration
+	// Sandbox runs the command under bubblewrap when it works on this host;
+	// Policy is its policy (network on for module downloads, the go caches
+	// writable). Off, the command runs with the scrubbed environment only.
+	Sandbox bool
+	Policy  sandbox.Policy
+	// Env is added to the scrubbed environment (GOFLAGS, GOCACHE, ...).
+	Env []string
+}
+
+// TestRun is what one run of the test command showed.
+type TestRun struct {
+	Cmd       string
+	Output    []byte // combined output (kept for the reason line)
+	Err       error  // the command's exit error, or the time limit
+	TimedOut  bool
+	PeakRSSKB int64
+	Wall      time.Duration
+	Results   map[string]string // test name → pass, fail, skip
+}
+
+// Command is the instance's test command with {tests} filled in: the
+// `|`-joined top-level names of every test to judge (regexp-quoted), and
+// `-json` added to a `go test` that has neither -json nor -v.
+func Command(in *Instance) string {
+	seen := map[string]bool{}
+	var tops []string
+	for _, n := range append(append([]string{}, in.FailToPass...), in.PassToPass...) {
+		top, _, _ := strings.Cut(n, "/")
+		if top != "" && !seen[top] {
+			seen[top] = true
+			tops = append(tops, regexp.QuoteMeta(top))
+		}
+	}
+	cmd := strings.ReplaceAll(in.TestCmd, "{tests}", strings.Join(tops, "|"))
+	return goTestJSON.ReplaceAllString(cmd, "${1}go test -json ")
+}
+
+// goTestJSON finds `go test ` at the start of a command word, so -json can
+// be put right after it; a -v there stays (test2json reports the same).
+var goTestJSON = regexp.MustCompile(`(^|[;&|(]\s*|\s)go test `)
+
+// Run runs the instance's test command in dir.
+func (r *TestRunner) Run(ctx context.Context, dir string, in *Instance) *TestRun {
+	line := Command(in)
+	if strings.Contains(line, "go test -json -json") {
+		line = strings.Replace(line, "go test -json -json", "go test -json", 1)
+	}
+	tr := &TestRun{Cmd: line}
+	if r.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, r.Timeout)
+		defer cancel()
+	}
+	cmd, err := r.command(ctx, dir, line, false)
+	if err != nil {
+		tr.Err = err
+		return tr
+	}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
+	tr.Err = cmd.Run()
+	tr.Wall = time.Since(start)
+	tr.Output = out.Bytes()
+	tr.PeakRSSKB = peakRSS(cmd.ProcessState)
+	if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		tr.TimedOut = true
+		tr.Err = fmt.Errorf("test command timed out after %s", r.Timeout)
+	}
+	tr.Results = ParseResults(tr.Output)
+	return tr
+}
+
+// command is line under sh in dir: in the sandbox (network only when
+// asked: setup and module downloads) or with a process-group kill.
+func (r *TestRunner) command(ctx context.Context, dir, line string, network bool) (*exec.Cmd, error) {
+	env := append(procenv.Scrubbed(), r.Env...)
+	argv := []string{"/bin/sh", "-c", line}
+	if r.Sandbox {
+		p := r.Policy
+		p.Network = network
+		return p.Command(ctx, dir, argv, env)
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error {
+		if cmd.Process == nil {
+			return nil
+		}
+		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+	cmd.WaitDelay = 2 * time.Second
+	return cmd, nil
+}
+
+// RunSetup runs an instance's setup command (if any) the same way, with
+// the network on (it installs what the tests need).
+func (r *TestRunner) RunSetup(ctx context.Context, dir, line string) error {
+	if strings.TrimSpace(line) == "" {
+		return nil
+	}
+	if r.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, r.Timeout)
+		defer cancel()
+	}
+	cmd, err := r.command(ctx, dir, line, true)
+	if err != nil {
+		return err
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("setup %q: %v: %s", line, err, lastLines(out, 3))
+	}
+	return nil
+}
+
+// lastLines is the last n non-empty lines of out, joined by " | ".
+func lastLines(out []byte, n int) string {
+	var keep []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			keep = append(keep, l)
+		}
+	}
+	if len(keep) > n {
+		keep = keep[len(keep)-n:]
+	}
+	return strings.Join(keep, " | ")
+}
