@@ -12,6 +12,7 @@ import (
 
 	"github.com/issuesmith/issuesmith/agents"
 	"github.com/issuesmith/issuesmith/config"
+	"github.com/issuesmith/issuesmith/internal/ghtext"
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/preagent"
 	"github.com/issuesmith/issuesmith/repo"
@@ -144,7 +145,7 @@ func runSolve(ctx context.Context, f solveFlags, m *config.Model, is preagent.Is
 		},
 		OnSpec: func(res *preagent.Result) {
 			if !f.asJSON {
-				fmt.Fprintln(stdout, work.RenderSpec(res.Spec, meta))
+				fmt.Fprintln(stdout, forTerminal(work.RenderSpec(res.Spec, meta)))
 			}
 			if res.Spec.Partial {
 				fmt.Fprintf(stderr, "solve: partial spec (%s)\n", res.Reason)
@@ -152,7 +153,7 @@ func runSolve(ctx context.Context, f solveFlags, m *config.Model, is preagent.Is
 		},
 		OnPlan: func(p *work.Plan) {
 			if !f.asJSON {
-				fmt.Fprintln(stdout, work.RenderPlan(p, work.PlanState{}, meta))
+				fmt.Fprintln(stdout, forTerminal(work.RenderPlan(p, work.PlanState{}, meta)))
 			}
 		},
 	}
@@ -224,4 +225,20 @@ func refuseDirty(ctx context.Context, ws *repo.Workspace) error {
 		shown += ", …"
 	}
 	return usageErr("%s has uncommitted changes (%s): commit or stash them first, or pass --force (or --plan-only)", ws.Dir(), shown)
+}
+
+// forTerminal is a spec or plan comment as a terminal reader needs it: the
+// Markdown without the hidden marker, the plan's approve box and the
+// <sub> footer, which are instructions for the GitHub comment ("tick this
+// box", "comment /plan") that mean nothing here.
+func forTerminal(comment string) string {
+	var out []string
+	for _, l := range strings.Split(ghtext.StripMarker(comment), "\n") {
+		if strings.HasPrefix(l, "<sub>") || strings.Contains(l, ": tick this box (or comment <code>/implement</code>)") {
+			continue
+		}
+		out = append(out, l)
+	}
+	text := strings.TrimSpace(strings.Join(out, "\n"))
+	return strings.TrimSpace(strings.TrimSuffix(text, "---")) + "\n" // the footer's rule, now footless
 }
