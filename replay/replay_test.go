@@ -128,6 +128,8 @@ func TestGoldResolvesFromAFixCommit(t *testing.T) {
 	assert.Equal(t, replay.StatusResolved, res.Status, res.Reason)
 	assert.Equal(t, []string{"calc.go"}, res.Changed)
 	assert.Equal(t, []string{"calc.go"}, res.Gold)
+	assert.Positive(t, res.Wall, "the wall time is recorded")
+	assert.NotEmpty(t, res.At)
 	// The original checkout is untouched: every instance works in its own clone.
 	assert.Equal(t, f.fix, gitRun(t, f.repository, "rev-parse", "HEAD"))
 	assert.Empty(t, gitRun(t, f.repository, "status", "--porcelain"))
@@ -135,6 +137,9 @@ func TestGoldResolvesFromAFixCommit(t *testing.T) {
 
 func TestSWEBenchPatchFieldsWorkUnchanged(t *testing.T) {
 	f := newFixture(t)
+	// --repos given relative to the working directory, as a user types it.
+	t.Chdir(filepath.Dir(f.repos))
+	f.repos = filepath.Base(f.repos)
 	in := f.instance
 	in.FixCommit, in.GoldFiles, in.TestFiles = "", nil, nil
 	in.Patch, in.TestPatch = f.goldPatch, f.testPatch

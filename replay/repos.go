@@ -15,7 +15,7 @@ import (
 
 // ResolveRepo finds repository owner/name under dir: a git dir or checkout
 // at owner__name.git, owner__name, owner+name/repo or owner/name. It
-// returns the path git can clone from.
+// returns the absolute path git can clone from.
 func ResolveRepo(dir, name string) (string, error) {
 	owner, repo, ok := strings.Cut(name, "/")
 	if !ok || owner == "" || repo == "" || strings.ContainsAny(name, `\`) || strings.Contains(repo, "/") ||
@@ -30,7 +30,8 @@ func ResolveRepo(dir, name string) (string, error) {
 	}
 	for _, c := range cands {
 		if isGitDir(c) || isGitDir(filepath.Join(c, ".git")) {
-			return c, nil
+			// Absolute: git clones it from the instance's own folder.
+			return filepath.Abs(c)
 		}
 	}
 	return "", fmt.Errorf("repo %s: not found under %s (looked for %s)", name, dir,

@@ -122,9 +122,9 @@ func (r *Runner) Run(ctx context.Context, instances []Instance) ([]Result, error
 }
 
 // One replays one instance in a fresh clone and judges it.
-func (r *Runner) One(ctx context.Context, in *Instance) Result {
+func (r *Runner) One(ctx context.Context, in *Instance) (res Result) {
 	start := time.Now()
-	res := Result{ID: in.ID, Model: r.Solver.Name()}
+	res = Result{ID: in.ID, Model: r.Solver.Name()}
 	defer func() {
 		res.Wall = time.Since(start).Round(time.Millisecond).Seconds()
 		res.At = time.Now().UTC().Format(time.RFC3339)
