@@ -13,6 +13,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/issuesmith/issuesmith/config"
+	"github.com/issuesmith/issuesmith/llm/llmtest"
 	"github.com/issuesmith/issuesmith/replay"
 )
 
@@ -242,4 +244,30 @@ func TestAnInterruptedRunResumes(t *testing.T) {
 	lines, err := os.ReadFile(r.Out)
 	require.NoError(t, err)
 	assert.Equal(t, 2, strings.Count(string(lines), "\n"), "one line per instance, none repeated")
+}
+
+// The configured-model mode runs the App's real stages (agents.Local) with a
+// scripted model over HTTP: what the agents did (the scripted exchanges, all
+// consumed) and the result the tests judge.
+func TestPipelineWithAScriptedModel(t *testing.T) {
+	f := newFixture(t)
+	srv := llmtest.NewServer(t, llmtest.LoadScript(t, "testdata/pipeline.yaml"))
+	m, err := config.ParseModel([]string{"ISSUESMITH_MODEL_BASE_URL=" + srv.URL(), "ISSUESMITH_MODEL_NAME=scripted",
+		"ISSUESMITH_MODEL_MAX_RETRIES=0"})
+	require.NoError(t, err)
+	in := f.instance
+	in.ProblemStatement = "# Add is wrong for negative numbers\n\nAdd(-1, 2) returns 3; it should return 1."
+	results, err := f.runner(t, &replay.Pipeline{Model: m}, 5*time.Minute).Run(t.Context(), []replay.Instance{in})
+	require.NoError(t, err)
+	res := results[0]
+	assert.Equal(t, replay.StatusResolved, res.Status, res.Reason)
+	assert.Equal(t, "scripted", res.Model)
+	assert.Equal(t, []string{"calc.go"}, res.Changed)
+	assert.Zero(t, srv.Remaining(), "every scripted exchange was used")
+	var stages []string
+	for _, s := range res.Stages {
+		stages = append(stages, s.Stage)
+	}
+	assert.Equal(t, []string{"clone", "explore", "plan", "code", "setup", "tests"}, stages)
+	assert.Equal(t, 3200, res.Usage.PromptTokens, "the model's usage is accounted")
 }

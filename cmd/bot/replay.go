@@ -11,6 +11,8 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
+	"github.com/issuesmith/issuesmith/agents"
+	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/replay"
 )
 
@@ -125,6 +127,21 @@ func replaySolver(f replayFlags, environ []string, stderr io.Writer) (replay.Sol
 	switch f.model {
 	case "gold":
 		return replay.Gold{}, nil
+	case "oracle":
+		return nil, usageErr("--model oracle: not built yet (use gold, or a configured model)")
 	}
-	return nil, usageErr("--model %q: not supported yet", f.model)
+	m, err := config.ParseModel(environ)
+	if err != nil {
+		return nil, err
+	}
+	if f.model != "" {
+		m.Name = f.model
+	}
+	if !m.Configured() {
+		return nil, usageErr("--model: pass gold, or set %sMODEL_NAME (and %sMODEL_BASE_URL, %sMODEL_API_KEY)",
+			config.EnvPrefix, config.EnvPrefix, config.EnvPrefix)
+	}
+	// The user's own backtest: the repository's checks may run, in the
+	// coder's sandbox, as under bot solve.
+	return &replay.Pipeline{Model: m, Coder: agents.Coder{AllowChecks: true}, StageTimeout: f.stageTimeout}, nil
 }
