@@ -138,3 +138,28 @@ func LoadInstances(path string) ([]Instance, []*LineError, error) {
 	defer f.Close()
 	return ReadInstances(f)
 }
+
+// Select keeps the instances whose ids only lists (comma-separated; each
+// must exist; "" keeps all), then the first limit of them (0: all).
+func Select(all []Instance, only string, limit int) ([]Instance, error) {
+	out := all
+	if only != "" {
+		byID := map[string]Instance{}
+		for _, in := range all {
+			byID[in.ID] = in
+		}
+		out = nil
+		for _, id := range strings.Split(only, ",") {
+			id = strings.TrimSpace(id)
+			in, ok := byID[id]
+			if !ok {
+				return nil, fmt.Errorf("no instance %q in the file", id)
+			}
+			out = append(out, in)
+		}
+	}
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}

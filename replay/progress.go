@@ -3,8 +3,11 @@ package replay
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
+
+	"github.com/mattn/go-isatty"
 )
 
 // Lines is Progress as one plain line per finished instance (logs, CI).
@@ -92,4 +95,12 @@ func shortID(id string) string {
 		return id[:i+9]
 	}
 	return id
+}
+
+// ProgressFor is a bar on a terminal, plain lines otherwise (logs, CI).
+func ProgressFor(w io.Writer) Progress {
+	if f, ok := w.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+		return &Bar{W: w}
+	}
+	return &Lines{W: w}
 }

@@ -271,3 +271,15 @@ func TestPipelineWithAScriptedModel(t *testing.T) {
 	assert.Equal(t, []string{"clone", "explore", "plan", "code", "setup", "tests"}, stages)
 	assert.Equal(t, 3200, res.Usage.PromptTokens, "the model's usage is accounted")
 }
+
+func TestSelect(t *testing.T) {
+	all := []replay.Instance{{ID: "a"}, {ID: "b"}, {ID: "c"}}
+	got, err := replay.Select(all, " c,a", 0)
+	require.NoError(t, err)
+	assert.Equal(t, []replay.Instance{{ID: "c"}, {ID: "a"}}, got)
+	got, err = replay.Select(all, "", 2)
+	require.NoError(t, err)
+	assert.Len(t, got, 2)
+	_, err = replay.Select(all, "a,zz", 0)
+	assert.ErrorContains(t, err, `"zz"`)
+}

@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
-	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
 	"github.com/issuesmith/issuesmith/agents"
@@ -67,9 +65,9 @@ func runReplay(ctx context.Context, f replayFlags, environ []string, stderr, std
 	for _, e := range bad {
 		fmt.Fprintln(stderr, "replay:", e)
 	}
-	insts, err := selectInstances(all, f.only, f.limit)
+	insts, err := replay.Select(all, f.only, f.limit)
 	if err != nil {
-		return err
+		return usageErr("--only: %v", err)
 	}
 	solver, err := replaySolver(f, environ, stderr)
 	if err != nil {
@@ -78,7 +76,7 @@ func runReplay(ctx context.Context, f replayFlags, environ []string, stderr, std
 	tests, how := replay.NewTestRunner(ctx, f.testTimeout, nil)
 	fmt.Fprintln(stderr, "replay:", how)
 	r := &replay.Runner{Repos: f.repos, Solver: solver, Tests: *tests, Jobs: f.jobs, Out: f.out,
-		WorkDir: f.workdir, StageTimeout: 3 * f.stageTimeout, Progress: progressFor(stderr)}
+		WorkDir: f.workdir, StageTimeout: 3 * f.stageTimeout, Progress: replay.ProgressFor(stderr)}
 	start := time.Now()
 	results, err := r.Run(ctx, insts)
 	fmt.Fprintln(stderr)
@@ -88,38 +86,6 @@ func runReplay(ctx context.Context, f replayFlags, environ []string, stderr, std
 		fmt.Fprintf(stdout, "instance lines not read: %d\n", len(bad))
 	}
 	return err
-}
-
-// selectInstances keeps --only's ids (each must exist) and --limit's first N.
-func selectInstances(all []replay.Instance, only string, limit int) ([]replay.Instance, error) {
-	out := all
-	if only != "" {
-		byID := map[string]replay.Instance{}
-		for _, in := range all {
-			byID[in.ID] = in
-		}
-		out = nil
-		for _, id := range strings.Split(only, ",") {
-			id = strings.TrimSpace(id)
-			in, ok := byID[id]
-			if !ok {
-				return nil, usageErr("--only: no instance %q in the file", id)
-			}
-			out = append(out, in)
-		}
-	}
-	if limit > 0 && len(out) > limit {
-		out = out[:limit]
-	}
-	return out, nil
-}
-
-// progressFor is a bar on a terminal, plain lines otherwise.
-func progressFor(w io.Writer) replay.Progress {
-	if f, ok := w.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
-		return &replay.Bar{W: w}
-	}
-	return &replay.Lines{W: w}
 }
 
 // replaySolver is the solver of --model.
