@@ -3,11 +3,12 @@
 // local tools built from the same code (apply, search, summarize, solve),
 // plus setup (register the App) and migrate (the database schema).
 //
-// It owns the command line and the wiring: one file per subcommand, and the
-// construction of the server's parts (serve*.go: store, GitHub App, models,
-// agents, git, metrics) from config in one place. The agents' adapters to
-// the workflow's ports live in package agents, which `solve` runs too
-// (agents.Local): no type here implements a workflow port. It must never hold product
+// It owns the command line: one file per subcommand (apply, search,
+// summarize, solve, replay, serve, setup, migrate, redeliver, version). The
+// App's construction from config lives in package server; the agents'
+// adapters to the workflow's ports live in package agents, which `solve` and
+// `replay` run too (agents.Local): no type here implements a workflow port.
+// It must never hold product
 // logic another package can own (exploring, planning, editing, GitHub calls,
 // the workflow), never read the environment except through config, and never
 // print a secret (private key, webhook secret, tokens, API keys).

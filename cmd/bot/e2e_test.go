@@ -25,6 +25,7 @@ import (
 	"github.com/issuesmith/issuesmith/internal/ghtext"
 	"github.com/issuesmith/issuesmith/llm/llmtest"
 	"github.com/issuesmith/issuesmith/repo/gittest"
+	"github.com/issuesmith/issuesmith/server"
 	"github.com/issuesmith/issuesmith/webhook"
 )
 
@@ -34,7 +35,7 @@ import (
 const childEnv = "ISSUESMITH_E2E_CHILD"
 
 // TestServeChild is the server process of the end-to-end tests; without
-// childEnv it does nothing. It is newServer and serve exactly as `bot
+// childEnv it does nothing. It is server.New and Run exactly as `bot
 // serve` runs them, with GitHub write spacing off and fast job polling.
 func TestServeChild(t *testing.T) {
 	if os.Getenv(childEnv) != "1" {
@@ -48,9 +49,9 @@ func TestServeChild(t *testing.T) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	srv, err := newServer(ctx, cfg, log, serverTuning{githubWriteInterval: -1, pollInterval: 50 * time.Millisecond})
+	srv, err := server.New(ctx, cfg, log, server.Tuning{GitHubWriteInterval: -1, PollInterval: 50 * time.Millisecond})
 	if err == nil {
-		err = srv.run(ctx)
+		err = srv.Run(ctx)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "serve:", err)

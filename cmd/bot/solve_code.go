@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/issuesmith/issuesmith/agents"
 	"github.com/issuesmith/issuesmith/coder"
 )
 
@@ -29,4 +30,11 @@ func indent(prefix, s string) string {
 		b.WriteString(prefix + l + "\n")
 	}
 	return b.String()
+}
+
+// solveCoder is the coder of `bot solve`: the construction `bot serve` uses
+// (server.Coder), on the user's own checkout, where the repository's
+// run_commands is the user's own choice to run.
+func solveCoder() agents.Coder {
+	return agents.Coder{AllowChecks: true}
 }

@@ -1,0 +1,25 @@
+package server
+
+import (
+	"os"
+
+	"github.com/issuesmith/issuesmith/agents"
+	"github.com/issuesmith/issuesmith/coder"
+	"github.com/issuesmith/issuesmith/config"
+	"github.com/issuesmith/issuesmith/internal/sandbox"
+)
+
+// Coder is the coder of `bot serve`: its go build/vet and check commands
+// run in the sandbox with the App's secrets masked, and a repository's
+// run_commands runs only when the server allows it.
+func Coder(cfg *config.Server, ms *agents.Models) *agents.Coder {
+	return &agents.Coder{Models: ms, Options: coder.Options{Sandbox: SandboxPolicy(cfg)}, AllowChecks: cfg.AllowCheckCommands}
+}
+
+// SandboxPolicy is the bubblewrap policy of the coder's go build/vet and
+// check commands under `bot serve`: besides the sandbox's own rule (only the
+// worktree, the go caches and the system's programs visible), the bot's key,
+// API key and config files are masked even if they lie under a visible path.
+func SandboxPolicy(cfg *config.Server) sandbox.Policy {
+	return sandbox.Policy{Hide: []string{cfg.PrivateKeyFile, cfg.Model.APIKeyFile, os.Getenv(config.FileVar)}}
+}

@@ -1,0 +1,15 @@
+// Package server is the wired GitHub App that `bot serve` runs: New builds
+// and checks every part from a config.Server in the order the data flows —
+// database (migrated), the App's key checked with GitHub (GET /app), each
+// role's model checked against the model server (a warning, not a stop),
+// git cache, agents, workflow engine, webhook handler behind its in-flight
+// limiter, metrics — and Serve answers /webhook, /healthz, /readyz and
+// /metrics until its context ends, then drains running steps.
+//
+// Contracts: nothing runs before Serve; a start-up call that hangs fails
+// within the start-up bound naming the host; /readyz is 200 only while jobs
+// are worked and the database answers, and lists the start-up warnings;
+// the coder's commands run in the sandbox with the App's key, API key and
+// config file masked. cmd/bot holds only the command line; tests and
+// `bot try` build the same Server with Tuning.
+package server
