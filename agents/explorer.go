@@ -73,15 +73,25 @@ func explore(ctx context.Context, m llm.Model, ws *repo.Workspace, idx summaries
 type Planner struct{ Models *Models }
 
 // Plan asks the planner for a plan of spec, within the repository's
-// planner budget.
-func (a *Planner) Plan(ctx context.Context, spec *work.Spec, cfg *config.Repo) (*work.Plan, workflow.Spend, error) {
+// planner budget and with the repository guidance of the checkout at dir
+// (the same text bot solve's planner gets).
+func (a *Planner) Plan(ctx context.Context, dir string, spec *work.Spec, cfg *config.Repo) (*work.Plan, workflow.Spend, error) {
+	ws, err := repo.OpenWorkspace(dir)
+	if err != nil {
+		return nil, workflow.Spend{}, err
+	}
+	defer ws.Close()
+	guidance, err := preagent.LoadGuidance(ws, 0)
+	if err != nil {
+		return nil, workflow.Spend{}, fmt.Errorf("repository guidance: %w", err)
+	}
 	model, err := a.Models.ForRepo(cfg)
 	if err != nil {
 		return nil, workflow.Spend{}, err
 	}
 	var plan *work.Plan
 	u, err := spendOf(model, func(m llm.Model) error {
-		p, err := planner.New(m, PlannerOptions(cfg, ""))
+		p, err := planner.New(m, PlannerOptions(cfg, guidance))
 		if err != nil {
 			return err
 		}

@@ -106,10 +106,33 @@ func TestPlannerAgentUsesTheRepositoryBudget(t *testing.T) {
 	require.NoError(t, err)
 	spec := &work.Spec{Topic: "t", Desired: []string{"d"},
 		Files: []work.FileChange{{Path: "a.go", Action: work.ActionModify, Reason: "r"}}}
-	_, sp, err := (&Planner{Models: ms}).Plan(t.Context(), spec, rc)
+	_, sp, err := (&Planner{Models: ms}).Plan(t.Context(), t.TempDir(), spec, rc)
 	require.ErrorIs(t, err, planner.ErrBudget)
 	require.Len(t, srv.Requests(), 1)
 	require.Equal(t, 10, sp.Usage.PromptTokens)
+}
+
+// bot serve's planner reads the repository guidance in the checkout it is
+// given, as bot solve's does: the planner's system prompt carries it.
+func TestPlannerAgentReadsTheRepositoryGuidance(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.Script{llmtest.Reply("no plan here")})
+	ms, err := NewModels(modelEnv(srv.URL()))
+	require.NoError(t, err)
+	rc, err := config.ParseRepo([]byte("version: 1\nroles:\n  planner:\n    max_steps: 1\n"))
+	require.NoError(t, err)
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte("Every handler returns wrapped errors.\n"), 0o644))
+	spec := &work.Spec{Topic: "t", Desired: []string{"d"},
+		Files: []work.FileChange{{Path: "a.go", Action: work.ActionModify, Reason: "r"}}}
+	_, _, err = (&Planner{Models: ms}).Plan(t.Context(), dir, spec, rc)
+	require.ErrorIs(t, err, planner.ErrBudget)
+	reqs := srv.Requests()
+	require.Len(t, reqs, 1)
+	require.Contains(t, reqs[0].Messages[0].Content, "Every handler returns wrapped errors.")
+
+	_, _, err = (&Planner{Models: ms}).Plan(t.Context(), filepath.Join(dir, "missing"), spec, rc)
+	require.Error(t, err, "a checkout that is not there is an error, not a plan without guidance")
 }
 
 // The coder's workspace is closed when the coder returns, whether it

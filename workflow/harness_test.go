@@ -226,7 +226,10 @@ func (a *agents) Explore(_ context.Context, dir string, is preagent.Issue, _ *co
 	}, workflow.Spend{Usage: llm.Usage{PromptTokens: 1000, CompletionTokens: 100}, Cost: exploreCost}, nil
 }
 
-func (a *agents) Plan(_ context.Context, spec *work.Spec, _ *config.Repo) (*work.Plan, workflow.Spend, error) {
+func (a *agents) Plan(_ context.Context, dir string, spec *work.Spec, _ *config.Repo) (*work.Plan, workflow.Spend, error) {
+	if _, err := os.Stat(filepath.Join(dir, "greet.go")); err != nil {
+		return nil, workflow.Spend{}, fmt.Errorf("planner saw no checkout: %w", err)
+	}
 	p := &work.Plan{}
 	for _, f := range spec.Files {
 		p.Items = append(p.Items, work.Item{Path: f.Path, Action: f.Action, Reason: f.Reason, Steps: []work.Step{

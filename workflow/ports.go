@@ -30,8 +30,10 @@ type Spend struct {
 }
 
 // Planner turns a spec into a plan (planner.Planner, adapted in agents/).
+// dir is a fresh checkout of the base branch: the planner reads the
+// repository's guidance (AGENTS.md and friends) there, as the explorer does.
 type Planner interface {
-	Plan(ctx context.Context, spec *work.Spec, cfg *config.Repo) (*work.Plan, Spend, error)
+	Plan(ctx context.Context, dir string, spec *work.Spec, cfg *config.Repo) (*work.Plan, Spend, error)
 }
 
 // Coder implements a plan, or a review comment, in the worktree at dir

@@ -129,7 +129,12 @@ func (s *session) plan(ctx context.Context) error {
 		s.run.State = store.StateWaiting
 		return s.step(ctx, StageExplore, "the spec still has open questions and no files: answer them in the issue and comment `/spec`, or add the files to the spec comment and comment `/plan`")
 	}
-	plan, usage, err := s.e.d.Planner.Plan(ctx, spec, s.cfg)
+	wt, err := s.e.d.Git.Checkout(ctx, s.ref, "")
+	if err != nil {
+		return fmt.Errorf("check out %s/%s: %w", s.ref.Owner, s.ref.Repo, err)
+	}
+	defer wt.Close()
+	plan, usage, err := s.e.d.Planner.Plan(ctx, wt.Dir(), spec, s.cfg)
 	if uerr := s.addUsage(ctx, llm.RolePlanner, usage); uerr != nil {
 		return uerr
 	}
