@@ -92,20 +92,21 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// EventKind says what an Event reports.
-type EventKind string
+// ProgressKind says what a progress Event reports (not to be confused with
+// workflow.EventKind, the kinds of what happens on GitHub).
+type ProgressKind string
 
 // Event kinds.
 const (
-	EventStep     EventKind = "step"
-	EventCompress EventKind = "compress"
-	EventObserver EventKind = "observer"
+	EventStep     ProgressKind = "step"
+	EventCompress ProgressKind = "compress"
+	EventObserver ProgressKind = "observer"
 )
 
 // Event is one progress report of a run.
 type Event struct {
-	Kind EventKind `json:"kind"`
-	Step int       `json:"step"`
+	Kind ProgressKind `json:"kind"`
+	Step int          `json:"step"`
 	// Action is the step's tool calls as "name arg" ("read_file src/a.go").
 	Action string `json:"action,omitempty"`
 	// Usage is what this step or call cost; Total is the run so far.
