@@ -60,3 +60,29 @@ func TestReadmeMentionsEveryFlag(t *testing.T) {
 		})
 	}
 }
+
+// The README opens with the two commands a newcomer needs, in its first
+// code block: the one that runs the bot's main job (the App) and the one
+// that runs the tests; .ci/run runs that same test command.
+func TestReadmeOpensWithTheTwoCommands(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	_, rest, ok := strings.Cut(string(readme), "```sh\n")
+	require.True(t, ok, "the README has a sh code block")
+	block, _, ok := strings.Cut(rest, "```")
+	require.True(t, ok)
+	require.Less(t, strings.Index(string(readme), "```sh\n"), strings.Index(string(readme), "\n## "),
+		"the commands come before the first section")
+	var cmds []string
+	for line := range strings.Lines(block) {
+		cmd, _, _ := strings.Cut(line, "#")
+		if cmd = strings.TrimSpace(cmd); cmd != "" {
+			cmds = append(cmds, cmd)
+		}
+	}
+	require.Equal(t, []string{"go run ./cmd/bot serve", "go test ./..."}, cmds)
+	ci, err := os.ReadFile("../../.ci/run")
+	require.NoError(t, err)
+	require.Contains(t, strings.Split(string(ci), "\n"), cmds[1], ".ci/run runs the README's test command")
+}
