@@ -49,6 +49,7 @@ func CoderOptions(base coder.Options, cfg *config.Repo, allowChecks bool) coder.
 	o.Sandbox.Network = cfg.ChecksNetwork || base.Sandbox.Network
 	o.NoLineEdits = !cfg.LineEdits || base.NoLineEdits
 	o.Diagnostics = cfg.Diagnostics || base.Diagnostics
+	o.ApplyModel = cfg.ApplyModel || base.ApplyModel
 	o.CheckCommands = nil
 	for _, c := range cfg.Checks {
 		o.CheckCommands = append(o.CheckCommands, c.Run)

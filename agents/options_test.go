@@ -88,6 +88,25 @@ func TestCoderDiagnosticsSwitch(t *testing.T) {
 	}
 }
 
+// apply_model (off by default) switches the coder's apply-model fallback;
+// roles.apply is a role a repository may configure.
+func TestCoderApplyModelSwitch(t *testing.T) {
+	t.Parallel()
+	if o := CoderOptions(coder.Options{}, config.DefaultRepo(), false); o.ApplyModel {
+		t.Errorf("apply_model on by default")
+	}
+	rc, err := config.ParseRepo([]byte("version: 1\napply_model: true\nroles:\n  apply:\n    model: small\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := CoderOptions(coder.Options{}, rc, false); !o.ApplyModel {
+		t.Errorf("apply_model: true left it off")
+	}
+	if got := rc.LLMRoles()["apply"].Model; got != "small" {
+		t.Errorf("roles.apply.model = %q, want small", got)
+	}
+}
+
 // checks_network (off by default) gives the sandboxed checks the network;
 // the server's masked paths stay in the policy either way.
 func TestChecksNetworkSwitch(t *testing.T) {

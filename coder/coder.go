@@ -56,6 +56,14 @@ type Options struct {
 	// <remove-lines>, the edit_lines tool and read_file's window hash):
 	// the prompt does not offer them and the engine refuses them.
 	NoLineEdits bool
+	// ApplyModel turns on the apply-model fallback: when a lazy sketch or
+	// a SEARCH block is still refused on the item's last attempt, the model
+	// of role llm.RoleApply rewrites only the region the engine located
+	// (the nearest text at least 80% alike, else the enclosing function)
+	// from it. The rewrite is kept only when nothing outside the region
+	// changed, the syntax guard passes and no new diagnostic appears; its
+	// diff is the block's result.
+	ApplyModel bool
 	// SkipGoChecks turns off go build / go vet of the touched packages
 	// (they run only when a go toolchain is on PATH and go.mod exists).
 	SkipGoChecks bool

@@ -6,6 +6,13 @@
 // rollback, gofmt, go vet/go build of touched packages, optional repository
 // check commands). Revise applies a review comment the same way.
 //
+// With Options.ApplyModel, a lazy sketch or SEARCH block still refused on an
+// item's last attempt goes to a second model (llm.RoleApply) with only the
+// region the engine located (apply_region.go: the nearest text, else the
+// enclosing function); its rewrite is kept only when a whole-file diff shows
+// no change outside the region, nothing outside is re-created, the syntax
+// guard passes and no new diagnostic appears (apply_check.go, applymodel.go).
+//
 // The coder owns the per-file retry loop, the validation pipeline, the
 // blocked-path policy and the change set (files, unified diff, per-item
 // status, token use, PR summary). It reports every plan item's status in

@@ -18,6 +18,7 @@ var promptFS embed.FS
 type prompts struct {
 	system string
 	lines  string // the line-range section, appended unless Options.NoLineEdits
+	apply  string // the apply model's system prompt (Options.ApplyModel)
 	item   *template.Template
 	fix    *template.Template
 	revise *template.Template
@@ -38,7 +39,11 @@ func loadPrompts() (*prompts, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read line-range prompt: %w", err)
 	}
-	p := &prompts{system: string(sys), lines: string(lines)}
+	apply, err := promptFS.ReadFile("prompts/apply.md")
+	if err != nil {
+		return nil, fmt.Errorf("read apply prompt: %w", err)
+	}
+	p := &prompts{system: string(sys), lines: string(lines), apply: string(apply)}
 	for name, dst := range map[string]**template.Template{"item": &p.item, "fix": &p.fix, "revise": &p.revise} {
 		t, err := template.New(name).Funcs(funcs).Option("missingkey=error").ParseFS(promptFS, "prompts/"+name+".tmpl")
 		if err != nil {

@@ -188,13 +188,22 @@ func (s *session) apply(ctx context.Context, text, defPath string) (string, erro
 		}
 	}
 	added := s.newErrors(ctx, keptPaths, snaps)
-	if rep.OK() && len(rolled) == 0 {
+	rescued, rescueFB := false, ""
+	if !rep.OK() && r.c.opts.ApplyModel && s.lastAttempt() {
+		if rescued, rescueFB, err = s.rescue(ctx, text, defPath, rep, rolled); err != nil {
+			return "", err
+		}
+	}
+	if (rep.OK() || rescued) && len(rolled) == 0 {
 		r.event(s.key, s.attempts, "apply", "%d block(s) applied", len(rep.Blocks))
 		if len(added) > 0 && s.attempts < r.c.opts.Attempts {
 			s.lastFB = "All blocks applied.\n" + diagFeedback(added)
 			return s.lastFB, nil
 		}
 		s.done = true
+		if rescueFB != "" {
+			return "All blocks applied.\n" + rescueFB, nil
+		}
 		return "All blocks applied.", nil
 	}
 	var b strings.Builder
@@ -205,6 +214,7 @@ func (s *session) apply(ctx context.Context, text, defPath string) (string, erro
 		b.WriteString("\nEngine report (before the rollback):\n")
 	}
 	b.WriteString(rep.Feedback())
+	b.WriteString(rescueFB)
 	b.WriteString(scopeFB)
 	if len(added) > 0 {
 		b.WriteString(diagFeedback(added))

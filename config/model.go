@@ -15,7 +15,7 @@ import (
 // Model is the model endpoint configuration: any OpenAI-compatible server.
 // Variables are ISSUESMITH_MODEL_<tag>. Settings "per role" take
 // "role:value,role:value" (roles: explorer, observer, planner, coder,
-// summarizer); settings "per model" take "model=value,model=value" because
+// summarizer, apply); settings "per model" take "model=value,model=value" because
 // model names may hold a colon ("qwen3:8b"). A per-role value wins over a
 // per-model one, which wins over the default.
 type Model struct {

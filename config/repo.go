@@ -29,7 +29,7 @@ type Repo struct {
 	// BaseBranch is the pull requests' base; "" means the default branch.
 	BaseBranch string `yaml:"base_branch"`
 	// Roles sets the model and budgets per agent role (explorer, observer,
-	// planner, coder, summarizer); a role left out keeps its defaults, a
+	// planner, coder, summarizer; apply takes only the model settings); a role left out keeps its defaults, a
 	// key left out of a role keeps that default.
 	Roles map[string]Role `yaml:"roles"`
 	// BlockedPaths are globs (path.Match, plus a trailing "/**" for a whole
@@ -59,6 +59,11 @@ type Repo struct {
 	// NamedFiles previews, in the explorer's first message, the files the
 	// issue names (paths, path:line, stack frames, backticked symbols).
 	NamedFiles bool `yaml:"named_files"`
+	// ApplyModel lets the apply role (roles.apply.model, else the coder's
+	// model) rewrite the one region the engine located when a lazy sketch
+	// or SEARCH block is still refused after the item's attempts. Off by
+	// default.
+	ApplyModel bool `yaml:"apply_model"`
 }
 
 // CI configures the loop that reads the repository's own CI on the bot's
@@ -113,7 +118,7 @@ func (r Role) Budget() llm.Budget {
 
 var knownRoles = map[string]bool{
 	string(llm.RoleExplorer): true, string(llm.RoleObserver): true, string(llm.RolePlanner): true,
-	string(llm.RoleCoder): true, string(llm.RoleSummarizer): true,
+	string(llm.RoleCoder): true, string(llm.RoleSummarizer): true, string(llm.RoleApply): true,
 }
 
 func roleList() string {

@@ -230,6 +230,9 @@ type resolved struct {
 func (c Config) resolve(r Role) (resolved, error) {
 	rc := c.Roles[r]
 	out := resolved{modelKey: "roles." + string(r) + ".model", model: rc.Model, temperature: rc.Temperature, maxTokens: rc.MaxTokens, protocol: rc.Protocol}
+	if out.model == "" && r == RoleApply {
+		out.model, out.modelKey = c.Roles[RoleCoder].Model, "roles.coder.model"
+	}
 	if out.model == "" {
 		out.model, out.modelKey = c.Model, "model"
 	}

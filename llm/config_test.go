@@ -65,6 +65,10 @@ func TestConfigOverridePerRepository(t *testing.T) {
 	assert.Equal(t, llm.ProtocolText, c.Protocol(llm.RoleExplorer))
 	assert.Equal(t, llm.ProtocolTools, c.Protocol(llm.RoleCoder))
 	assert.Equal(t, "qwen2.5-coder", c.ModelName(llm.RolePlanner))
+	assert.Equal(t, "big", c.ModelName(llm.RoleApply), "the apply role falls back to the coder's model")
+	own, err := llm.NewClient(got.Override(map[llm.Role]llm.RoleConfig{llm.RoleApply: {Model: "small"}}))
+	require.NoError(t, err)
+	assert.Equal(t, "small", own.ModelName(llm.RoleApply))
 }
 
 func TestSettingNamesFollowTheOperatorsVocabulary(t *testing.T) {

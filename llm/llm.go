@@ -17,6 +17,10 @@ const (
 	RolePlanner    Role = "planner"
 	RoleCoder      Role = "coder"
 	RoleSummarizer Role = "summarizer"
+	// RoleApply rewrites one located region of a file from an edit the
+	// engine refused (the coder's apply-model fallback); without a model
+	// of its own it uses the coder's.
+	RoleApply Role = "apply"
 )
 
 // Message roles, as the OpenAI chat API spells them.

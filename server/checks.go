@@ -59,7 +59,7 @@ func checkModels(ctx context.Context, cfg *config.Server, log *slog.Logger) []st
 	defer cancel()
 	var warnings []string
 	seen := map[string]bool{}
-	for _, role := range []llm.Role{llm.RoleExplorer, llm.RoleObserver, llm.RolePlanner, llm.RoleCoder, llm.RoleSummarizer} {
+	for _, role := range []llm.Role{llm.RoleExplorer, llm.RoleObserver, llm.RolePlanner, llm.RoleCoder, llm.RoleSummarizer, llm.RoleApply} {
 		name := client.ModelName(role)
 		if seen[name] {
 			continue

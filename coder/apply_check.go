@@ -1,0 +1,122 @@
+package coder
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/aymanbagabas/go-udiff"
+
+	"github.com/issuesmith/issuesmith/summaries"
+)
+
+// minCopiedChars is how much text a run of copied lines must hold before
+// it counts as text taken from outside the region (short runs such as
+// "if err != nil {" / "return err" / "}" recur everywhere).
+const minCopiedChars = 40
+
+// checkRewrite returns why the apply model's rewrite (after: the whole
+// file with the region replaced) may not be kept, or "". It must change
+// something; a line diff of the whole file must show changes only inside
+// the region; and it must not re-create text the file has outside the
+// region (a definition of the same name, or a run of three or more of its
+// lines): a rewrite that does so changes the outside by duplicating it.
+func checkRewrite(p string, before, after []byte, reg applyRegion) string {
+	if string(before) == string(after) {
+		return "the rewrite changes nothing"
+	}
+	old := cutLines(before)
+	rs, re := 0, 0
+	for i, l := range old {
+		if i < reg.Start-1 {
+			rs += len(l)
+		}
+		if i < reg.End {
+			re += len(l)
+		}
+	}
+	for _, e := range udiff.Lines(string(before), string(after)) {
+		if e.Start < rs || e.End > re {
+			return fmt.Sprintf("the whole-file diff changes line %d, outside the region (lines %d–%d)",
+				strings.Count(string(before[:e.Start]), "\n")+1, reg.Start, reg.End)
+		}
+	}
+	if why := redefined(p, before, after, reg); why != "" {
+		return why
+	}
+	neu := cutLines(after)
+	n := len(neu) - (len(old) - (reg.End - reg.Start + 1))
+	if n < 0 {
+		return ""
+	}
+	outside := runsOf(append(append(fileLines{}, old[:reg.Start-1]...), old[reg.End:]...))
+	inside := runsOf(old[reg.Start-1 : reg.End])
+	for run, first := range runsOf(neu[reg.Start-1 : reg.Start-1+n]) {
+		if _, ok := outside[run]; ok {
+			if _, own := inside[run]; !own {
+				return fmt.Sprintf("the rewrite copies lines the file has outside the region (%q …)", first)
+			}
+		}
+	}
+	return ""
+}
+
+// runsOf returns every run of three consecutive non-blank lines (trimmed,
+// blank lines skipped) holding at least minCopiedChars, with its first line.
+func runsOf(lines fileLines) map[string]string {
+	var nb []string
+	for _, l := range lines.text() {
+		if t := strings.TrimSpace(l); t != "" {
+			nb = append(nb, t)
+		}
+	}
+	out := map[string]string{}
+	for i := 0; i+3 <= len(nb); i++ {
+		run := strings.Join(nb[i:i+3], "\n")
+		if len(run) >= minCopiedChars+2 {
+			out[run] = nb[i]
+		}
+	}
+	return out
+}
+
+// redefined reports a definition the rewrite adds whose name the file
+// already defines outside the region.
+func redefined(p string, before, after []byte, reg applyRegion) string {
+	ob, err1 := summaries.OutlineOf(p, before)
+	oa, err2 := summaries.OutlineOf(p, after)
+	if err1 != nil || err2 != nil {
+		return ""
+	}
+	count := func(syms []summaries.Symbol, f func(key string, s summaries.Symbol)) {
+		var walk func(parent string, ss []summaries.Symbol)
+		walk = func(parent string, ss []summaries.Symbol) {
+			for _, s := range ss {
+				key := s.Kind + " " + parent + s.Name
+				f(key, s)
+				walk(parent+s.Name+".", s.Children)
+			}
+		}
+		walk("", syms)
+	}
+	was, outsideAt := map[string]int{}, map[string]int{}
+	count(ob.Symbols, func(key string, s summaries.Symbol) {
+		was[key]++
+		if s.StartLine < reg.Start || s.StartLine > reg.End {
+			outsideAt[key] = s.StartLine
+		}
+	})
+	now := map[string]int{}
+	count(oa.Symbols, func(key string, _ summaries.Symbol) { now[key]++ })
+	keys := make([]string, 0, len(now))
+	for key := range now {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		if now[key] > was[key] && outsideAt[key] > 0 {
+			return fmt.Sprintf("the rewrite defines %s again, which the file defines outside the region (line %d)", key, outsideAt[key])
+		}
+	}
+	return ""
+}

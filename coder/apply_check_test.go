@@ -1,0 +1,65 @@
+package coder
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/issuesmith/issuesmith/coder/edit"
+)
+
+const threeFuncs = `package calc
+
+// Add returns the sum.
+func Add(x, y int) int {
+	return x + y
+}
+
+// Report prints the totals of the ledger.
+func Report(l *Ledger) {
+	fmt.Println("opening balance:", l.Opening)
+	fmt.Println("closing balance:", l.Closing)
+	fmt.Println("transactions:", len(l.Entries))
+}
+`
+
+// TestCheckRewrite: only a rewrite confined to the region, that does not
+// re-create text found outside it, is kept.
+func TestCheckRewrite(t *testing.T) {
+	t.Parallel()
+	reg := applyRegion{Start: 4, End: 6}
+	before := []byte(threeFuncs)
+	ok := strings.Replace(threeFuncs, "\treturn x + y\n", "\treturn y + x\n", 1)
+	require.Empty(t, checkRewrite("calc.go", before, []byte(ok), reg))
+	require.Equal(t, "the rewrite changes nothing", checkRewrite("calc.go", before, before, reg))
+	outside := strings.Replace(ok, "package calc", "package calc2", 1)
+	require.Equal(t, "the whole-file diff changes line 1, outside the region (lines 4–6)", checkRewrite("calc.go", before, []byte(outside), reg))
+	copied := strings.Replace(threeFuncs, "\treturn x + y\n", "\tfmt.Println(\"opening balance:\", l.Opening)\n"+
+		"\tfmt.Println(\"closing balance:\", l.Closing)\n\tfmt.Println(\"transactions:\", len(l.Entries))\n\treturn x + y\n", 1)
+	require.Contains(t, checkRewrite("calc.go", before, []byte(copied), reg), "the rewrite copies lines the file has outside the region")
+}
+
+// TestLocateRegion: a stale SEARCH block's region is the engine's nearest
+// text when it is close enough, else the function around it; a block that
+// matches several places gets none.
+func TestLocateRegion(t *testing.T) {
+	t.Parallel()
+	data := []byte(threeFuncs)
+	stale := edit.Edit{Op: edit.OpReplace, Search: []string{
+		`	fmt.Println("closing balance:", l.Closing)`, `	fmt.Println("transaction:", len(l.Entries))`}}
+	reg, ok, why := locateRegion("calc.go", data, stale, edit.BlockResult{Reason: edit.ReasonNotFound})
+	require.True(t, ok, why)
+	require.Equal(t, 11, reg.Start)
+	require.Equal(t, 12, reg.End)
+	require.Contains(t, reg.How, "the nearest text")
+
+	loose := edit.Edit{Op: edit.OpReplace, Search: []string{`	fmt.Printf("closing: %d\n", l.Closing)`, `	log.Print(l)`, `	return`}}
+	reg, ok, why = locateRegion("calc.go", data, loose, edit.BlockResult{Reason: edit.ReasonNotFound})
+	require.True(t, ok, why)
+	require.Equal(t, applyRegion{Start: 9, End: 13, How: "the enclosing function Report"}, reg)
+
+	_, ok, why = locateRegion("calc.go", data, stale, edit.BlockResult{Reason: edit.ReasonAmbiguous})
+	require.False(t, ok)
+	require.Contains(t, why, "several places")
+}
