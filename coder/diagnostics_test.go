@@ -74,3 +74,41 @@ func TestDiagnosticsFedBack(t *testing.T) {
 		})
 	}
 }
+
+// TestReviseDiagnosticsFedBack: a review-comment run asks the language
+// servers too: the error its edit added goes back to the model, which
+// fixes it, and none is left.
+func TestReviseDiagnosticsFedBack(t *testing.T) {
+	t.Parallel()
+	needServer(t, "gopls")
+	ws := fixture(t, map[string]string{"go.mod": "module example.com/calc\n\ngo 1.22\n", "calc.go": calcGo})
+	c, srv := scripted(t, "lsp_go", Options{SkipGoChecks: true, Diagnostics: true, DiagnosticsWait: 60 * time.Second})
+	res, err := c.Revise(t.Context(), ws, ReviewRequest{Path: "calc.go", Lines: LineRange{Start: 5, End: 5}, Comment: "Swap the operands."})
+	require.NoError(t, err)
+	require.Zero(t, srv.Remaining())
+	require.Contains(t, srv.Requests()[1].Last().Content,
+		`- calc.go:5:9: invalid operation: a + "b" (mismatched types int and untyped string)`)
+	require.Equal(t, ItemDone, itemByPath(t, res, "calc.go").Status)
+	require.Empty(t, res.Diagnostics)
+	require.Contains(t, readFile(t, ws, "calc.go"), "return b + a")
+}
+
+// TestApplyModelRefusedOnNewDiagnostic: the apply model's rewrite parses
+// but adds a type error the language server reports: it is not kept, and
+// the error is not counted as left by the run.
+func TestApplyModelRefusedOnNewDiagnostic(t *testing.T) {
+	t.Parallel()
+	needServer(t, "gopls")
+	ws := fixture(t, map[string]string{"go.mod": "module example.com/calc\n\ngo 1.22\n", "calc.go": calcTwo})
+	c, srv := applyScripted(t, "apply_model_lsp", Options{Attempts: 1, SkipGoChecks: true, ApplyModel: true,
+		Diagnostics: true, DiagnosticsWait: 60 * time.Second})
+	res, err := c.Implement(t.Context(), ws, &work.Spec{Topic: "t"},
+		&work.Plan{Items: []work.Item{item("calc.go", work.ActionModify, "Make `Add` return 0 for a negative first argument.")}})
+	require.NoError(t, err)
+	require.Zero(t, srv.Remaining())
+	require.Equal(t, calcTwo, readFile(t, ws, "calc.go"))
+	it := itemByPath(t, res, "calc.go")
+	require.Equal(t, ItemFailed, it.Status)
+	require.Contains(t, strings.Join(it.Notes, "\n"), "not rescued by the apply model: the language server reports 1 new error(s), first: calc.go:6:10:")
+	require.Empty(t, res.Diagnostics)
+}

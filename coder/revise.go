@@ -43,7 +43,8 @@ type ReviewRequest struct {
 
 // Revise changes the workspace as the review comment asks: one session on
 // req.Path (the only file it may write, blocked globs still apply), then the
-// same checks and fix rounds as Implement. When the model answers with
+// same checks and fix rounds as Implement, with the language servers'
+// diagnostics when Options.Diagnostics is set. When the model answers with
 // prose and no edit (the comment needs no code change), the item is skipped
 // with the model's explanation as Reason, for the reply to the reviewer.
 func (c *Coder) Revise(ctx context.Context, ws *repo.Workspace, req ReviewRequest) (*Result, error) {
@@ -70,6 +71,8 @@ func (c *Coder) Revise(ctx context.Context, ws *repo.Workspace, req ReviewReques
 		return r.finish()
 	}
 	r.started(0, p)
+	r.startDiagnostics(ctx)
+	defer r.stopDiagnostics()
 	data, exists, err := r.tree.read(p)
 	if err != nil {
 		return nil, err
@@ -95,6 +98,7 @@ func (c *Coder) Revise(ctx context.Context, ws *repo.Workspace, req ReviewReques
 	if err := r.checkAndFix(ctx); err != nil {
 		return nil, fmt.Errorf("revise: checks: %w", err)
 	}
+	r.stopDiagnostics()
 	return r.finish()
 }
 
