@@ -52,12 +52,14 @@ func TestCommandChecks(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("ISSUESMITH_TEST_SECRET", "s3cret") // must not reach the command
-	r := runner{dir: dir, timeout: 300 * time.Millisecond}
+	// The timeout leaves a loaded machine seconds to start the sandbox and a
+	// shell; the sleep outlasts it by far, so only the kill can end it early.
+	r := runner{dir: dir, timeout: 3 * time.Second}
 	res := r.commandChecks(t.Context(), []string{
 		"cat marker",
 		"echo failing >&2; exit 3",
 		"env",
-		"sleep 5",
+		"sleep 60",
 		"  ",
 	})
 	if len(res) != 4 {
@@ -72,7 +74,7 @@ func TestCommandChecks(t *testing.T) {
 	if !res[2].OK || strings.Contains(res[2].Output, "s3cret") {
 		t.Errorf("environment leaked a secret or failed: %+v", res[2])
 	}
-	if res[3].OK || !res[3].TimedOut || res[3].Duration > 3*time.Second {
+	if res[3].OK || !res[3].TimedOut || res[3].Duration > 30*time.Second {
 		t.Errorf("timeout not enforced: %+v", res[3])
 	}
 }
