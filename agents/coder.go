@@ -153,5 +153,8 @@ func codeResult(res *coder.Result) *workflow.CodeResult {
 	for _, c := range res.LastChecks() {
 		out.Checks = append(out.Checks, workflow.Check{Name: c.Name, OK: c.OK, Output: c.Output})
 	}
+	for _, d := range res.Diagnostics {
+		out.Diagnostics = append(out.Diagnostics, d.String())
+	}
 	return out
 }

@@ -190,6 +190,8 @@ type agents struct {
 	// afterProgress, when set, runs after each progress report of
 	// Implement (tests read the progress comment there).
 	afterProgress func()
+	// diags are the language-server errors Implement reports left.
+	diags []string
 }
 
 // exploreCost is what the explorer reports its calls cost (as the llm
@@ -296,6 +298,7 @@ func (a *agents) Implement(ctx context.Context, dir string, _ *work.Spec, plan *
 		res.Items = append(res.Items, workflow.ItemStatus{Path: it.Path, Status: "done"})
 	}
 	res.Checks = []workflow.Check{{Name: "go build ./...", OK: true}}
+	res.Diagnostics = a.diags
 	return res, nil
 }
 

@@ -56,6 +56,10 @@ type CodeResult struct {
 	Usage   llm.Usage
 	Cost    float64 // priced by the model client; 0 falls back to Options.Cost
 	OK      bool    // every item done and every check passed
+
+	// Diagnostics are the language-server errors the change left
+	// ("path:line:col: message"), shown in the progress comment.
+	Diagnostics []string
 }
 
 // Progress receives the plan items' statuses while the coder works. It is

@@ -32,9 +32,9 @@ func stageIndex(stage string) int {
 
 // renderProgress renders the run's progress comment: the title by state,
 // the stages as a list with a mark each (the code stage with its plan
-// items' statuses, when items is set), the current step, tokens and cost,
-// links.
-func renderProgress(r *store.Run, items []ItemStatus) string {
+// items' statuses, when items is set, and the language-server errors the
+// coder left, diags), the current step, tokens and cost, links.
+func renderProgress(r *store.Run, items []ItemStatus, diags ...string) string {
 	var b strings.Builder
 	switch r.State {
 	case store.StateDone:
@@ -58,6 +58,7 @@ func renderProgress(r *store.Run, items []ItemStatus) string {
 		fmt.Fprintf(&b, "- %s %s%s\n", stageMark(r, i, cur), line, stageLink(r, p.stage))
 		if p.stage == StageCode {
 			renderItems(&b, items)
+			renderDiagnostics(&b, diags)
 		}
 	}
 	b.WriteString("\n")
@@ -120,6 +121,25 @@ func renderItems(b *strings.Builder, items []ItemStatus) {
 	}
 }
 
+// maxDiagsListed bounds the diagnostics listed in the progress comment.
+const maxDiagsListed = 5
+
+// renderDiagnostics lists, under the items, the language-server errors the
+// coder left (a short list; the PR body's summary has them all).
+func renderDiagnostics(b *strings.Builder, diags []string) {
+	if len(diags) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "  - language-server errors left: %d\n", len(diags))
+	for i, d := range diags {
+		if i == maxDiagsListed {
+			fmt.Fprintf(b, "    - … and %d more\n", len(diags)-i)
+			break
+		}
+		fmt.Fprintf(b, "    - %s\n", inlineCode(clipUTF8(d, 300)))
+	}
+}
+
 func stageLink(r *store.Run, stage string) string {
 	switch {
 	case stage == StageExplore && r.SpecCommentID != 0:
@@ -162,4 +182,21 @@ func thousands(n int64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// inlineCode renders one line of foreign text (a diagnostic from the
+// repository's code) as a code span it cannot close early.
+func inlineCode(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	longest, run := 0, 0
+	for _, c := range s {
+		if c == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	f := strings.Repeat("`", longest+1)
+	return f + " " + s + " " + f
 }

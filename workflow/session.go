@@ -34,6 +34,9 @@ type session struct {
 	// works, shown in the progress comment; nil outside the code stage.
 	items  []ItemStatus
 	itemMu sync.Mutex // serialises Progress callbacks
+	// diags are the language-server errors the coder left, shown under
+	// the items; nil when none (or diagnostics are off).
+	diags []string
 }
 
 // then asks for stage to run after this one.
@@ -122,7 +125,7 @@ func (s *session) softStep(ctx context.Context, stage, step string) error {
 // progress writes the run's one progress comment (found by marker, edited
 // in place) and remembers its id.
 func (s *session) progress(ctx context.Context) error {
-	ic, err := s.gh.UpsertComment(ctx, s.run.Owner, s.run.Repo, s.run.Issue, ghtext.Marker{Kind: kindProgress}, renderProgress(s.run, s.items))
+	ic, err := s.gh.UpsertComment(ctx, s.run.Owner, s.run.Repo, s.run.Issue, ghtext.Marker{Kind: kindProgress}, renderProgress(s.run, s.items, s.diags...))
 	if err != nil {
 		return fmt.Errorf("update progress comment: %w", err)
 	}

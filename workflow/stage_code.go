@@ -23,6 +23,8 @@ type pushRecord struct {
 	Checks  []Check      `json:"checks"`
 	Summary string       `json:"summary"`
 	OK      bool         `json:"ok"`
+	// Diagnostics are the language-server errors left (CodeResult's).
+	Diagnostics []string `json:"diagnostics,omitempty"`
 }
 
 // code implements the plan as people left it, pushes the branch and opens
@@ -45,6 +47,7 @@ func (s *session) code(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	s.diags = rec.Diagnostics
 	if !rec.OK {
 		return s.finish(ctx, store.StateFailed, fmt.Sprintf(
 			"the change is incomplete, so I pushed branch `%s` with what did work and opened no pull request.\n%s",
@@ -79,6 +82,7 @@ func (s *session) pushed(ctx context.Context, spec *work.Spec, plan *work.Plan) 
 	res, err := s.e.d.Coder.Implement(ctx, wt.Dir(), spec, plan, s.cfg, s.itemProgress(ctx))
 	if res != nil && len(res.Items) > 0 {
 		s.items = res.Items // the outcomes, for the comments that follow
+		s.diags = res.Diagnostics
 	}
 	if res != nil {
 		if uerr := s.addUsage(ctx, llm.RoleCoder, Spend{Usage: res.Usage, Cost: res.Cost}); uerr != nil {
@@ -109,7 +113,7 @@ func (s *session) pushed(ctx context.Context, spec *work.Spec, plan *work.Plan) 
 	if err := wt.Push(ctx); err != nil {
 		return nil, fmt.Errorf("push %s: %w", s.run.Branch, err)
 	}
-	rec := &pushRecord{SHA: sha, Items: res.Items, Checks: res.Checks, Summary: res.Summary, OK: res.OK}
+	rec := &pushRecord{SHA: sha, Items: res.Items, Checks: res.Checks, Summary: res.Summary, OK: res.OK, Diagnostics: res.Diagnostics}
 	raw, err := json.Marshal(rec)
 	if err != nil {
 		return nil, err
