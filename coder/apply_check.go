@@ -7,6 +7,7 @@ import (
 
 	"github.com/aymanbagabas/go-udiff"
 
+	"github.com/issuesmith/issuesmith/coder/edit"
 	"github.com/issuesmith/issuesmith/summaries"
 )
 
@@ -120,3 +121,62 @@ func redefined(p string, before, after []byte, reg applyRegion) string {
 	}
 	return ""
 }
+
+// staleBlock returns why a rewrite of a SEARCH/REPLACE block's region
+// does more than the block can vouch for, or "": it may not remove a line
+// of the region that the block's SEARCH does not quote, and it may not
+// bring in a line the block keeps unchanged (one of both its SEARCH and its
+// REPLACE) that the region does not have. Either way the block was written
+// against other text (a stale read or a misremembered line) and the
+// rewrite would overwrite what the file says now. Lines compare with their
+// whitespace collapsed.
+func staleBlock(e edit.Edit, before, after []byte, reg applyRegion) string {
+	if e.Op != edit.OpReplace {
+		return ""
+	}
+	inSearch, inReplace := map[string]int{}, map[string]int{}
+	for _, l := range e.Search {
+		inSearch[squash(l)]++
+	}
+	for _, l := range e.Replace {
+		inReplace[squash(l)]++
+	}
+	old := cutLines(before)
+	neu := cutLines(after)
+	n := len(neu) - (len(old) - (reg.End - reg.Start + 1))
+	if n < 0 {
+		return ""
+	}
+	have := map[string]int{}
+	for _, l := range old[reg.Start-1 : reg.End].text() {
+		have[squash(l)]++
+	}
+	now := map[string]int{}
+	for _, l := range neu[reg.Start-1 : reg.Start-1+n].text() {
+		now[squash(l)]++
+	}
+	var kept []string
+	for t, k := range now {
+		if t != "" && inSearch[t] > 0 && inReplace[t] > 0 && k-have[t] > max(0, inReplace[t]-inSearch[t]) {
+			kept = append(kept, t)
+		}
+	}
+	if len(kept) > 0 {
+		sort.Strings(kept)
+		return fmt.Sprintf("the block keeps the line %q, which the region does not have (as often): it was written against other text", kept[0])
+	}
+	var removed []string
+	for t, k := range have {
+		if t != "" && k-now[t] > inSearch[t] {
+			removed = append(removed, t)
+		}
+	}
+	if len(removed) > 0 {
+		sort.Strings(removed)
+		return fmt.Sprintf("the rewrite removes the line %q, which the block does not quote (as often)", removed[0])
+	}
+	return ""
+}
+
+// squash trims a line and collapses its inner whitespace.
+func squash(l string) string { return strings.Join(strings.Fields(l), " ") }

@@ -63,3 +63,31 @@ func TestLocateRegion(t *testing.T) {
 	require.False(t, ok)
 	require.Contains(t, why, "several places")
 }
+
+// TestStaleBlock: the rewrite of a SEARCH block's region may change only
+// what the block quotes, and may not bring back a line the block keeps that
+// the file no longer has (editbench's stale N1 cases).
+func TestStaleBlock(t *testing.T) {
+	t.Parallel()
+	reg := applyRegion{Start: 10, End: 12}
+	before := []byte(threeFuncs)
+	rewrite := func(lines ...string) []byte {
+		return spliceRegion(cutLines(before), reg, strings.Join(lines, "\n")+"\n")
+	}
+	const opening, closing = `	fmt.Println("opening balance:", l.Opening)`, `	fmt.Println("closing balance:", l.Closing)`
+	// The block misquotes the line it replaces (Closing for Opening):
+	// rewriting the file's Opening line would drop text it never saw.
+	misquoted := edit.Edit{Op: edit.OpReplace, Search: []string{`	fmt.Println("opening balance:", l.Closing)`, closing},
+		Replace: []string{`	fmt.Println("opening:", l.Opening)`, closing}}
+	require.Equal(t, `the rewrite removes the line "fmt.Println(\"opening balance:\", l.Opening)", which the block does not quote (as often)`,
+		staleBlock(misquoted, before, rewrite(`	fmt.Println("opening:", l.Opening)`, closing, `	fmt.Println("transactions:", len(l.Entries))`), reg))
+	// The block keeps a line the file does not have (a stale read).
+	stale := edit.Edit{Op: edit.OpReplace, Search: []string{opening, `	fmt.Println("closing:", l.Closing)`},
+		Replace: []string{`	fmt.Println("open:", l.Opening)`, `	fmt.Println("closing:", l.Closing)`}}
+	require.Contains(t, staleBlock(stale, before, rewrite(`	fmt.Println("open:", l.Opening)`, `	fmt.Println("closing:", l.Closing)`,
+		`	fmt.Println("transactions:", len(l.Entries))`), reg), `the block keeps the line "fmt.Println(\"closing:\", l.Closing)", which the region does not have (as often)`)
+	// Quoted lines with other whitespace, replaced as the block says: kept.
+	loose := edit.Edit{Op: edit.OpReplace, Search: []string{`fmt.Println("opening balance:",  l.Opening)`},
+		Replace: []string{`fmt.Println("open:", l.Opening)`}}
+	require.Empty(t, staleBlock(loose, before, rewrite(`	fmt.Println("open:", l.Opening)`, closing, `	fmt.Println("transactions:", len(l.Entries))`), reg))
+}

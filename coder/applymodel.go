@@ -87,6 +87,9 @@ func (s *session) rescueBlock(ctx context.Context, p string, e edit.Edit, br edi
 	if why := checkRewrite(p, before.data, after, reg); why != "" {
 		return "", why, nil
 	}
+	if why := staleBlock(e, before.data, after, reg); why != "" {
+		return "", why, nil
+	}
 	nb, _ := syntaxErrors(p, before.data)
 	if na, supported := syntaxErrors(p, after); supported && na > nb {
 		return "", fmt.Sprintf("the rewrite has %d syntax error(s), the file had %d", na, nb), nil

@@ -70,6 +70,17 @@ func TestApplyModelRescuesRefusedSketch(t *testing.T) {
 	require.Contains(t, res.Changes.Files[0].Diff, "+\tif x < 0 {")
 }
 
+// TestApplyModelRescuesRefusedSearchBlock: a SEARCH block quoting a line
+// the file lacks is refused; the apply model rewrites the function it meant.
+func TestApplyModelRescuesRefusedSearchBlock(t *testing.T) {
+	t.Parallel()
+	c, srv := applyScripted(t, "apply_model_search", Options{Attempts: 1, SkipGoChecks: true, ApplyModel: true})
+	res, got := implementCalc(t, c)
+	require.Zero(t, srv.Remaining())
+	require.Equal(t, strings.Replace(calcTwo, "\treturn x + y\n", "\tif x < 0 {\n\t\treturn 0\n\t}\n\treturn x + y\n", 1), got)
+	require.Equal(t, ItemDone, itemByPath(t, res, "calc.go").Status)
+}
+
 // TestApplyModelRefusals: a rewrite that reaches outside the region or
 // breaks the syntax is never kept; with the switch off the apply model is
 // never asked.
