@@ -180,3 +180,21 @@ func staleBlock(e edit.Edit, before, after []byte, reg applyRegion) string {
 
 // squash trims a line and collapses its inner whitespace.
 func squash(l string) string { return strings.Join(strings.Fields(l), " ") }
+
+// sketchFits returns why a lazy sketch was not written for the region, or
+// "": each of its anchors (the unchanged lines next to its markers) must
+// have a line in the region at least applyMinSimilarity alike. A sketch
+// whose anchors are misremembered a little still fits; one written for
+// other code (or for a version of the file long gone) does not, and the
+// apply model is not asked.
+func sketchFits(e edit.Edit, region []string) string {
+	if e.Op != edit.OpLazy {
+		return ""
+	}
+	for _, a := range edit.SketchAnchors(e.Replace) {
+		if w := edit.Nearest(region, []string{a}); w == nil || w.Similarity < applyMinSimilarity {
+			return fmt.Sprintf("the sketch's unchanged line %q has no look-alike in the region: it was written for other code", a)
+		}
+	}
+	return ""
+}

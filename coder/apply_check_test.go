@@ -59,6 +59,14 @@ func TestLocateRegion(t *testing.T) {
 	require.True(t, ok, why)
 	require.Equal(t, applyRegion{Start: 9, End: 13, How: "the enclosing function Report"}, reg)
 
+	sketch := edit.Edit{Op: edit.OpLazy, Replace: []string{"// ... existing code ...", "func Report(l *Ledgers) {",
+		`	fmt.Println("opening:", l.Opening)`, "	// ... existing code ...", `	fmt.Println("transactions:", len(l.Entries))`, "}"}}
+	reg, ok, why = locateRegion("calc.go", data, sketch, edit.BlockResult{Reason: edit.ReasonNotFound})
+	require.True(t, ok, why)
+	require.Equal(t, applyRegion{Start: 9, End: 13, How: "the sketch's anchors"}, reg)
+	require.Empty(t, sketchFits(sketch, cutLines(data)[8:13].text()))
+	require.Contains(t, sketchFits(sketch, cutLines(data)[2:6].text()), "has no look-alike in the region")
+
 	_, ok, why = locateRegion("calc.go", data, stale, edit.BlockResult{Reason: edit.ReasonAmbiguous})
 	require.False(t, ok)
 	require.Contains(t, why, "several places")

@@ -45,43 +45,105 @@ func (f fileLines) text() []string {
 	return out
 }
 
-// locateRegion finds the region a refused block meant, the way issue
-// text asks: the engine's nearest text to the block's code when it is at
-// least applyMinSimilarity alike, else the function (or method) of the
-// file's outline that overlaps that nearest text most. A lazy sketch, whose
-// markers stand for code the window does not count, prefers the enclosing
-// function. No region (false) when nothing resembles the block, when the
-// engine found several equal candidates, or when the region is too long.
+// locateRegion finds the region a refused block meant: for a SEARCH block
+// the engine's nearest text to its SEARCH when it is at least
+// applyMinSimilarity alike, else the function (or method) of the file's
+// outline that overlaps that nearest text most; for a lazy sketch see
+// sketchRegion. No region (false, and why) when nothing resembles the
+// block, when the engine found several equal candidates, or when the
+// region is longer than applyMaxRegionLines.
 func locateRegion(path string, data []byte, e edit.Edit, b edit.BlockResult) (applyRegion, bool, string) {
 	if b.Reason == edit.ReasonAmbiguous {
 		return applyRegion{}, false, "the block matches several places; the apply model is not asked to choose"
 	}
-	probe := e.Search
-	if e.Op == edit.OpLazy {
-		probe = sketchHead(e.Replace)
-	}
 	lines := cutLines(data).text()
-	w := edit.Nearest(lines, probe)
-	if w == nil {
-		return applyRegion{}, false, "no text in the file resembles the block"
-	}
-	near := applyRegion{Start: w.Start, End: w.End, How: fmt.Sprintf("the nearest text, %.0f%% similar", w.Similarity*100)}
-	fn, hasFn := enclosingFunction(path, data, w.Start, w.End)
 	var reg applyRegion
-	switch {
-	case e.Op == edit.OpLazy && hasFn:
-		reg = fn
-	case w.Similarity >= applyMinSimilarity:
-		reg = near
-	case hasFn:
-		reg = fn
-	default:
-		return applyRegion{}, false, fmt.Sprintf("the nearest text (lines %d–%d) is only %.0f%% similar and lies in no function", w.Start, w.End, w.Similarity*100)
+	if e.Op == edit.OpLazy {
+		r, why := sketchRegion(path, data, lines, e.Replace)
+		if why != "" {
+			return applyRegion{}, false, why
+		}
+		reg = r
+	} else {
+		w := edit.Nearest(lines, e.Search)
+		if w == nil {
+			return applyRegion{}, false, "no text in the file resembles the block"
+		}
+		fn, hasFn := enclosingFunction(path, data, w.Start, w.End)
+		switch {
+		case w.Similarity >= applyMinSimilarity:
+			reg = applyRegion{Start: w.Start, End: w.End, How: fmt.Sprintf("the nearest text, %.0f%% similar", w.Similarity*100)}
+		case hasFn:
+			reg = fn
+		default:
+			return applyRegion{}, false, fmt.Sprintf("the nearest text (lines %d–%d) is only %.0f%% similar and lies in no function", w.Start, w.End, w.Similarity*100)
+		}
 	}
 	if n := reg.End - reg.Start + 1; n > applyMaxRegionLines {
 		return applyRegion{}, false, fmt.Sprintf("the region (%s, lines %d–%d) has %d lines, more than %d", reg.How, reg.Start, reg.End, n, applyMaxRegionLines)
 	}
 	return reg, true, ""
+}
+
+// sketchRegion finds the lines a lazy sketch rewrites the way the lazy
+// merge places it, loosely: its anchors (the unchanged lines next to its
+// markers) in order, each at the first line from the previous one that is
+// at least applyMinSimilarity alike (the first anchor at the nearest text
+// to it; a sketch without a leading marker starts at the file's start, one
+// without a trailing marker ends at its end). When the first anchor opens
+// a function, the region runs at least to that function's end.
+func sketchRegion(path string, data []byte, lines, snippet []string) (applyRegion, string) {
+	anchors := edit.SketchAnchors(snippet)
+	code := edit.SketchCode(snippet)
+	if len(code) == 0 || len(lines) == 0 {
+		return applyRegion{}, "the sketch holds no code"
+	}
+	openStart := !isMarkerLine(snippet, true)
+	openEnd := !isMarkerLine(snippet, false)
+	start, pos := 1, 0 // pos: 0-based line the next anchor is searched from
+	rest := anchors
+	if !openStart {
+		w := edit.Nearest(lines, anchors[0:1])
+		if w == nil || w.Similarity < applyMinSimilarity {
+			return applyRegion{}, fmt.Sprintf("no line of the file resembles the sketch's first unchanged line %q", anchors[0])
+		}
+		start, pos, rest = w.Start, w.Start, anchors[1:]
+	}
+	for _, a := range rest {
+		j := pos
+		for j < len(lines) && edit.Similarity([]string{lines[j]}, []string{a}) < applyMinSimilarity {
+			j++
+		}
+		if j == len(lines) {
+			return applyRegion{}, fmt.Sprintf("the sketch's unchanged line %q is not in the file after line %d", a, pos)
+		}
+		pos = j + 1
+	}
+	end := max(pos, start)
+	if openEnd {
+		end = len(lines)
+	}
+	how := "the sketch's anchors"
+	if fn, ok := enclosingFunction(path, data, start, start); ok && fn.Start == start && fn.End > end {
+		end, how = fn.End, "the sketch's anchors and "+strings.TrimPrefix(fn.How, "the enclosing ")
+	}
+	return applyRegion{Start: start, End: end, How: how}, ""
+}
+
+// isMarkerLine reports whether the snippet's first (or last) non-blank
+// line is a lazy marker.
+func isMarkerLine(snippet []string, first bool) bool {
+	for i := range snippet {
+		k := i
+		if !first {
+			k = len(snippet) - 1 - i
+		}
+		if strings.TrimSpace(snippet[k]) == "" {
+			continue
+		}
+		return len(edit.SketchCode(snippet[k:k+1])) == 0
+	}
+	return false
 }
 
 // enclosingFunction returns the function or method of the file's outline
@@ -112,18 +174,4 @@ func enclosingFunction(path string, data []byte, start, end int) (applyRegion, b
 		return applyRegion{}, false
 	}
 	return applyRegion{Start: best.StartLine, End: best.EndLine, How: "the enclosing " + best.Kind + " " + best.Name}, true
-}
-
-// sketchHead is the line a lazy sketch is placed by: its first distinctive
-// code line (usually the signature of the function it rewrites). The
-// whole sketch makes a poor probe: its new lines and the code its markers
-// leave out pull the nearest window off its function.
-func sketchHead(snippet []string) []string {
-	code := edit.SketchCode(snippet)
-	for _, l := range code {
-		if len(strings.TrimSpace(l)) >= 8 {
-			return []string{l}
-		}
-	}
-	return code
 }

@@ -75,6 +75,9 @@ func (s *session) rescueBlock(ctx context.Context, p string, e edit.Edit, br edi
 		return "", why, nil
 	}
 	lines := cutLines(before.data)
+	if why := sketchFits(e, lines[reg.Start-1:reg.End].text()); why != "" {
+		return "", why, nil
+	}
 	region := strings.Join(lines[reg.Start-1:reg.End], "")
 	reply, err := s.askApply(ctx, p, reg, len(lines), region, e, br)
 	if err != nil {

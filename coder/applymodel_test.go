@@ -59,7 +59,7 @@ func TestApplyModelRescuesRefusedSketch(t *testing.T) {
 	it := itemByPath(t, res, "calc.go")
 	require.Equal(t, ItemDone, it.Status, "%+v", it)
 	require.Equal(t, 1, it.Attempts)
-	require.Contains(t, strings.Join(it.Notes, "\n"), "block 1 rewritten by the apply model in lines 4–6 (the enclosing function Add)")
+	require.Contains(t, strings.Join(it.Notes, "\n"), "block 1 rewritten by the apply model in lines 4–6 (the sketch's anchors)")
 	require.Contains(t, kinds(res), "apply-model")
 	// The apply model saw the region and the sketch, nothing else of the file.
 	ask := srv.Requests()[1]

@@ -59,8 +59,8 @@ type Options struct {
 	// ApplyModel turns on the apply-model fallback: when a lazy sketch or
 	// a SEARCH block is still refused on the item's last attempt, the model
 	// of role llm.RoleApply rewrites only the region the engine located
-	// (the nearest text at least 80% alike, else the enclosing function)
-	// from it. The rewrite is kept only when nothing outside the region
+	// (for a SEARCH block the nearest text at least 80% alike, else the
+	// enclosing function; for a sketch the lines its anchors span) from it. The rewrite is kept only when nothing outside the region
 	// changed, the syntax guard passes and no new diagnostic appears; its
 	// diff is the block's result.
 	ApplyModel bool

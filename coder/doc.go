@@ -9,9 +9,11 @@
 // With Options.ApplyModel, a lazy sketch or SEARCH block still refused on an
 // item's last attempt goes to a second model (llm.RoleApply) with only the
 // region the engine located (apply_region.go: the nearest text, else the
-// enclosing function); its rewrite is kept only when a whole-file diff shows
-// no change outside the region, nothing outside is re-created, the syntax
-// guard passes and no new diagnostic appears (apply_check.go, applymodel.go).
+// enclosing function; a sketch's anchors); its rewrite is kept only when a
+// whole-file diff shows no change outside the region, nothing outside is
+// re-created, a SEARCH block's rewrite changes only what it quotes, the
+// syntax guard passes and no new diagnostic appears (apply_check.go,
+// applymodel.go).
 //
 // The coder owns the per-file retry loop, the validation pipeline, the
 // blocked-path policy and the change set (files, unified diff, per-item

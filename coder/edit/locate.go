@@ -20,3 +20,24 @@ func SketchCode(snippet []string) []string {
 	}
 	return out
 }
+
+// SketchAnchors returns the lines of a lazy snippet that stand next to a
+// marker, blank lines skipped: the first code line after each marker and
+// the last one before it. The format promises they are unchanged code of
+// the file; the lazy merge places the snippet by them.
+func SketchAnchors(snippet []string) []string {
+	var out []string
+	for _, s := range splitLazy(snippet) {
+		if !s.openStart {
+			out = append(out, firstNonBlank(s.lines))
+		}
+		if !s.openEnd {
+			out = append(out, lastNonBlank(s.lines))
+		}
+	}
+	return out
+}
+
+// Similarity compares two runs of lines as whitespace-collapsed text, 0..1
+// (1 - edit distance / longer length), as the refusal feedback does.
+func Similarity(a, b []string) float64 { return similarity(a, b) }
