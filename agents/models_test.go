@@ -209,3 +209,31 @@ func TestCoderAgentReportsItemProgress(t *testing.T) {
 		st("done", "blocked", "done"),
 	}, reports)
 }
+
+// A repository's apply_model and roles.apply reach the coder the App and
+// bot solve build: a block still refused on the item's last attempt goes
+// to the apply role's own model, and its rewrite is the change.
+func TestCoderAgentAppliesTheRepositoryApplyModel(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	src := "package calc\n\nfunc Add(x, y int) int {\n\treturn x + y\n}\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "calc.go"), []byte(src), 0o644))
+	block := "<file-edit filePath=\"calc.go\">\n------- SEARCH\nfunc Add(x, y int) int {\n\t// sum\n\treturn x + y\n}\n" +
+		"=======\nfunc Add(x, y int) int {\n\treturn y + x\n}\n+++++++ REPLACE\n</file-edit>\n"
+	srv := llmtest.NewServer(t, llmtest.Script{
+		llmtest.Reply(block).When(llmtest.Expect{Role: "coder", Model: "house-model"}),
+		llmtest.Reply("```go\nfunc Add(x, y int) int {\n\treturn y + x\n}\n```\n").When(llmtest.Expect{Role: "apply", Model: "small-apply"}),
+	})
+	ms, err := NewModels(modelEnv(srv.URL()))
+	require.NoError(t, err)
+	rc, err := config.ParseRepo([]byte("version: 1\napply_model: true\nroles:\n  apply:\n    model: small-apply\n"))
+	require.NoError(t, err)
+	a := &Coder{Models: ms, Options: coder.Options{SkipGoChecks: true, Attempts: 1}}
+	res, err := a.Implement(t.Context(), dir, &work.Spec{Topic: "swap"}, &work.Plan{Items: []work.Item{
+		{Path: "calc.go", Action: work.ActionModify, Steps: []work.Step{{Text: "Swap the operands."}}}}}, rc, nil)
+	require.NoError(t, err)
+	require.True(t, res.OK, "%+v", res.Items)
+	got, err := os.ReadFile(filepath.Join(dir, "calc.go"))
+	require.NoError(t, err)
+	require.Equal(t, "package calc\n\nfunc Add(x, y int) int {\n\treturn y + x\n}\n", string(got))
+}
