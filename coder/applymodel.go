@@ -115,6 +115,7 @@ func (s *session) rescueBlock(ctx context.Context, p string, e edit.Edit, br edi
 			after = out
 		}
 	}
+	r.res.Rewritten = append(r.res.Rewritten, fmt.Sprintf("%s lines %d–%d", p, reg.Start, reg.End))
 	s.notes = append(s.notes, fmt.Sprintf("attempt %d: block %d rewritten by the apply model in lines %d–%d (%s)", s.attempts, br.Index, reg.Start, reg.End, reg.How))
 	r.event(s.key, s.attempts, "apply-model", "block %d rescued: %s lines %d–%d (%s)", br.Index, p, reg.Start, reg.End, reg.How)
 	return udiff.Unified("a/"+p, "b/"+p, string(before.data), string(after)), "", nil

@@ -68,6 +68,8 @@ func TestApplyModelRescuesRefusedSketch(t *testing.T) {
 	require.Contains(t, ask.Last().Content, "func Add(a, b int) int {")
 	require.NotContains(t, ask.Last().Content, "Sub")
 	require.Contains(t, res.Changes.Files[0].Diff, "+\tif x < 0 {")
+	require.Equal(t, []string{"calc.go lines 4–6"}, res.Rewritten)
+	require.Contains(t, res.Summary, "Written by the apply model from an edit the engine refused (read these closely): calc.go lines 4–6.")
 }
 
 // TestApplyModelRescuesRefusedSearchBlock: a SEARCH block quoting a line

@@ -180,7 +180,10 @@ type Result struct {
 	// Diagnostics are the language-server errors the run added to the
 	// files it wrote and did not fix (Options.Diagnostics).
 	Diagnostics []lsp.Diagnostic `json:"diagnostics,omitempty"`
-	Usage       llm.Usage        `json:"usage"`
+	// Rewritten names the regions the apply model wrote ("path lines
+	// a–b"; Options.ApplyModel), for reviewers to read closely.
+	Rewritten []string  `json:"rewritten,omitempty"`
+	Usage     llm.Usage `json:"usage"`
 	// Summary is a short Markdown summary for the PR body.
 	Summary string `json:"summary"`
 	// Transcript is the run's actions in order, for logs and reports.

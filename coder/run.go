@@ -218,6 +218,9 @@ func summarize(res *Result) string {
 	if len(res.Blocked) > 0 {
 		fmt.Fprintf(&b, "\nNot written (blocked paths): %s.\n", strings.Join(res.Blocked, ", "))
 	}
+	if len(res.Rewritten) > 0 {
+		fmt.Fprintf(&b, "\nWritten by the apply model from an edit the engine refused (read these closely): %s.\n", strings.Join(res.Rewritten, ", "))
+	}
 	if n := len(res.Diagnostics); n > 0 {
 		fmt.Fprintf(&b, "\nLanguage-server errors this change added and left (%d):\n", n)
 		for i, d := range res.Diagnostics {
