@@ -72,6 +72,19 @@ func TestApplyModelRescuesRefusedSketch(t *testing.T) {
 	require.Contains(t, res.Summary, "Written by the apply model from an edit the engine refused (read these closely): calc.go lines 4–6.")
 }
 
+// TestApplyModelOnlyAfterTheRetries: the apply model is asked after the
+// item's last attempt, not after an earlier refusal (the script's order
+// fails the test otherwise).
+func TestApplyModelOnlyAfterTheRetries(t *testing.T) {
+	t.Parallel()
+	c, srv := applyScripted(t, "apply_model_retry", Options{Attempts: 2, SkipGoChecks: true, ApplyModel: true})
+	res, _ := implementCalc(t, c)
+	require.Zero(t, srv.Remaining())
+	it := itemByPath(t, res, "calc.go")
+	require.Equal(t, ItemDone, it.Status)
+	require.Equal(t, 2, it.Attempts)
+}
+
 // TestApplyModelRescuesRefusedSearchBlock: a SEARCH block quoting a line
 // the file lacks is refused; the apply model rewrites the function it meant.
 func TestApplyModelRescuesRefusedSearchBlock(t *testing.T) {
