@@ -58,7 +58,7 @@ func newRootCmd() *cobra.Command {
 	}
 	root.SetVersionTemplate("{{.Version}}")
 	root.AddCommand(
-		// Subcommands, one file each: serve, solve, apply, search, summarize, setup, migrate, redeliver, version.
+		// Subcommands, one file each: serve, solve, apply, search, summarize, setup, migrate, redeliver, try, version.
 		newApplyCmd(),
 		newMigrateCmd(),
 		newRedeliverCmd(),
@@ -67,6 +67,7 @@ func newRootCmd() *cobra.Command {
 		newServeCmd(),
 		newSetupCmd(),
 		newSolveCmd(),
+		newTryCmd(),
 		newReplayCmd(),
 		newVersionCmd(),
 	)

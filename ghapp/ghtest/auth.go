@@ -11,17 +11,18 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/golang-jwt/jwt/v4"
+
+	"github.com/issuesmith/issuesmith/internal/tb"
 )
 
 // testKey is one RSA key per test binary: generating 2048-bit keys per fake
 // would cost more than the tests that use it.
 var testKey = sync.OnceValues(func() (*rsa.PrivateKey, error) { return rsa.GenerateKey(rand.Reader, 2048) })
 
-func appKey(t testing.TB) (*rsa.PrivateKey, []byte) {
+func appKey(t tb.TB) (*rsa.PrivateKey, []byte) {
 	key, err := testKey()
 	if err != nil {
 		t.Fatalf("ghtest: generate app key: %v", err)

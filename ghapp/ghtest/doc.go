@@ -16,6 +16,7 @@
 // Tests inject faults (5xx, rate limits) with Inject and read the state the
 // code under test left behind through the snapshot methods.
 //
-// ghtest is for tests only: it never talks to the network and never
-// implements more of GitHub than issuesmith uses.
+// ghtest is for tests, and for `bot try` (package trydemo, through a
+// tb.Session): it never talks to the network and never implements more of
+// GitHub than issuesmith uses. The bot's real paths must never import it.
 package ghtest

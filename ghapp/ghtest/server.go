@@ -11,10 +11,11 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"testing"
 	"time"
 
 	"github.com/getkin/kin-openapi/routers"
+
+	"github.com/issuesmith/issuesmith/internal/tb"
 )
 
 // Options configures a fake. Zero values get the defaults noted.
@@ -54,7 +55,7 @@ type Request struct {
 
 // Server is a fake GitHub. All methods are safe for concurrent use.
 type Server struct {
-	t    testing.TB
+	t    tb.TB
 	opts Options
 	srv  *httptest.Server
 	rt   routers.Router
@@ -72,7 +73,7 @@ type Server struct {
 }
 
 // New starts a fake GitHub on loopback and stops it when the test ends.
-func New(t testing.TB, opts Options) *Server {
+func New(t tb.TB, opts Options) *Server {
 	t.Helper()
 	if opts.AppID == 0 {
 		opts.AppID = 1

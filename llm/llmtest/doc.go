@@ -39,5 +39,7 @@
 // marked any_order: true (llmtest.Unordered in Go) in whatever order they
 // arrive.
 //
-// This package must never be imported by non-test code paths of the bot.
+// Outside tests only `bot try` (package trydemo) uses it, through a
+// tb.Session, to play the demo's scripted conversation; the bot's real
+// paths (serve, solve, replay) must never import it.
 package llmtest

@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"testing"
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/issuesmith/issuesmith/internal/tb"
 )
 
 // Script is the ordered conversation a Server plays: each request must
@@ -188,7 +189,7 @@ func RateLimit(retryAfter string) Fault { return Fault{Status: 429, RetryAfter: 
 
 // LoadScript reads a YAML script file (strictly: unknown keys fail) and
 // fails the test when it cannot.
-func LoadScript(t testing.TB, path string) Script {
+func LoadScript(t tb.TB, path string) Script {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {

@@ -9,9 +9,9 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
+	"github.com/issuesmith/issuesmith/internal/tb"
 	"github.com/issuesmith/issuesmith/llm"
 )
 
@@ -19,7 +19,7 @@ import (
 // loopback. It is safe for concurrent use; requests are matched in arrival
 // order.
 type Server struct {
-	t      testing.TB
+	t      tb.TB
 	srv    *httptest.Server
 	prefix string
 
@@ -44,7 +44,7 @@ func WithPrefix(prefix string) Option {
 // NewServer starts a server playing script and stops it when the test
 // ends. An unexpected request fails the test (printing the request) and is
 // answered 400; exchanges left unplayed at the end fail the test too.
-func NewServer(t testing.TB, script Script, opts ...Option) *Server {
+func NewServer(t tb.TB, script Script, opts ...Option) *Server {
 	t.Helper()
 	s := &Server{t: t, script: script, prefix: "/v1", played: make([]bool, len(script)), faults: make([]int, len(script))}
 	for _, o := range opts {

@@ -5,6 +5,7 @@
 // someone else, to make the server refuse pushes, and to read a branch's
 // files and commits back.
 //
-// It is for tests only: it fails the test on any setup error and must never
-// be imported by production code. It needs the git CLI.
+// It is for tests, and for `bot try` (package trydemo, through a
+// tb.Session): it fails the test (or the session) on any setup error, and the
+// bot's real paths must never import it. It needs the git CLI.
 package gittest

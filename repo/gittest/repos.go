@@ -5,7 +5,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"testing"
+
+	"github.com/issuesmith/issuesmith/internal/tb"
 )
 
 // Delete as a file's content in Commit removes the file.
@@ -16,7 +17,7 @@ const Committer = "Someone Else <someone@example.com>"
 
 // CreateRepo creates an empty bare repository name ("owner/repo") whose
 // default branch is main, accepting pushes over HTTP, and returns its URL.
-func (s *Server) CreateRepo(t testing.TB, name string) string {
+func (s *Server) CreateRepo(t tb.TB, name string) string {
 	t.Helper()
 	dir := s.Dir(name)
 	git(t, "", "init", "--quiet", "--bare", "--initial-branch=main", dir)
@@ -26,7 +27,7 @@ func (s *Server) CreateRepo(t testing.TB, name string) string {
 
 // Seed creates repository name with one commit on main holding files
 // (path → content) and returns its URL.
-func (s *Server) Seed(t testing.TB, name string, files map[string]string) string {
+func (s *Server) Seed(t tb.TB, name string, files map[string]string) string {
 	t.Helper()
 	url := s.CreateRepo(t, name)
 	s.Commit(t, name, "main", files, "seed")
@@ -37,7 +38,7 @@ func (s *Server) Seed(t testing.TB, name string, files map[string]string) string
 // files (path → content; Delete removes a path), and returns its hash. A
 // missing branch starts from main, or as the first commit of an empty
 // repository. It bypasses HTTP, the token and RejectPushes.
-func (s *Server) Commit(t testing.TB, name, branch string, files map[string]string, msg string) string {
+func (s *Server) Commit(t tb.TB, name, branch string, files map[string]string, msg string) string {
 	t.Helper()
 	work := t.TempDir()
 	git(t, "", "clone", "--quiet", s.Dir(name), work)
@@ -72,7 +73,7 @@ func (s *Server) Commit(t testing.TB, name, branch string, files map[string]stri
 
 // Head returns branch's commit in repository name, "" if the branch does not
 // exist.
-func (s *Server) Head(t testing.TB, name, branch string) string {
+func (s *Server) Head(t tb.TB, name, branch string) string {
 	t.Helper()
 	cmd := exec.Command("git", "rev-parse", "--verify", "--quiet", "refs/heads/"+branch)
 	cmd.Dir = s.Dir(name)
@@ -84,7 +85,7 @@ func (s *Server) Head(t testing.TB, name, branch string) string {
 }
 
 // Files returns every file on branch of repository name (path → content).
-func (s *Server) Files(t testing.TB, name, branch string) map[string]string {
+func (s *Server) Files(t tb.TB, name, branch string) map[string]string {
 	t.Helper()
 	dir := s.Dir(name)
 	files := map[string]string{}
@@ -107,7 +108,7 @@ type CommitInfo struct {
 }
 
 // Log returns the commits of branch, newest first.
-func (s *Server) Log(t testing.TB, name, branch string) []CommitInfo {
+func (s *Server) Log(t tb.TB, name, branch string) []CommitInfo {
 	t.Helper()
 	out := git(t, s.Dir(name), "log", "--format=%H%x1f%an <%ae>%x1f%cn <%ce>%x1f%P%x1f%B%x1e", "refs/heads/"+branch)
 	var log []CommitInfo
@@ -124,7 +125,7 @@ func (s *Server) Log(t testing.TB, name, branch string) []CommitInfo {
 
 // RejectPushes installs a pre-receive hook in repository name that refuses
 // every push over HTTP with message, as a protected branch would.
-func (s *Server) RejectPushes(t testing.TB, name, message string) {
+func (s *Server) RejectPushes(t tb.TB, name, message string) {
 	t.Helper()
 	hook := filepath.Join(s.Dir(name), "hooks", "pre-receive")
 	script := "#!/bin/sh\n[ \"$GITTEST_ALLOW\" = 1 ] && exit 0\necho '" +
@@ -138,7 +139,7 @@ func (s *Server) RejectPushes(t testing.TB, name, message string) {
 }
 
 // git runs the git CLI for the helpers, failing the test on error.
-func git(t testing.TB, dir string, args ...string) string {
+func git(t tb.TB, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
@@ -158,7 +159,7 @@ func git(t testing.TB, dir string, args ...string) string {
 // read in place, its .gitignore files honoured) as one commit on branch of
 // repository name, creating the repository if needed, and returns the
 // commit. It is meant for big fixtures such as a copy of GOROOT/src.
-func (s *Server) ImportDir(t testing.TB, name, branch, src string) string {
+func (s *Server) ImportDir(t tb.TB, name, branch, src string) string {
 	t.Helper()
 	if _, err := os.Stat(s.Dir(name)); err != nil {
 		s.CreateRepo(t, name)

@@ -10,7 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
-	"testing"
+
+	"github.com/issuesmith/issuesmith/internal/tb"
 )
 
 // Server is a git smart-HTTP server over bare repositories in a temporary
@@ -44,7 +45,7 @@ func WithTokenCheck(accept func(token string) bool) Option {
 
 // NewServer starts a server that is closed when the test ends. It skips the
 // test when git or git-http-backend is missing.
-func NewServer(t testing.TB, opts ...Option) *Server {
+func NewServer(t tb.TB, opts ...Option) *Server {
 	t.Helper()
 	backend := httpBackend(t)
 	s := &Server{root: t.TempDir()}
@@ -122,7 +123,7 @@ func (s *Server) Dir(name string) string {
 }
 
 // httpBackend finds git-http-backend or skips the test.
-func httpBackend(t testing.TB) string {
+func httpBackend(t tb.TB) string {
 	t.Helper()
 	out, err := exec.Command("git", "--exec-path").Output()
 	if err != nil {

@@ -1,0 +1,24 @@
+// Package trydemo is `bot try`: the whole flow, from a labelled issue to a
+// draft pull request, run by the real `bot serve` code (server.New and
+// Serve on a loopback listener) without a model key or GitHub, and shown as
+// a web page.
+//
+// Run creates a small Go module (sample.go) in a real git server
+// (repo/gittest's git http-backend), files an issue on an in-process fake
+// GitHub (ghapp/ghtest, which checks every request against GitHub's REST
+// description) and plays the person: the label and the /implement comment
+// reach the server as signed webhook deliveries made from GitHub's
+// published examples (payloads/). The model's side is script.yaml, played
+// by llm/llmtest and written for this sample; the fakes run through a
+// tb.Session, and anything they did not expect fails the run. Render turns
+// what the fake GitHub holds at the end — the issue thread with spec, plan
+// and progress comments, the pull request and its diff read from the git
+// server — into one server-rendered HTML page (GitHub-flavoured Markdown
+// by goldmark, sanitized by bluemonday) that says plainly the answers were
+// scripted; Handler serves it.
+//
+// Contracts: nothing leaves loopback; the run's files live in one
+// temporary directory removed at the end; no key, token or webhook secret
+// reaches the page or the terminal. It must never mock a stage: if the
+// workflow stops, Run fails with the bot's own progress comment.
+package trydemo

@@ -1,0 +1,114 @@
+package trydemo
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"html/template"
+	"net/http"
+	"regexp"
+
+	"github.com/microcosm-cc/bluemonday"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/renderer/html"
+
+	"github.com/issuesmith/issuesmith/internal/ghtext"
+)
+
+//go:embed page.html
+var pageHTML string
+
+var pageTmpl = template.Must(template.New("page").Parse(pageHTML))
+
+// markdown renders comments as GitHub does: GitHub-flavoured Markdown
+// (tables, task lists, strikethrough, autolinks), a newline is a line
+// break, and the HTML the text carries (<details>, <sub>) is kept, then
+// sanitized.
+var markdown = goldmark.New(
+	goldmark.WithExtensions(extension.GFM),
+	goldmark.WithRendererOptions(html.WithHardWraps(), html.WithUnsafe()),
+)
+
+// sanitizer is bluemonday's policy for user content plus the task-list
+// checkboxes GFM renders (disabled, as GitHub shows them to a reader).
+var sanitizer = func() *bluemonday.Policy {
+	p := bluemonday.UGCPolicy()
+	p.AllowAttrs("type").Matching(regexp.MustCompile(`^checkbox$`)).OnElements("input")
+	p.AllowAttrs("checked", "disabled").OnElements("input")
+	return p
+}()
+
+// renderMarkdown is src as GitHub shows it, safe to put in the page.
+func renderMarkdown(src string) (template.HTML, error) {
+	var b bytes.Buffer
+	if err := markdown.Convert([]byte(src), &b); err != nil {
+		return "", fmt.Errorf("render markdown: %w", err)
+	}
+	return template.HTML(sanitizer.SanitizeBytes(b.Bytes())), nil // #nosec G203: sanitized just now
+}
+
+// entry is one comment of the page's conversation.
+type entry struct {
+	ID     int64 // the anchor the bot's links point at (#issuecomment-ID)
+	User   string
+	Bot    bool
+	Kind   string // the bot's comment kind (spec, plan, progress), from its marker
+	Edited bool
+	Body   template.HTML
+}
+
+type page struct {
+	Res       *Result
+	IssueBody template.HTML
+	Thread    []entry
+	PRBody    template.HTML
+	Files     []diffFile
+	Adds      int
+	Dels      int
+}
+
+// Render is the result as one self-contained HTML page: the issue's
+// conversation, the pull request and its diff, under a notice that the
+// model's answers were scripted.
+func Render(res *Result) ([]byte, error) {
+	p := page{Res: res, Files: splitDiff(res.Diff)}
+	var err error
+	if p.IssueBody, err = renderMarkdown(res.Issue.Body); err != nil {
+		return nil, err
+	}
+	if p.PRBody, err = renderMarkdown(res.PR.Body); err != nil {
+		return nil, err
+	}
+	for _, c := range res.Comments {
+		body, err := renderMarkdown(c.Body)
+		if err != nil {
+			return nil, err
+		}
+		e := entry{ID: c.ID, User: c.User, Bot: c.User == res.BotLogin, Edited: c.Edits > 0, Body: body}
+		if m, ok := ghtext.ParseMarker(c.Body); ok && e.Bot {
+			e.Kind = m.Kind
+		}
+		p.Thread = append(p.Thread, e)
+	}
+	for _, f := range p.Files {
+		p.Adds += f.Adds
+		p.Dels += f.Dels
+	}
+	var b bytes.Buffer
+	if err := pageTmpl.Execute(&b, p); err != nil {
+		return nil, fmt.Errorf("render page: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+// Handler serves page at / (and nothing else) to a browser.
+func Handler(page []byte) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+		_, _ = w.Write(page)
+	})
+	return mux
+}

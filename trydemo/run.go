@@ -1,0 +1,253 @@
+package trydemo
+
+import (
+	"cmp"
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/issuesmith/issuesmith/config"
+	"github.com/issuesmith/issuesmith/ghapp/ghtest"
+	"github.com/issuesmith/issuesmith/internal/ghtext"
+	"github.com/issuesmith/issuesmith/internal/tb"
+	"github.com/issuesmith/issuesmith/llm/llmtest"
+	"github.com/issuesmith/issuesmith/repo/gittest"
+	"github.com/issuesmith/issuesmith/server"
+)
+
+//go:embed script.yaml
+var scriptYAML []byte
+
+const (
+	modelName     = "scripted-demo-model"
+	webhookSecret = "bot-try-webhook-secret"
+)
+
+// Options tune a run; the zero value is what `bot try` uses.
+type Options struct {
+	// Dir holds the run's temporary directory ("" for the system's); it is
+	// removed when Run returns.
+	Dir string
+	// Log receives the server's log; nil discards it.
+	Log *slog.Logger
+	// Step is told each step as it happens (for a terminal); nil ignores.
+	Step func(string)
+	// Timeout bounds the whole run (0: five minutes).
+	Timeout time.Duration
+
+	script []byte // the model's side; nil: script.yaml (tests change it)
+}
+
+// Result is what a person would see on GitHub at the end of the run.
+type Result struct {
+	Repo      string // owner/name
+	BotLogin  string
+	Issue     ghtest.Issue
+	Comments  []ghtest.Comment // the issue's conversation, oldest first
+	PR        ghtest.PullRequest
+	Diff      string // git diff base...head, from the git server
+	Exchanges int    // the scripted model answers the run used
+
+	issued []string // the installation tokens the fake handed out (tests look for them)
+}
+
+// Run plays the whole flow and returns what GitHub shows at the end. The
+// fakes' own complaints (a request GitHub would refuse, a model request the
+// script does not expect, an answer left unused) fail it.
+func Run(ctx context.Context, opts Options) (*Result, error) {
+	s, err := tb.NewSession(opts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	var res *Result
+	err = s.Run(func() (err error) {
+		res, err = run(ctx, s, opts)
+		return err
+	})
+	if cerr := s.Close(); err == nil {
+		err = cerr
+	}
+	if ferr := s.Err(); err == nil && ferr != nil {
+		err = fmt.Errorf("the demo's fakes saw something unexpected: %w", ferr)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// demo is one run's fakes and server address.
+type demo struct {
+	gh    *ghtest.Server
+	git   *gittest.Server
+	model *llmtest.Server
+	addr  string
+	issue int
+	step  func(string)
+}
+
+func run(ctx context.Context, s *tb.Session, opts Options) (*Result, error) {
+	ctx, cancel := context.WithTimeout(ctx, cmp.Or(opts.Timeout, 5*time.Minute))
+	defer cancel()
+	step := opts.Step
+	if step == nil {
+		step = func(string) {}
+	}
+	var hushed atomic.Bool
+	log := slog.New(slog.DiscardHandler)
+	if opts.Log != nil {
+		log = slog.New(hushHandler{opts.Log.Handler(), &hushed})
+	}
+	script := opts.script
+	if script == nil {
+		script = scriptYAML
+	}
+	d, cfg, err := setUp(s, step, script)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := server.New(ctx, cfg, log, server.Tuning{GitHubWriteInterval: -1, PollInterval: 50 * time.Millisecond})
+	if err != nil {
+		return nil, fmt.Errorf("bot serve's start: %w", err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		srv.Close()
+		return nil, err
+	}
+	d.addr = l.Addr().String()
+	sctx, stop := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(sctx, l) }()
+	res, err := d.play(ctx)
+	if err == nil {
+		hushed.Store(true) // the stop's noise, not a failure's context
+	}
+	stop()
+	if serr := <-served; err == nil && serr != nil {
+		err = fmt.Errorf("bot serve: %w", serr)
+	}
+	return res, err
+}
+
+// setUp starts the fakes with the sample repository and its issue and
+// writes bot serve's settings for them.
+func setUp(s *tb.Session, step func(string), scriptText []byte) (*demo, *config.Server, error) {
+	d := &demo{step: step}
+	d.gh = ghtest.New(s, ghtest.Options{})
+	d.git = gittest.NewServer(s, gittest.WithTokenCheck(func(tok string) bool { return d.gh.ValidToken(owner, name, tok) }))
+	url := d.git.Seed(s, owner+"/"+name, sampleFiles)
+	d.gh.AddRepo(ghtest.Repo{Owner: owner, Name: name, CloneURL: url})
+	d.gh.SetPermission(owner, name, person, "write")
+	d.issue = d.gh.AddIssue(owner, name, ghtest.Issue{Title: issueTitle, Body: issueBody, User: person})
+	script, err := llmtest.ParseScript(scriptText)
+	if err != nil {
+		return nil, nil, err
+	}
+	d.model = llmtest.NewServer(s, script, llmtest.WithModels(modelName))
+	step(fmt.Sprintf("fake GitHub, git server and scripted model on loopback; %s/%s#%d filed by %s", owner, name, d.issue, person))
+	key := filepath.Join(s.Dir(), "app.pem")
+	if err := os.WriteFile(key, d.gh.PrivateKey(), 0o600); err != nil {
+		return nil, nil, err
+	}
+	cfg, err := config.ParseServer([]string{
+		"ISSUESMITH_APP_ID=" + strconv.FormatInt(d.gh.AppID(), 10), "ISSUESMITH_PRIVATE_KEY_FILE=" + key,
+		"ISSUESMITH_WEBHOOK_SECRET=" + webhookSecret, "ISSUESMITH_GITHUB_URL=" + d.gh.URL(),
+		"ISSUESMITH_MODEL_NAME=" + modelName, "ISSUESMITH_MODEL_BASE_URL=" + d.model.URL(),
+		"ISSUESMITH_MODEL_MAX_RETRIES=0", "ISSUESMITH_STATE_DIR=" + s.TempDir(),
+		"ISSUESMITH_SUMMARY_REFRESH=off", "ISSUESMITH_REDELIVER=off", "ISSUESMITH_SHUTDOWN_TIMEOUT=5s",
+	})
+	return d, cfg, err
+}
+
+// play does what the person does on GitHub — label the issue, read the
+// spec and plan, comment /implement — each reaching the server as GitHub's
+// signed webhook delivery, and waits for the draft pull request.
+func (d *demo) play(ctx context.Context) (*Result, error) {
+	if err := d.wait(ctx, "bot serve to be ready", func() bool { return d.ready() }); err != nil {
+		return nil, err
+	}
+	d.gh.SetWebhook("http://"+d.addr+"/webhook", []byte(webhookSecret))
+	d.gh.SetLabels(owner, name, d.issue, trigger)
+	if err := d.deliver("issues", d.labeled()); err != nil {
+		return nil, err
+	}
+	d.step(person + " labelled the issue " + trigger)
+	if err := d.wait(ctx, "the spec and the plan", func() bool {
+		return strings.Contains(d.progress(), "issuesmith: waiting for you")
+	}); err != nil {
+		return nil, err
+	}
+	d.step("the bot posted the spec and the plan and waits for approval")
+	id := d.gh.AddComment(owner, name, d.issue, person, "/implement")
+	if err := d.deliver("issue_comment", d.commented(id, "/implement")); err != nil {
+		return nil, err
+	}
+	d.step(person + " commented /implement")
+	if err := d.wait(ctx, "the pull request", func() bool {
+		return strings.Contains(d.progress(), "issuesmith: done") && len(d.gh.PullRequests(owner, name)) == 1
+	}); err != nil {
+		return nil, err
+	}
+	pr := d.gh.PullRequests(owner, name)[0]
+	d.step(fmt.Sprintf("the bot pushed %s and opened draft pull request #%d", pr.Head, pr.Number))
+	return d.result(ctx, pr)
+}
+
+// deliver sends one delivery as GitHub does and wants it accepted.
+func (d *demo) deliver(event string, payload []byte) error {
+	guid := fmt.Sprintf("bot-try-%s-%d", event, time.Now().UnixNano())
+	if st := d.gh.Deliver(guid, event, payload, 10*time.Second); st != http.StatusAccepted {
+		return fmt.Errorf("the %s delivery was answered %d, not 202 Accepted", event, st)
+	}
+	return nil
+}
+
+func (d *demo) ready() bool {
+	resp, err := http.Get("http://" + d.addr + "/readyz")
+	if err != nil {
+		return false
+	}
+	resp.Body.Close()
+	return resp.StatusCode == http.StatusOK
+}
+
+// progress is the bot's progress comment ("" before it exists).
+func (d *demo) progress() string {
+	for _, c := range d.gh.Comments(owner, name, d.issue) {
+		if m, ok := ghtext.ParseMarker(c.Body); ok && m.Kind == "progress" {
+			return c.Body
+		}
+	}
+	return ""
+}
+
+// wait polls cond until it holds; on timeout it says what it waited for
+// and what the progress comment said last.
+func (d *demo) wait(ctx context.Context, what string, cond func() bool) error {
+	t := time.NewTicker(25 * time.Millisecond)
+	defer t.Stop()
+	for !cond() {
+		if strings.Contains(d.progress(), "issuesmith: stopped") {
+			return fmt.Errorf("the run stopped while waiting for %s:\n%s", what, d.progress())
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for %s: %w; the progress comment says:\n%s", what, ctx.Err(), d.progress())
+		case <-t.C:
+		}
+	}
+	return nil
+}
+
+var errNoDiff = errors.New("the pull request's branch has no diff against its base")

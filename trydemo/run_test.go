@@ -1,0 +1,135 @@
+package trydemo
+
+import (
+	"bytes"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/issuesmith/issuesmith/internal/ghtext"
+)
+
+// The demo runs the real flow: the sample issue ends in a draft pull
+// request whose branch, on the real git server, holds what the scripted
+// coder wrote, after the bot's own spec, plan and progress comments; every
+// scripted answer was asked for, and no fake complained.
+func TestRunEndsInADraftPullRequest(t *testing.T) {
+	var logs bytes.Buffer
+	var steps []string
+	res, err := Run(t.Context(), Options{Dir: t.TempDir(), Log: slog.New(slog.NewTextHandler(&logs, nil)),
+		Step: func(s string) { steps = append(steps, s) }})
+	require.NoError(t, err, "server log:\n%s", logs.String())
+
+	require.Equal(t, "octo-org/units", res.Repo)
+	require.Equal(t, 2, res.PR.Number)
+	require.True(t, res.PR.Draft)
+	require.Equal(t, "issuesmith/issue-1", res.PR.Head)
+	require.Equal(t, "main", res.PR.Base)
+	require.Equal(t, res.BotLogin, res.PR.User)
+	require.Contains(t, res.PR.Body, "Fixes #1")
+	require.Contains(t, res.PR.Body, "`go build .` passed", "the coder's validation really ran")
+	require.Contains(t, res.Diff, "+func FahrenheitToCelsius(f float64) float64 {\n+\treturn (f - 32) * 5 / 9\n+}\n")
+	require.Contains(t, res.Diff, "+func TestRoundTrip(t *testing.T) {")
+	require.Equal(t, 5, res.Exchanges, "every answer of script.yaml, none twice")
+
+	kinds := map[string]string{}
+	for _, c := range res.Comments {
+		if m, ok := ghtext.ParseMarker(c.Body); ok && c.User == res.BotLogin {
+			kinds[m.Kind] = c.Body
+		}
+	}
+	require.Contains(t, kinds["spec"], "Convert Fahrenheit back to Celsius")
+	require.Contains(t, kinds["plan"], "Add TestRoundTrip converting a few temperatures there and back")
+	require.Contains(t, kinds["progress"], "issuesmith: done")
+	require.Equal(t, "/implement", res.Comments[len(res.Comments)-1].Body, "the person's approval")
+	require.NotContains(t, res.Issue.Labels, trigger, "the bot took its label off")
+	require.Len(t, steps, 5)
+	require.NotEmpty(t, res.issued)
+
+	// The page: the notice, the spec, the plan, the progress, the pull
+	// request and its diff; no secret and no hidden marker.
+	page, err := Render(res)
+	require.NoError(t, err)
+	html := string(page)
+	for _, want := range []string{
+		`<div class="notice" id="scripted">`, "This is a demo: the model's answers are scripted.",
+		"<h2>Spec: Convert Fahrenheit back to Celsius</h2>",
+		"<strong>Approve and implement</strong>",
+		"Add TestRoundTrip converting a few temperatures there and back",
+		`<input checked="" disabled="" type="checkbox"`,
+		"issuesmith: done",
+		"Pull request #2: Convert Fahrenheit back to Celsius", `<span class="state draft">Draft</span>`,
+		`<tr class="add"><td>&#43;func FahrenheitToCelsius(f float64) float64 {</td></tr>`,
+		`<tr class="del"><td>-import &#34;testing&#34;</td></tr>`,
+		`<header>temp.go <span class="stat">+6</span> <span class="stat-del">−0</span></header>`,
+	} {
+		require.Contains(t, html, want)
+	}
+	for _, secret := range append(res.issued, webhookSecret, "PRIVATE KEY", "<!-- issuesmith:", "<script") {
+		require.NotContains(t, html, secret)
+		require.NotContains(t, logs.String(), secret)
+	}
+}
+
+// A model answer the script does not have stops the run with the bot's own
+// explanation, and the unexpected request is reported: the demo cannot
+// pass without the real workflow doing each step.
+func TestRunFailsWhenTheScriptRunsOut(t *testing.T) {
+	cut := bytes.Index(scriptYAML, []byte("- name: coder temp_test.go"))
+	require.Positive(t, cut)
+	_, err := Run(t.Context(), Options{Dir: t.TempDir(), script: scriptYAML[:cut]})
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "the run stopped while waiting for the pull request")
+	require.Contains(t, err.Error(), "issuesmith: stopped")
+	require.Contains(t, err.Error(), "llmtest: unexpected request")
+}
+
+// The payloads are GitHub's published examples, the same bytes as
+// webhook/testdata's copies.
+func TestPayloadsAreTheOctokitExamples(t *testing.T) {
+	files, err := payloads.ReadDir("payloads")
+	require.NoError(t, err)
+	require.Len(t, files, 2)
+	for _, f := range files {
+		ours, err := payloads.ReadFile("payloads/" + f.Name())
+		require.NoError(t, err)
+		theirs, err := os.ReadFile(filepath.Join("..", "webhook", "testdata", f.Name()))
+		require.NoError(t, err)
+		require.Equal(t, string(theirs), string(ours), f.Name())
+	}
+}
+
+// Comments are rendered as GitHub does (task lists, tables, <details>) and
+// sanitized: a script or an event handler in a comment never reaches the
+// page.
+func TestRenderMarkdownSanitizes(t *testing.T) {
+	got, err := renderMarkdown("- [x] done\n- [ ] not yet\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n" +
+		"<details><summary>More</summary>\n\nhidden\n</details>\n\n<script>alert(1)</script>\n<img src=x onerror=alert(2)>\n")
+	require.NoError(t, err)
+	s := string(got)
+	require.Contains(t, s, `<input checked="" disabled="" type="checkbox"`)
+	require.Contains(t, s, "<table>")
+	require.Contains(t, s, "<details><summary>More</summary>")
+	require.NotContains(t, s, "<script")
+	require.NotContains(t, s, "onerror")
+}
+
+func TestHandlerServesOnlyThePage(t *testing.T) {
+	srv := httptest.NewServer(Handler([]byte("<p>page</p>")))
+	t.Cleanup(srv.Close)
+	resp, err := http.Get(srv.URL + "/")
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	require.True(t, strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html"))
+	resp, err = http.Get(srv.URL + "/etc/passwd")
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusNotFound, resp.StatusCode)
+}
