@@ -138,6 +138,13 @@ func (r *Runner) One(ctx context.Context, in *Instance) (res Result) {
 			r.Progress.Stage(in.ID, stage)
 		}
 	}
+	// An instance built in code, not read from a file, is checked (and
+	// given the default test command) the same way, on a copy.
+	inst := *in
+	in = &inst
+	if err := in.validate(); err != nil {
+		return fail(StatusError, fmt.Errorf("instance: %w", err))
+	}
 	src, err := ResolveRepo(r.Repos, in.Repo)
 	if err != nil {
 		return fail(StatusError, err)

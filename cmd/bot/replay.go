@@ -94,7 +94,7 @@ func replaySolver(f replayFlags, environ []string, stderr io.Writer) (replay.Sol
 	case "gold":
 		return replay.Gold{}, nil
 	case "oracle":
-		return nil, usageErr("--model oracle: not built yet (use gold, or a configured model)")
+		return replay.Oracle{Coder: agents.Coder{AllowChecks: true}, StageTimeout: f.stageTimeout}, nil
 	}
 	m, err := config.ParseModel(environ)
 	if err != nil {

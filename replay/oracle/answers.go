@@ -1,0 +1,200 @@
+package oracle
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/work"
+)
+
+// maxReads bounds the files the explorer reads before it submits: the
+// explorer's step budget must leave room for the spec.
+const maxReads = 12
+
+// answer is the oracle's reply to one request, from the conversation so
+// far (the oracle keeps no state between requests).
+func (t *Task) answer(req request) (answer, error) {
+	switch req.Role {
+	case llm.RoleExplorer:
+		return t.explore(req)
+	case llm.RoleObserver:
+		if strings.Contains(req.Messages[0].Content, "notebook") {
+			return t.notes(req)
+		}
+		return jsonAnswer(map[string]string{"analysis": "The exploration is on the files the fix changes.",
+			"next": "continue", "suggestion": ""})
+	case llm.RolePlanner:
+		return t.plan()
+	case llm.RoleCoder:
+		return t.code(req)
+	}
+	return answer{}, fmt.Errorf("no answer for role %q", req.Role)
+}
+
+// explore reads each gold file that exists, one per step, then submits a
+// spec naming every gold file.
+func (t *Task) explore(req request) (answer, error) {
+	if !offered(req, "submit_spec") {
+		return answer{}, fmt.Errorf("the explorer offers no submit_spec tool (tools: %v)", req.Tools)
+	}
+	read := map[string]bool{}
+	calls := 0
+	for _, m := range req.Messages {
+		for _, c := range m.ToolCalls {
+			calls++
+			var p struct{ Path string }
+			if c.Name == "read_file" && json.Unmarshal([]byte(c.Arguments), &p) == nil {
+				read[p.Path] = true
+			}
+		}
+	}
+	if offered(req, "read_file") && len(read) < maxReads {
+		for _, f := range t.Fixes {
+			if f.Action != work.ActionAdd && !read[f.Path] {
+				return callAnswer(calls, "read_file", map[string]any{"path": f.Path})
+			}
+		}
+	}
+	topic := t.topic()
+	spec := map[string]any{"topic": topic, "current": []string{"The code does not yet do what the issue asks: " + topic},
+		"desired": []string{topic}}
+	var files []work.FileChange
+	for _, f := range t.Fixes {
+		files = append(files, work.FileChange{Path: f.Path, Action: f.Action, Reason: reason(f)})
+	}
+	spec["files"] = files
+	return callAnswer(calls, "submit_spec", spec)
+}
+
+// notes answers a compression: every gold file the log names is relevant.
+func (t *Task) notes(req request) (answer, error) {
+	log := req.Messages[len(req.Messages)-1].Content
+	type note struct {
+		Path     string `json:"path"`
+		Summary  string `json:"summary"`
+		Relevant bool   `json:"relevant"`
+		Why      string `json:"why"`
+	}
+	files := []note{}
+	for _, f := range t.Fixes {
+		if strings.Contains(log, f.Path) {
+			files = append(files, note{Path: f.Path, Summary: "a file the fix changes", Relevant: true, Why: reason(f)})
+		}
+	}
+	return jsonAnswer(map[string]any{"files": files, "hypothesis": "The fix changes " + t.paths() + "."})
+}
+
+// plan answers one item per gold file, in patch order.
+func (t *Task) plan() (answer, error) {
+	type item struct {
+		Path      string   `json:"path"`
+		Action    string   `json:"action"`
+		Reason    string   `json:"reason"`
+		Steps     []string `json:"steps"`
+		DependsOn []string `json:"depends_on"`
+	}
+	items := []item{}
+	for _, f := range t.Fixes {
+		items = append(items, item{Path: f.Path, Action: string(f.Action), Reason: reason(f),
+			Steps: []string{fmt.Sprintf("Make the change the fix makes to %s.", f.Path)}, DependsOn: []string{}})
+	}
+	return jsonAnswer(map[string]any{"items": items})
+}
+
+var itemRe = regexp.MustCompile(`(?m)^# Your item: (\S+) \((add|modify|delete)\)\s*$`)
+
+// code answers an item's first turn with the gold blocks for its file;
+// any later turn (a report, a fix round) is answered "done".
+func (t *Task) code(req request) (answer, error) {
+	for _, m := range req.Messages {
+		if m.Role == llm.Assistant {
+			return answer{Content: "<chat>done</chat>"}, nil
+		}
+	}
+	var path string
+	for _, m := range req.Messages {
+		if mm := itemRe.FindStringSubmatch(m.Content); m.Role == llm.User && mm != nil {
+			path = mm[1]
+			break
+		}
+	}
+	for _, f := range t.Fixes {
+		if f.Path != path || path == "" {
+			continue
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "<chat>The fix's change to %s.</chat>\n<file-edit filePath=%q>\n", f.Path, f.Path)
+		blocks := f.Blocks
+		if f.Action == work.ActionAdd {
+			blocks = []Block{{Replace: f.Content}}
+		}
+		for _, bl := range blocks {
+			fmt.Fprintf(&b, "------- SEARCH\n%s=======\n%s+++++++ REPLACE\n", withNewline(bl.Search), withNewline(bl.Replace))
+		}
+		b.WriteString("</file-edit>\n")
+		return answer{Content: b.String()}, nil
+	}
+	return answer{Content: "<chat>done</chat>"}, nil
+}
+
+func withNewline(s string) string {
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		return s + "\n"
+	}
+	return s
+}
+
+func (t *Task) topic() string {
+	for _, l := range strings.Split(t.Issue, "\n") {
+		if l = strings.TrimSpace(strings.TrimLeft(l, "# ")); l != "" {
+			if r := []rune(l); len(r) > 200 {
+				l = string(r[:200])
+			}
+			return l
+		}
+	}
+	return "Resolve the issue"
+}
+
+func (t *Task) paths() string {
+	var ps []string
+	for _, f := range t.Fixes {
+		ps = append(ps, f.Path)
+	}
+	return strings.Join(ps, ", ")
+}
+
+func reason(f Fix) string {
+	switch f.Action {
+	case work.ActionAdd:
+		return "The fix adds this file."
+	case work.ActionDelete:
+		return "The fix deletes this file."
+	}
+	return "The fix changes this file."
+}
+
+func offered(req request, tool string) bool {
+	for _, t := range req.Tools {
+		if t == tool {
+			return true
+		}
+	}
+	return false
+}
+
+func callAnswer(n int, name string, args any) (answer, error) {
+	b, err := json.Marshal(args)
+	if err != nil {
+		return answer{}, err
+	}
+	return answer{Calls: []llm.ToolCall{{ID: fmt.Sprintf("oracle_%d", n+1), Name: name, Arguments: string(b)}}}, nil
+}
+
+func jsonAnswer(v any) (answer, error) {
+	b, err := json.Marshal(v)
+	return answer{Content: string(b)}, err
+}

@@ -1,0 +1,25 @@
+// Package oracle is the deterministic "perfect model" of `bot replay
+// --model oracle`: an OpenAI-compatible chat-completions server on loopback
+// that knows one instance's gold patch and answers the App's agents through
+// their real prompts and tools, as a model that knew the fix would. The
+// explorer's turns read each gold file that exists (read_file) and then
+// submit a spec naming every gold file with its action (submit_spec); the
+// observer finds nothing to say; a compression keeps the gold files as
+// relevant; the planner answers one JSON item per gold file; the coder
+// answers, for the item it is shown, SEARCH/REPLACE blocks cut from the gold
+// hunks (git's few lines of context, widened only until the SEARCH text is
+// unique in the file) or, for a new file, one block with an empty SEARCH.
+//
+// It never writes a file and never reads the repository: every byte it
+// proposes goes through the edit engine, the guards, gofmt/build/vet and git
+// exactly as a real model's answer would, so anything short of resolved
+// under the oracle is a defect of the bot's plumbing or a limit it states.
+// Limits: binary files and renames in a gold patch cannot be written as
+// text edits (Fixes reports them); a coder turn after a report (a refused
+// block, a failed build) is answered "done", so a refusal shows as a
+// failed item rather than being retried.
+//
+// Roles are told apart by the X-Issuesmith-Role header the llm client sends
+// (llm.RoleHeader) and, for the observer role's two uses, by the system
+// prompt (the observer's verdict or a compression's notes).
+package oracle

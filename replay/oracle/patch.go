@@ -1,0 +1,107 @@
+package oracle
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/bluekeyes/go-gitdiff/gitdiff"
+
+	"github.com/issuesmith/issuesmith/work"
+)
+
+// Fix is what the gold patch does to one file, in the form a model would
+// write it: SEARCH/REPLACE blocks for a file it changes, the whole content
+// of a file it adds, nothing for a file it deletes.
+type Fix struct {
+	Path    string
+	Action  work.Action
+	Blocks  []Block
+	Content string // ActionAdd: the new file
+}
+
+// Block is one SEARCH/REPLACE pair.
+type Block struct{ Search, Replace string }
+
+// Base returns a file's content at the base commit (fs.ErrNotExist when
+// the file is not there).
+type Base func(path string) ([]byte, error)
+
+// Fixes reads a git patch (as `git diff` writes it) into one Fix per file
+// it touches, in patch order; a rename is a delete of the old path and an
+// add of the new. base gives the files' content before the patch: the
+// blocks' SEARCH text is checked against it and widened until it is unique
+// there. A binary file, or a hunk that does not match base, is an error.
+func Fixes(patch string, base Base) ([]Fix, error) {
+	files, _, err := gitdiff.Parse(strings.NewReader(patch))
+	if err != nil {
+		return nil, fmt.Errorf("read the gold patch: %w", err)
+	}
+	if len(files) == 0 {
+		return nil, errors.New("the gold patch changes no file")
+	}
+	var out []Fix
+	for _, f := range files {
+		fx, err := fileFixes(f, base)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fx...)
+	}
+	return out, nil
+}
+
+func fileFixes(f *gitdiff.File, base Base) ([]Fix, error) {
+	name := f.NewName
+	if f.IsDelete {
+		name = f.OldName
+	}
+	if f.IsBinary {
+		return nil, fmt.Errorf("%s: a binary change cannot be written as a text edit", name)
+	}
+	if f.IsDelete {
+		return []Fix{{Path: f.OldName, Action: work.ActionDelete}}, nil
+	}
+	var old []byte
+	if !f.IsNew {
+		b, err := base(f.OldName)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.OldName, err)
+		}
+		old = b
+	}
+	if f.IsNew || f.IsRename || f.IsCopy {
+		var buf bytes.Buffer
+		if err := gitdiff.Apply(&buf, bytes.NewReader(old), f); err != nil {
+			return nil, fmt.Errorf("%s: the gold patch does not apply: %w", name, err)
+		}
+		add := Fix{Path: f.NewName, Action: work.ActionAdd, Content: buf.String()}
+		if f.IsRename {
+			return []Fix{{Path: f.OldName, Action: work.ActionDelete}, add}, nil
+		}
+		return []Fix{add}, nil
+	}
+	if len(f.TextFragments) == 0 {
+		return nil, nil // a mode change only: nothing a text edit can say
+	}
+	blocks, err := blocksFor(splitLines(string(old)), f.TextFragments)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return []Fix{{Path: name, Action: work.ActionModify, Blocks: blocks}}, nil
+}
+
+// IsNotExist reports a Base miss.
+func IsNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
+
+// splitLines splits s after every newline, keeping them (a last line
+// without one stays as it is).
+func splitLines(s string) []string {
+	lines := strings.SplitAfter(s, "\n")
+	if n := len(lines); n > 0 && lines[n-1] == "" {
+		lines = lines[:n-1]
+	}
+	return lines
+}

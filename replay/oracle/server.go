@@ -1,0 +1,181 @@
+package oracle
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/issuesmith/issuesmith/llm"
+)
+
+// Server is the oracle's OpenAI-compatible endpoint on loopback: POST
+// /v1/chat/completions and GET /v1/models, whole JSON replies (no stream).
+type Server struct {
+	srv  *http.Server
+	url  string
+	task *Task
+}
+
+// Task is what the oracle knows of one instance.
+type Task struct {
+	// Issue is the problem statement (its first line becomes the spec's
+	// topic).
+	Issue string
+	// Fixes are the gold patch's files (Fixes).
+	Fixes []Fix
+}
+
+// Start serves t on a loopback port until Close.
+func Start(t *Task) (*Server, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("oracle: listen: %w", err)
+	}
+	s := &Server{task: t, url: "http://" + l.Addr().String() + "/v1"}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/chat/completions", s.chat)
+	mux.HandleFunc("GET /v1/models", s.models)
+	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = s.srv.Serve(l) }()
+	return s, nil
+}
+
+// URL is the API root to give the llm client (…/v1).
+func (s *Server) URL() string { return s.url }
+
+// Close stops the server.
+func (s *Server) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return s.srv.Shutdown(ctx)
+}
+
+// Model is the model name the oracle answers to (any name is answered;
+// this one is listed).
+const Model = "oracle"
+
+func (s *Server) models(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprintf(w, `{"object":"list","data":[{"id":%q,"object":"model"}]}`, Model)
+}
+
+// request is the part of a chat-completions request the oracle reads.
+type request struct {
+	Role     llm.Role
+	Messages []llm.Message
+	Tools    []string
+}
+
+func (s *Server) chat(w http.ResponseWriter, hr *http.Request) {
+	req, err := decode(hr)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	ans, err := s.task.answer(req)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "oracle: "+err.Error())
+		return
+	}
+	writeAnswer(w, req, ans)
+}
+
+func decode(hr *http.Request) (request, error) {
+	body, err := io.ReadAll(io.LimitReader(hr.Body, 64<<20))
+	if err != nil {
+		return request{}, err
+	}
+	var wr struct {
+		Messages []struct {
+			Role      string          `json:"role"`
+			Content   json.RawMessage `json:"content"`
+			ToolCalls []struct {
+				ID       string `json:"id"`
+				Function struct {
+					Name      string `json:"name"`
+					Arguments string `json:"arguments"`
+				} `json:"function"`
+			} `json:"tool_calls"`
+		} `json:"messages"`
+		Tools []struct {
+			Function struct {
+				Name string `json:"name"`
+			} `json:"function"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(body, &wr); err != nil {
+		return request{}, fmt.Errorf("oracle: not a chat completions request: %v", err)
+	}
+	req := request{Role: llm.Role(hr.Header.Get(llm.RoleHeader))}
+	for _, t := range wr.Tools {
+		req.Tools = append(req.Tools, t.Function.Name)
+	}
+	for _, m := range wr.Messages {
+		msg := llm.Message{Role: m.Role}
+		if err := json.Unmarshal(m.Content, &msg.Content); err != nil && len(m.Content) > 0 && string(m.Content) != "null" {
+			msg.Content = string(m.Content)
+		}
+		for _, c := range m.ToolCalls {
+			msg.ToolCalls = append(msg.ToolCalls, llm.ToolCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
+		}
+		req.Messages = append(req.Messages, msg)
+	}
+	if len(req.Messages) == 0 {
+		return request{}, errors.New("oracle: no messages")
+	}
+	return req, nil
+}
+
+// answer is one reply: text, or tool calls.
+type answer struct {
+	Content string
+	Calls   []llm.ToolCall
+}
+
+func writeAnswer(w http.ResponseWriter, req request, a answer) {
+	type call struct {
+		ID       string `json:"id"`
+		Type     string `json:"type"`
+		Function struct {
+			Name      string `json:"name"`
+			Arguments string `json:"arguments"`
+		} `json:"function"`
+	}
+	msg := map[string]any{"role": "assistant", "content": a.Content}
+	finish := "stop"
+	if len(a.Calls) > 0 {
+		var calls []call
+		for _, c := range a.Calls {
+			cl := call{ID: c.ID, Type: "function"}
+			cl.Function.Name, cl.Function.Arguments = c.Name, c.Arguments
+			calls = append(calls, cl)
+		}
+		msg["tool_calls"], finish = calls, "tool_calls"
+	}
+	var prompt strings.Builder
+	for _, m := range req.Messages {
+		prompt.WriteString(m.Content)
+	}
+	in, out := llm.CountText(prompt.String()), llm.CountText(a.Content)
+	for _, c := range a.Calls {
+		out += llm.CountText(c.Arguments)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(map[string]any{
+		"id": "oracle", "object": "chat.completion", "created": time.Now().Unix(), "model": Model,
+		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}},
+		"usage":   map[string]int{"prompt_tokens": in, "completion_tokens": out, "total_tokens": in + out},
+	})
+}
+
+func writeError(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"message": msg, "type": "oracle"}})
+}

@@ -1,0 +1,60 @@
+package replay
+
+import (
+	"context"
+	"os"
+	"time"
+
+	"github.com/issuesmith/issuesmith/agents"
+	"github.com/issuesmith/issuesmith/config"
+	"github.com/issuesmith/issuesmith/replay/oracle"
+)
+
+// Oracle runs the App's pipeline (Pipeline) against the built-in perfect
+// model of package oracle, which knows the instance's gold patch and
+// answers through the agents' real prompts and tools; every byte it
+// proposes goes through the edit engine, the guards, gofmt/build/vet and
+// git. Anything short of resolved is a defect of the bot's plumbing (or a
+// limit the oracle states).
+type Oracle struct {
+	// Coder is the coder's construction, as for Pipeline.
+	Coder agents.Coder
+	// StageTimeout bounds each agent stage (0: only the run's limit).
+	StageTimeout time.Duration
+}
+
+// Name is "oracle".
+func (Oracle) Name() string { return "oracle" }
+
+// Solve reads the gold patch against the clone (still at the base commit),
+// serves the oracle on loopback and runs the pipeline with it.
+func (o Oracle) Solve(ctx context.Context, dir string, in *Instance, gold string) (*Solution, error) {
+	start := time.Now()
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, &StageError{Stage: "oracle", Err: err}
+	}
+	fixes, err := oracle.Fixes(gold, func(p string) ([]byte, error) { return root.ReadFile(p) })
+	root.Close()
+	if err != nil {
+		return nil, &StageError{Stage: "oracle", Err: err}
+	}
+	srv, err := oracle.Start(&oracle.Task{Issue: in.ProblemStatement, Fixes: fixes})
+	if err != nil {
+		return nil, &StageError{Stage: "oracle", Err: err}
+	}
+	defer srv.Close()
+	m, err := config.ParseModel([]string{
+		config.EnvPrefix + "MODEL_BASE_URL=" + srv.URL(), config.EnvPrefix + "MODEL_NAME=" + oracle.Model,
+		config.EnvPrefix + "MODEL_NO_STREAM=true", config.EnvPrefix + "MODEL_MAX_RETRIES=0",
+	})
+	if err != nil {
+		return nil, &StageError{Stage: "oracle", Err: err}
+	}
+	prep := time.Since(start).Round(time.Millisecond).Seconds()
+	sol, err := (&Pipeline{Model: m, Coder: o.Coder, StageTimeout: o.StageTimeout}).Solve(ctx, dir, in, "")
+	if sol != nil {
+		sol.Stages = append([]StageWall{{Stage: "oracle", Wall: prep}}, sol.Stages...)
+	}
+	return sol, err
+}
