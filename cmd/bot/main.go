@@ -51,7 +51,8 @@ func newRootCmd() *cobra.Command {
 		Use:   "bot",
 		Short: "issuesmith: from a labelled issue to a pull request",
 		Long: "issuesmith: from a labelled issue to a pull request. bot serve runs the GitHub App; the local tools\n" +
-			"(apply, search, summarize, solve) run the same code on a checkout without GitHub.\n" + exitCodes,
+			"(apply, search, summarize, solve) run the same code on a checkout without GitHub; bot try shows the\n" +
+			"whole flow on a sample repository with a scripted model, without a key or GitHub.\n" + exitCodes,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       buildinfo.Read().String(),

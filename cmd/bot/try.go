@@ -34,7 +34,7 @@ func newTryCmd() *cobra.Command {
 			return runTry(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), listen, out)
 		},
 	}
-	cmd.Flags().StringVar(&listen, "listen", "127.0.0.1:8765", "address to serve the page on (loopback by default)")
+	cmd.Flags().StringVar(&listen, "listen", "127.0.0.1:8765", "address to serve the page on")
 	cmd.Flags().StringVar(&out, "out", "", "write the page to this file (- for stdout) and exit instead of serving it")
 	return cmd
 }
