@@ -2,11 +2,13 @@ package trydemo
 
 import (
 	"bytes"
+	"cmp"
 	_ "embed"
 	"fmt"
 	"html/template"
 	"net/http"
 	"regexp"
+	"strings"
 
 	"github.com/microcosm-cc/bluemonday"
 	"github.com/yuin/goldmark"
@@ -50,29 +52,60 @@ func renderMarkdown(src string) (template.HTML, error) {
 
 // entry is one comment of the page's conversation.
 type entry struct {
-	ID     int64 // the anchor the bot's links point at (#issuecomment-ID)
-	User   string
-	Bot    bool
-	Kind   string // the bot's comment kind (spec, plan, progress), from its marker
-	Edited bool
-	Body   template.HTML
+	ID        int64 // the anchor the bot's links point at (#issuecomment-ID)
+	User      string
+	Bot       bool
+	Kind      string // the bot's comment kind (spec, plan, progress), from its marker
+	Edited    bool
+	Body      template.HTML
+	Reactions []reaction
+}
+
+// reaction is one emoji under a comment, as GitHub groups them.
+type reaction struct {
+	Emoji string
+	Count int
+	Who   string // the logins, for the tooltip
+}
+
+// emoji is GitHub's picture for each reaction content.
+var emoji = map[string]string{"+1": "👍", "-1": "👎", "laugh": "😄", "confused": "😕", "heart": "❤️",
+	"hooray": "🎉", "rocket": "🚀", "eyes": "👀"}
+
+// reactionsOf groups the fake's "user:content" reactions by content, in
+// the order first given.
+func reactionsOf(list []string) []reaction {
+	var out []reaction
+	at := map[string]int{}
+	for _, r := range list {
+		user, content, _ := strings.Cut(r, ":")
+		i, ok := at[content]
+		if !ok {
+			i, at[content] = len(out), len(out)
+			out = append(out, reaction{Emoji: cmp.Or(emoji[content], content)})
+		}
+		out[i].Count++
+		out[i].Who = strings.TrimPrefix(out[i].Who+", "+user, ", ")
+	}
+	return out
 }
 
 type page struct {
-	Res       *Result
-	IssueBody template.HTML
-	Thread    []entry
-	PRBody    template.HTML
-	Files     []diffFile
-	Adds      int
-	Dels      int
+	Res            *Result
+	IssueBody      template.HTML
+	IssueReactions []reaction
+	Thread         []entry
+	PRBody         template.HTML
+	Files          []diffFile
+	Adds           int
+	Dels           int
 }
 
 // Render is the result as one self-contained HTML page: the issue's
 // conversation, the pull request and its diff, under a notice that the
 // model's answers were scripted.
 func Render(res *Result) ([]byte, error) {
-	p := page{Res: res, Files: splitDiff(res.Diff)}
+	p := page{Res: res, Files: splitDiff(res.Diff), IssueReactions: reactionsOf(res.Issue.Reactions)}
 	var err error
 	if p.IssueBody, err = renderMarkdown(res.Issue.Body); err != nil {
 		return nil, err
@@ -85,7 +118,8 @@ func Render(res *Result) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		e := entry{ID: c.ID, User: c.User, Bot: c.User == res.BotLogin, Edited: c.Edits > 0, Body: body}
+		e := entry{ID: c.ID, User: c.User, Bot: c.User == res.BotLogin, Edited: c.Edits > 0, Body: body,
+			Reactions: reactionsOf(c.Reactions)}
 		if m, ok := ghtext.ParseMarker(c.Body); ok && e.Bot {
 			e.Kind = m.Kind
 		}

@@ -64,6 +64,7 @@ func TestRunEndsInADraftPullRequest(t *testing.T) {
 		"Add TestRoundTrip converting a few temperatures there and back",
 		`<input checked="" disabled="" type="checkbox"`,
 		"issuesmith: done",
+		`<span title="issuesmith[bot]">👀 1</span>`, // the bot saw the label
 		"Pull request #2: Convert Fahrenheit back to Celsius", `<span class="state draft">Draft</span>`,
 		`<tr class="add"><td>&#43;func FahrenheitToCelsius(f float64) float64 {</td></tr>`,
 		`<tr class="del"><td>-import &#34;testing&#34;</td></tr>`,
@@ -132,4 +133,10 @@ func TestHandlerServesOnlyThePage(t *testing.T) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	require.Equal(t, http.StatusNotFound, resp.StatusCode)
+}
+
+func TestReactionsGroupAsGitHubShowsThem(t *testing.T) {
+	require.Equal(t, []reaction{{"👀", 2, "a, c"}, {"👍", 1, "b"}, {"new", 1, "d"}},
+		reactionsOf([]string{"a:eyes", "b:+1", "c:eyes", "d:new"}))
+	require.Empty(t, reactionsOf(nil))
 }

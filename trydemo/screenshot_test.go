@@ -42,7 +42,7 @@ func TestScreenshotInChromium(t *testing.T) {
 	defer cancel()
 	const w, h = 1280, 4800
 	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-		"--no-first-run", "--disable-extensions", "--disable-background-networking",
+		"--no-first-run", "--disable-extensions", "--disable-background-networking", "--disable-dev-shm-usage",
 		"--user-data-dir="+filepath.Join(dir, "profile"), "--window-size=1280,4800",
 		"--screenshot="+shot, "file://"+html)
 	out, err := cmd.CombinedOutput()
