@@ -13,7 +13,9 @@ import (
 	"github.com/microcosm-cc/bluemonday"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/util"
 
 	"github.com/issuesmith/issuesmith/internal/ghtext"
 )
@@ -23,14 +25,18 @@ var pageHTML string
 
 var pageTmpl = template.Must(template.New("page").Parse(pageHTML))
 
-// markdown renders comments as GitHub does: GitHub-flavoured Markdown
+// newMarkdown renders comments as GitHub does: GitHub-flavoured Markdown
 // (tables, task lists, strikethrough, autolinks), a newline is a line
-// break, and the HTML the text carries (<details>, <sub>) is kept, then
+// break, "#N" links to issue or pull request N (targets: its section on
+// the page), and the HTML the text carries (<details>, <sub>) is kept, then
 // sanitized.
-var markdown = goldmark.New(
-	goldmark.WithExtensions(extension.GFM),
-	goldmark.WithRendererOptions(html.WithHardWraps(), html.WithUnsafe()),
-)
+func newMarkdown(targets map[int]string) goldmark.Markdown {
+	return goldmark.New(
+		goldmark.WithExtensions(extension.GFM),
+		goldmark.WithParserOptions(parser.WithASTTransformers(util.Prioritized(refLinker{targets}, 999))),
+		goldmark.WithRendererOptions(html.WithHardWraps(), html.WithUnsafe()),
+	)
+}
 
 // sanitizer is bluemonday's policy for user content plus the task-list
 // checkboxes GFM renders (disabled, as GitHub shows them to a reader).
@@ -42,9 +48,9 @@ var sanitizer = func() *bluemonday.Policy {
 }()
 
 // renderMarkdown is src as GitHub shows it, safe to put in the page.
-func renderMarkdown(src string) (template.HTML, error) {
+func renderMarkdown(md goldmark.Markdown, src string) (template.HTML, error) {
 	var b bytes.Buffer
-	if err := markdown.Convert([]byte(src), &b); err != nil {
+	if err := md.Convert([]byte(src), &b); err != nil {
 		return "", fmt.Errorf("render markdown: %w", err)
 	}
 	return template.HTML(sanitizer.SanitizeBytes(b.Bytes())), nil // #nosec G203: sanitized just now
@@ -106,15 +112,16 @@ type page struct {
 // model's answers were scripted.
 func Render(res *Result) ([]byte, error) {
 	p := page{Res: res, Files: splitDiff(res.Diff), IssueReactions: reactionsOf(res.Issue.Reactions)}
+	md := newMarkdown(map[int]string{res.Issue.Number: "#issue", res.PR.Number: "#pr"})
 	var err error
-	if p.IssueBody, err = renderMarkdown(res.Issue.Body); err != nil {
+	if p.IssueBody, err = renderMarkdown(md, res.Issue.Body); err != nil {
 		return nil, err
 	}
-	if p.PRBody, err = renderMarkdown(res.PR.Body); err != nil {
+	if p.PRBody, err = renderMarkdown(md, res.PR.Body); err != nil {
 		return nil, err
 	}
 	for _, c := range res.Comments {
-		body, err := renderMarkdown(c.Body)
+		body, err := renderMarkdown(md, c.Body)
 		if err != nil {
 			return nil, err
 		}

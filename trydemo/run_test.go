@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -65,12 +66,18 @@ func TestRunEndsInADraftPullRequest(t *testing.T) {
 		`<input checked="" disabled="" type="checkbox"`,
 		"issuesmith: done",
 		`<span title="issuesmith[bot]">👀 1</span>`, // the bot saw the label
+		`<p>Fixes <a href="#issue" rel="nofollow">#1</a></p>`, `→ <a href="#pr" rel="nofollow">#2</a>`,
+		`<a href="#issuecomment-`, // the progress comment's links to the spec and the plan
 		"Pull request #2: Convert Fahrenheit back to Celsius", `<span class="state draft">Draft</span>`,
 		`<tr class="add"><td>&#43;func FahrenheitToCelsius(f float64) float64 {</td></tr>`,
 		`<tr class="del"><td>-import &#34;testing&#34;</td></tr>`,
 		`<header>temp.go <span class="stat">+6</span> <span class="stat-del">−0</span></header>`,
 	} {
 		require.Contains(t, html, want)
+	}
+	// Every link on the page leads somewhere on the page.
+	for _, m := range regexp.MustCompile(`href="#([^"]+)"`).FindAllStringSubmatch(html, -1) {
+		require.Contains(t, html, `id="`+m[1]+`"`, "a link to #%s", m[1])
 	}
 	for _, secret := range append(res.issued, webhookSecret, "PRIVATE KEY", "<!-- issuesmith:", "<script") {
 		require.NotContains(t, html, secret)
@@ -110,7 +117,7 @@ func TestPayloadsAreTheOctokitExamples(t *testing.T) {
 // sanitized: a script or an event handler in a comment never reaches the
 // page.
 func TestRenderMarkdownSanitizes(t *testing.T) {
-	got, err := renderMarkdown("- [x] done\n- [ ] not yet\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n" +
+	got, err := renderMarkdown(newMarkdown(nil), "- [x] done\n- [ ] not yet\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n"+
 		"<details><summary>More</summary>\n\nhidden\n</details>\n\n<script>alert(1)</script>\n<img src=x onerror=alert(2)>\n")
 	require.NoError(t, err)
 	s := string(got)
@@ -139,4 +146,14 @@ func TestReactionsGroupAsGitHubShowsThem(t *testing.T) {
 	require.Equal(t, []reaction{{"👀", 2, "a, c"}, {"👍", 1, "b"}, {"new", 1, "d"}},
 		reactionsOf([]string{"a:eyes", "b:+1", "c:eyes", "d:new"}))
 	require.Empty(t, reactionsOf(nil))
+}
+
+// "#N" links to the page's issue or pull request as GitHub links it; other
+// numbers, words and code stay as they are.
+func TestReferencesLinkToThePage(t *testing.T) {
+	md := newMarkdown(map[int]string{1: "#issue", 2: "#pr"})
+	got, err := renderMarkdown(md, "Fixes #1, see #2 (#3). Not a#1, #1x, `#2` or &#35;.")
+	require.NoError(t, err)
+	require.Equal(t, `<p>Fixes <a href="#issue" rel="nofollow">#1</a>, see <a href="#pr" rel="nofollow">#2</a> (#3). `+
+		"Not a#1, #1x, <code>#2</code> or #.</p>\n", string(got))
 }
