@@ -24,6 +24,7 @@ func TestTryWritesThePage(t *testing.T) {
 	require.Contains(t, string(page), "Pull request #2")
 	require.Contains(t, stderr, "opened draft pull request #2")
 	require.True(t, strings.HasSuffix(stderr, "wrote "+file+"\n"), stderr)
+	require.NotContains(t, stderr, "ghs_", "no installation token on the terminal")
 
 	_, _, err = execCmd(t, newRootCmd(), "", "try", "extra")
 	require.Error(t, err)

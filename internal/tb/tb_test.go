@@ -2,6 +2,7 @@ package tb
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -42,4 +43,19 @@ func TestSession(t *testing.T) {
 	require.Error(t, s.Context().Err())
 	_, err = os.Stat(s.Dir())
 	require.True(t, os.IsNotExist(err))
+}
+
+// Only `bot try` (trydemo) may bring the fakes into the binary: the App's
+// own packages never depend on them, nor on this package.
+func TestFakesStayOutOfTheApp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	mod := "github.com/issuesmith/issuesmith/"
+	out, err := exec.Command("go", "list", "-deps", mod+"server", mod+"agents", mod+"replay/...").CombinedOutput()
+	require.NoError(t, err, string(out))
+	require.Contains(t, string(out), mod+"workflow\n", "go list listed the dependencies")
+	for _, fake := range []string{"ghapp/ghtest", "llm/llmtest", "repo/gittest", "internal/tb"} {
+		require.NotContains(t, string(out), mod+fake+"\n")
+	}
 }
