@@ -249,8 +249,8 @@ type Event struct {
 
 // Implement carries out plan in the workspace: items in plan order, each
 // through the model and the edit engine, then the checks with bounded fix
-// rounds. Items that fail are reported and do not stop the run; the steps of
-// done items are ticked (Step.Done) in plan. A Go error (model unreachable,
+// rounds. Items that fail are reported and do not stop the run (each item's
+// status is in the Result). A Go error (model unreachable,
 // cancelled, disk) ends the run and leaves the edits made so far on disk.
 func (c *Coder) Implement(ctx context.Context, ws *repo.Workspace, spec *work.Spec, plan *work.Plan) (*Result, error) {
 	if ws == nil || plan == nil {

@@ -129,9 +129,6 @@ func TestImplementThreeFiles(t *testing.T) {
 	require.Equal(t, "3 files changed, 15 insertions(+), 0 deletions(-)", res.Changes.Stat())
 	require.Equal(t, llm.Usage{PromptTokens: 3000, CompletionTokens: 190}, res.Usage)
 	require.Contains(t, res.Summary, "- `calc/sub_test.go` (add): done, +9 −0")
-	for _, st := range plan.Items[0].Steps {
-		require.True(t, st.Done, "steps of a done item are ticked")
-	}
 	// go test runs with a go toolchain on PATH: build and vet of the touched packages.
 	require.Len(t, res.Checks, 2)
 	require.Equal(t, "go build . ./calc", res.Checks[0].Command)

@@ -106,11 +106,6 @@ func (r *run) doItem(ctx context.Context, i int) error {
 		return err
 	}
 	s.fill(&ir)
-	if ir.Status == ItemDone {
-		for j := range r.plan.Items[i].Steps {
-			r.plan.Items[i].Steps[j].Done = true
-		}
-	}
 	return nil
 }
 

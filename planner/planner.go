@@ -129,7 +129,10 @@ func (p *Planner) spent(calls int, u llm.Usage, cost float64) string {
 	b := p.opts.Budget
 	switch {
 	case b.MaxSteps > 0 && calls >= b.MaxSteps:
-		return fmt.Sprintf("%d model call(s)", b.MaxSteps)
+		if b.MaxSteps == 1 {
+			return "1 model call"
+		}
+		return fmt.Sprintf("%d model calls", b.MaxSteps)
 	case b.MaxTokens > 0 && u.Total() >= b.MaxTokens:
 		return fmt.Sprintf("%d tokens", b.MaxTokens)
 	case b.MaxCost > 0 && cost >= b.MaxCost:

@@ -150,7 +150,7 @@ func TestPlanBudgetStopsBeforeTheCorrection(t *testing.T) {
 		budget llm.Budget
 		why    string
 	}{
-		{"steps", llm.Budget{MaxSteps: 1}, "1 model call(s)"},
+		{"steps", llm.Budget{MaxSteps: 1}, "1 model call"},
 		{"tokens", llm.Budget{MaxTokens: 100}, "100 tokens"},
 	}
 	for _, tc := range tests {

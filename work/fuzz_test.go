@@ -21,7 +21,7 @@ func FuzzPlanRoundTrip(f *testing.F) {
 		it := Item{Path: path, Action: Action(action), Reason: fold(reason)}
 		for _, s := range []string{s1, s2} {
 			if s = fold(s); s != "" {
-				it.Steps = append(it.Steps, Step{Text: s, Done: done})
+				it.Steps = append(it.Steps, Step{Text: s})
 			}
 		}
 		p := &Plan{Items: []Item{it}}

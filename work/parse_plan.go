@@ -77,14 +77,14 @@ func planLine(cur *Item, l line, bm []string) error {
 		if text == "" {
 			return &ParseError{Line: l.n, Text: l.text, Msg: "this step is empty"}
 		}
-		cur.Steps = append(cur.Steps, Step{Text: text, Done: bm[1] == "x" || bm[1] == "X"})
+		cur.Steps = append(cur.Steps, Step{Text: text}) // a box (older plans) is read and ignored
 	case len(cur.Steps) == 0:
 		r := strings.TrimSpace(strings.TrimPrefix(trim, reasonPrefix))
 		r = strings.TrimSpace(strings.TrimPrefix(r, "Why:"))
 		cur.Reason = strings.TrimSpace(strings.TrimSpace(cur.Reason + " " + r))
 	default:
 		return &ParseError{Line: l.n, Text: l.text,
-			Msg: "text between steps is not a step; start it with \"- [ ] \" to make it one, or indent it to continue the step above"}
+			Msg: "text between steps is not a step; start it with \"- \" to make it one, or indent it to continue the step above"}
 	}
 	return nil
 }

@@ -29,7 +29,6 @@ type Item struct {
 // coder ticks it when the step is implemented.
 type Step struct {
 	Text string `json:"text"`
-	Done bool   `json:"done,omitempty"`
 }
 
 // PlanState is what a plan comment says beyond the plan itself.

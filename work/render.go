@@ -81,9 +81,10 @@ func RenderSpec(s *Spec, m Meta) string {
 	}
 	writeBullets(&b, secQuestions, s.Questions)
 	b.WriteString(footerRule + "\n")
-	b.WriteString("<sub>Edit this comment to correct the spec: add, remove or reword bullets and files " +
-		"(`` - [x] **modify** `path` — reason ``; actions: add, modify, delete). " +
-		"Untick a file to drop it. Comment `/plan` to plan from the edited spec.</sub>\n")
+	b.WriteString("<sub>The boxes under Files say which files the plan will change: untick a file to leave it out " +
+		"(tick it again to bring it back). Edit this comment to correct the spec: add, remove or reword bullets and " +
+		"files (`` - [x] **modify** `path` — reason ``; actions: add, modify, delete). " +
+		"Comment `/plan` to plan from the edited spec.</sub>\n")
 	return b.String()
 }
 
@@ -112,9 +113,11 @@ func writeBullets(b *strings.Builder, title string, items []string) {
 }
 
 // RenderPlan renders the plan comment: the marker, the "approve and
-// implement" box (ticked when approved), then one "### n. action `path`"
-// section per item in order with its reason and its steps as task-list items
-// (folded into <details> when long), and a footer saying how to edit.
+// implement" box (ticked when approved) — the comment's only checkbox —
+// then one "### n. action `path`" section per item in order with its reason
+// and its steps as plain bullets (folded into <details> when long; progress
+// is shown in the progress comment, never by ticking steps), and a footer
+// giving the formats exactly as written here.
 func RenderPlan(p *Plan, st PlanState, m Meta) string {
 	var b strings.Builder
 	b.WriteString(Marker(KindPlan, m) + "\n")
@@ -132,7 +135,7 @@ func RenderPlan(p *Plan, st PlanState, m Meta) string {
 			fmt.Fprintf(&b, "<details><summary>%d steps</summary>\n\n", len(it.Steps))
 		}
 		for _, s := range it.Steps {
-			fmt.Fprintf(&b, "- [%s] %s\n", box(s.Done), oneLine(s.Text))
+			b.WriteString("- " + oneLine(s.Text) + "\n")
 		}
 		if fold {
 			b.WriteString("\n</details>\n")
@@ -141,8 +144,9 @@ func RenderPlan(p *Plan, st PlanState, m Meta) string {
 	}
 	b.WriteString(footerRule + "\n")
 	b.WriteString("<sub>Edit this plan before approving: add, remove, reorder or reword steps " +
-		"(`- [ ] step`) and files (`` ### modify `path` ``; actions: add, modify, delete). " +
-		"Files are changed in the order listed.</sub>\n")
+		"(`- step`) and files (`` ### 3. modify `path` `` — the number is optional; actions: add, modify, delete). " +
+		"Files are changed in the order listed. Only the box at the top is a control; progress is shown in the " +
+		"progress comment.</sub>\n")
 	return b.String()
 }
 

@@ -2,6 +2,7 @@ package work
 
 import (
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -169,7 +170,7 @@ func TestPlanLongStepsFold(t *testing.T) {
 	t.Parallel()
 	p := samplePlan()
 	for i := 0; i < 8; i++ {
-		p.Items[1].Steps = append(p.Items[1].Steps, Step{Text: "more work", Done: i%2 == 0})
+		p.Items[1].Steps = append(p.Items[1].Steps, Step{Text: "more work"})
 	}
 	body := RenderPlan(p, PlanState{}, Meta{RunID: "r", Version: 1})
 	if !strings.Contains(body, "<details><summary>10 steps</summary>") {
@@ -203,7 +204,7 @@ func TestParseErrorsNameTheLine(t *testing.T) {
 	}{
 		{"plan unknown action", strings.Replace(plan, "### 2. modify", "### 2. rewrite", 1), "### 2. rewrite", `unknown action "rewrite"`, true},
 		{"plan path escapes", strings.Replace(plan, "`src/data/platform.ts`", "`../etc/passwd`", 1), "../etc/passwd", "leaves the repository", true},
-		{"plan text between steps", strings.Replace(plan, "- [ ] Add `deepseek`", "also do the docs\n- [ ] Add `deepseek`", 1), "also do the docs", "text between steps", true},
+		{"plan text between steps", strings.Replace(plan, "- Add `deepseek`", "also do the docs\n- Add `deepseek`", 1), "also do the docs", "text between steps", true},
 		{"plan step before files", strings.Replace(plan, "### 1. add", "- [ ] stray step\n\n### 1. add", 1), "stray step", "not under a file heading", true},
 		{"plan heading without path", strings.Replace(plan, "### 2. modify `src/data/platform.ts`", "### Notes", 1), "### Notes", "expected an action and a path", true},
 		{"plan duplicate file", strings.Replace(plan, "### 2. modify `src/data/platform.ts`", "### 2. modify `src/data/deepseek.ts`", 1), "### 2. modify `src/data/deepseek.ts`", "two sections", true},
@@ -316,4 +317,33 @@ func TestRenderQuestionsOnlySaysWhereToAnswer(t *testing.T) {
 	if err != nil || !got.NeedsAnswers() || len(got.Questions) != 1 {
 		t.Fatalf("parsed %+v, %v", got, err)
 	}
+}
+
+// A plan comment has one checkbox, the approve box: steps are plain bullets
+// (ticking a step would do nothing). Its footer's formats are the ones the
+// parser reads: a plan written from the footer's examples parses.
+func TestPlanCommentHasOneControlAndATrueFooter(t *testing.T) {
+	t.Parallel()
+	body := RenderPlan(samplePlan(), PlanState{}, Meta{RunID: "r", Version: 1})
+	boxes := 0
+	for _, l := range strings.Split(body, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "- [") {
+			boxes++
+			require.Contains(t, l, "**Approve and implement**")
+		}
+	}
+	require.Equal(t, 1, boxes)
+	_, footer, ok := strings.Cut(body, "\n---\n")
+	require.True(t, ok)
+	heading := regexp.MustCompile("`` (### [^`]*`path`) ``").FindStringSubmatch(footer)
+	step := regexp.MustCompile("\\(`(- [a-z]+)`\\)").FindStringSubmatch(footer)
+	require.NotNil(t, heading, footer)
+	require.NotNil(t, step, footer)
+	written := Marker(KindPlan, Meta{RunID: "r", Version: 1}) + "\n## Plan\n\n" + heading[1] + "\n\n" + step[1] + "\n"
+	p, _, err := ParsePlan(written)
+	require.NoError(t, err, written)
+	require.Equal(t, []Item{{Path: "path", Action: ActionModify, Steps: []Step{{Text: "step"}}}}, p.Items)
+
+	spec := RenderSpec(sampleSpec(), Meta{RunID: "r", Version: 1})
+	require.Contains(t, spec, "untick a file to leave it out", "the spec's file boxes are explained")
 }

@@ -47,11 +47,7 @@ func renderPRBody(issue int, spec *work.Spec, plan *work.Plan, rec *pushRecord) 
 		}
 		b.WriteString("\n")
 		for _, step := range it.Steps {
-			box := " "
-			if st.Status == "done" || step.Done {
-				box = "x"
-			}
-			fmt.Fprintf(&b, "  - [%s] %s\n", box, ghtext.Defuse(step.Text))
+			fmt.Fprintf(&b, "  - %s\n", ghtext.Defuse(step.Text))
 		}
 	}
 	b.WriteString("\n## Validation\n\n")

@@ -102,22 +102,20 @@ func stageMark(r *store.Run, i, cur int) string {
 	return "⏳"
 }
 
-// itemMarks are how each item status reads in the checklist.
-var itemMarks = map[string]string{ItemPending: "to do", ItemWorking: "**working on it**", "done": "done",
-	"skipped": "skipped", "failed": "failed", "blocked": "blocked (blocked_paths)"}
+// itemMarks are how each item status reads in the list: a mark and words,
+// never a task-list box (a box in the bot's comment invites a click that
+// does nothing).
+var itemMarks = map[string]string{ItemPending: "⬜ to do", ItemWorking: "⏳ **working on it**", "done": "✅ done",
+	"skipped": "⏭️ skipped", "failed": "❌ failed", "blocked": "⛔ blocked (blocked_paths)"}
 
 // renderItems writes the plan items under the code stage's line.
 func renderItems(b *strings.Builder, items []ItemStatus) {
 	for _, it := range items {
-		box := " "
-		if it.Status == "done" || it.Status == "skipped" {
-			box = "x"
-		}
 		mark, ok := itemMarks[it.Status]
 		if !ok {
 			mark = it.Status
 		}
-		fmt.Fprintf(b, "  - [%s] `%s` — %s\n", box, it.Path, mark)
+		fmt.Fprintf(b, "  - `%s` — %s\n", it.Path, mark)
 	}
 }
 
@@ -199,4 +197,12 @@ func inlineCode(s string) string {
 	}
 	f := strings.Repeat("`", longest+1)
 	return f + " " + s + " " + f
+}
+
+// count is "1 plan item" or "3 plan items": n and word, plural unless n is 1.
+func count(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }

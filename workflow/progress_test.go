@@ -27,12 +27,13 @@ func TestProgressShowsPlanItemsWhileCoding(t *testing.T) {
 	h.openPR()
 
 	require.Len(t, seen, 4, "two items, each reported twice")
-	require.Contains(t, seen[0], "  - [ ] `greet.go` — **working on it**\n  - [ ] `greet_test.go` — to do\n")
-	require.Contains(t, seen[2], "  - [x] `greet.go` — done\n  - [ ] `greet_test.go` — **working on it**\n")
+	require.Contains(t, seen[0], "  - `greet.go` — ⏳ **working on it**\n  - `greet_test.go` — ⬜ to do\n")
+	require.Contains(t, seen[2], "  - `greet.go` — ✅ done\n  - `greet_test.go` — ⏳ **working on it**\n")
 	require.Equal(t, edits[0], edits[1], "a repeated report edits nothing")
 	require.Equal(t, edits[2], edits[3], "a repeated report edits nothing")
 	require.Equal(t, edits[1]+1, edits[2], "one edit for the change of state")
 	final := h.botComments()["progress"][0].Body
 	require.Contains(t, final, "issuesmith: done")
-	require.Contains(t, final, "  - [x] `greet.go` — done\n  - [x] `greet_test.go` — done\n")
+	require.Contains(t, final, "  - `greet.go` — ✅ done\n  - `greet_test.go` — ✅ done\n")
+	require.NotContains(t, final, "- [", "no task-list box in the progress comment: ticking one would do nothing")
 }

@@ -70,7 +70,7 @@ func (s *session) pushed(ctx context.Context, spec *work.Spec, plan *work.Plan) 
 		}
 		return &rec, nil
 	}
-	if err := s.step(ctx, StageCode, fmt.Sprintf("implementing %d plan item(s)", len(plan.Items))); err != nil {
+	if err := s.step(ctx, StageCode, fmt.Sprintf("implementing %s", count(len(plan.Items), "plan item"))); err != nil {
 		return nil, err
 	}
 	wt, err := s.e.d.Git.Checkout(ctx, s.ref, s.run.Branch)

@@ -24,8 +24,8 @@ func waitingForApproval(r *store.Run) bool {
 // approve box, as a person would in the browser.
 func editPlan(t *testing.T, body string) string {
 	t.Helper()
-	require.Contains(t, body, "- [ ] step two for greet.go\n")
-	body = strings.Replace(body, "- [ ] step two for greet.go\n", "", 1)
+	require.Contains(t, body, "- step two for greet.go\n")
+	body = strings.Replace(body, "- step two for greet.go\n", "", 1)
 	body = strings.Replace(body, "step one for greet.go", "accept a name parameter", 1)
 	require.Contains(t, body, "- [ ] **Approve and implement**")
 	return strings.Replace(body, "- [ ] **Approve and implement**", "- [x] **Approve and implement**", 1)
@@ -71,7 +71,7 @@ func TestHappyPathEditedPlanToPRAndReview(t *testing.T) {
 	require.True(t, pr.Draft)
 	require.Equal(t, "Greet people by name", pr.Title)
 	require.Contains(t, pr.Body, "Fixes #1")
-	require.Contains(t, pr.Body, "- [x] accept a name parameter")
+	require.Contains(t, pr.Body, "  - accept a name parameter\n")
 	require.Contains(t, pr.Body, "`go build ./...`: passed")
 	require.Equal(t, []string{"alice"}, pr.Reviewers)
 	require.Equal(t, pr.Number, run.PRNumber)

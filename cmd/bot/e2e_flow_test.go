@@ -22,10 +22,10 @@ import (
 // step removed, the second reworded, the approve box ticked.
 func editPlan(t *testing.T, body string) string {
 	t.Helper()
-	for _, s := range []string{"- [ ] Log every greeting to stderr\n", "Return hello followed by the name", "- [ ] **Approve and implement**"} {
+	for _, s := range []string{"- Log every greeting to stderr\n", "Return hello followed by the name", "- [ ] **Approve and implement**"} {
 		require.Contains(t, body, s)
 	}
-	body = strings.Replace(body, "- [ ] Log every greeting to stderr\n", "", 1)
+	body = strings.Replace(body, "- Log every greeting to stderr\n", "", 1)
 	body = strings.Replace(body, "Return hello followed by the name", `Return "hello, " + name`, 1)
 	return strings.Replace(body, "- [ ] **Approve and implement**", "- [x] **Approve and implement**", 1)
 }
@@ -82,7 +82,7 @@ func TestEndToEndLabelToPRWithRestartAndReview(t *testing.T) {
 	require.True(t, pr.Draft)
 	require.Equal(t, "Greet people by name", pr.Title)
 	require.Contains(t, pr.Body, "Fixes #1")
-	require.Contains(t, pr.Body, `- [x] Return "hello, " + name`)
+	require.Contains(t, pr.Body, `  - Return "hello, " + name`)
 	require.NotContains(t, pr.Body, "Log every greeting")
 	require.Equal(t, []string{e2eUser}, pr.Reviewers)
 
@@ -114,7 +114,7 @@ func TestEndToEndLabelToPRWithRestartAndReview(t *testing.T) {
 	require.Len(t, c["spec"], 1)
 	require.Len(t, c["plan"], 1)
 	require.Contains(t, c["progress"][0].Body, "#2")
-	require.Contains(t, c["progress"][0].Body, "  - [x] `greet.go` — done\n  - [x] `greet_test.go` — done\n", "the plan items' states")
+	require.Contains(t, c["progress"][0].Body, "  - `greet.go` — ✅ done\n  - `greet_test.go` — ✅ done\n", "the plan items' states")
 	is, _ := e.gh.Issue(e2eOwner, e2eRepo, e.issue)
 	require.NotContains(t, is.Labels, "issuesmith")
 

@@ -61,7 +61,7 @@ func TestSolveMarkdown(t *testing.T) {
 	}
 	for _, want := range []string{"## Spec: Add DeepSeek",
 		"- [x] **add** `src/data/deepseek.ts` — the platform data",
-		"### 1. add `src/data/deepseek.ts`", "### 2. modify `src/data/platform.ts`", "- [ ] Add it to platforms"} {
+		"### 1. add `src/data/deepseek.ts`", "### 2. modify `src/data/platform.ts`", "- Add it to platforms"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}
