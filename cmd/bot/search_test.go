@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/issuesmith/issuesmith/llm/llmtest"
+	"github.com/issuesmith/issuesmith/summaries"
 )
 
 // searchTree writes a small real checkout for search and summarize.
@@ -95,6 +96,30 @@ func TestSummarizeWithoutModel(t *testing.T) {
 	assert.Contains(t, out, "no model configured: outline-only summaries")
 	assert.Contains(t, out, "outlines: 3 by tree-sitter, 0 by ctags, 1 by the plain line fallback")
 	assert.NotContains(t, stderr, "\r", "no progress bar when stderr is not a terminal")
+}
+
+// --json prints what summarize made: every file with its summary, outline
+// and resolved imports, and the build's counts, as one JSON document.
+func TestSummarizeJSON(t *testing.T) {
+	dir := searchTree(t)
+	out, _, err := runCmd(t, []string{"summarize", "--repo", dir, "--database", filepath.Join(t.TempDir(), "s.db"), "--json"}, "", nil)
+	require.NoError(t, err)
+	var doc summaries.Export
+	require.NoError(t, json.Unmarshal([]byte(out), &doc), out)
+	assert.False(t, doc.ModelSummaries)
+	assert.Equal(t, 4, doc.Stats.Files)
+	require.Len(t, doc.Files, 4)
+	var coupons summaries.ExportFile
+	for _, f := range doc.Files {
+		if f.Path == "shop/coupons.py" {
+			coupons = f
+		}
+	}
+	assert.Equal(t, []string{"shop/cart.py"}, coupons.Imports)
+	require.NotNil(t, coupons.Outline)
+	assert.Equal(t, "apply_coupon", coupons.Outline.Symbols[0].Name)
+	assert.NotEmpty(t, coupons.Summary)
+	assert.Len(t, coupons.Blob, 40)
 }
 
 func TestSummarizeWithModelThenCache(t *testing.T) {

@@ -22,7 +22,7 @@ import (
 // summarizeFlags are the command line of `bot summarize`.
 type summarizeFlags struct {
 	dir, db, every string
-	noModel        bool
+	noModel, json  bool
 }
 
 func newSummarizeCmd() *cobra.Command { return newSummarizeCmdWith(os.Environ) }
@@ -38,7 +38,9 @@ func newSummarizeCmdWith(environ func() []string) *cobra.Command {
 			"file with the configured model (ISSUESMITH_MODEL_* variables), cached by git blob hash in the " +
 			"database (--database), so unchanged files are never " +
 			"summarised twice. Without a model it builds outline-only summaries and says so. With --every it " +
-			"stays running and refreshes on that cron schedule, re-reading only changed files.",
+			"stays running and refreshes on that cron schedule, re-reading only changed files. With --json it prints, " +
+			"instead of the counts, one JSON document per build or refresh: {\"model_summaries\", \"stats\", \"files\": " +
+			"[{\"path\", \"blob\", \"size\", \"summary\", \"from_model\", \"imports\", \"outline\"}]} (README: bot summarize).",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if f.dir == "" {
@@ -52,6 +54,7 @@ func newSummarizeCmdWith(environ func() []string) *cobra.Command {
 		"(default: $ISSUESMITH_DATABASE_URL, else "+store.DefaultDSN+")")
 	cmd.Flags().StringVar(&f.every, "every", "", `keep running and refresh on this cron schedule ("@every 10m", "0 * * * *")`)
 	cmd.Flags().BoolVar(&f.noModel, "no-model", false, "outline-only summaries even when a model is configured")
+	cmd.Flags().BoolVar(&f.json, "json", false, "print the summaries, outlines and imports made, as JSON (one document per build or refresh)")
 	return cmd
 }
 
@@ -104,17 +107,28 @@ func runSummarize(ctx context.Context, f summarizeFlags, environ []string, stdou
 	if err != nil {
 		return fmt.Errorf("summarize %s: %w", f.dir, err)
 	}
-	printSummaryStats(stdout, idx.LastStats(), opts.Model != nil, idx.ModelSummaries())
+	report := func(s summaries.Stats) error {
+		if f.json {
+			return idx.WriteJSON(stdout, s)
+		}
+		printSummaryStats(stdout, s, opts.Model != nil, idx.ModelSummaries())
+		return nil
+	}
+	if err := report(idx.LastStats()); err != nil {
+		return err
+	}
 	if sched == nil {
 		return nil
 	}
-	fmt.Fprintf(stdout, "refreshing on schedule %q; stop with Ctrl-C\n", sched)
+	fmt.Fprintf(stderr, "refreshing on schedule %q; stop with Ctrl-C\n", sched)
 	err = idx.RefreshOn(ctx, sched, src, func(s summaries.Stats, err error) {
 		if err != nil {
 			fmt.Fprintf(stderr, "refresh failed: %v\n", err)
 			return
 		}
-		printSummaryStats(stdout, s, opts.Model != nil, idx.ModelSummaries())
+		if err := report(s); err != nil {
+			fmt.Fprintf(stderr, "refresh: %v\n", err)
+		}
 	})
 	if ctx.Err() != nil {
 		return nil // stopped by the user
