@@ -47,6 +47,10 @@ type Local struct {
 	OnStage func(stage string)
 	OnSpec  func(*preagent.Result)
 	OnPlan  func(*work.Plan)
+	// BeforeCode, when set, runs once the plan is made and before the
+	// coder writes anything (bot solve switches to a new branch there); an
+	// error ends the run with nothing written.
+	BeforeCode func(ctx context.Context) error
 }
 
 // Outcome is what a Local run produced, stage by stage.
@@ -123,6 +127,11 @@ func (l *Local) Run(ctx context.Context, ws *repo.Workspace, is preagent.Issue) 
 	if l.PlanOnly {
 		out.Stopped = StoppedPlanOnly
 		return out, nil
+	}
+	if l.BeforeCode != nil {
+		if err := l.BeforeCode(ctx); err != nil {
+			return out, &StageError{Stage: "code", Err: err}
+		}
 	}
 	err = l.stage(ctx, out, "code", func(ctx context.Context) error {
 		c, err := l.Coder.New(l.Model, l.Repo, nil)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -41,6 +42,8 @@ type solveFlags struct {
 	maxSteps   int
 	planOnly   bool // stop after the plan (no coding stage)
 	force      bool // write into a checkout with uncommitted changes
+	branch     string
+	noBranch   bool // write on the current branch
 }
 
 func newSolveCmd() *cobra.Command { return newSolveCmdWith(os.Environ) }
@@ -55,6 +58,8 @@ func newSolveCmdWith(environ func() []string) *cobra.Command {
 		Long: "solve runs explorer → planner → coder on a local checkout with the configured model " +
 			"(ISSUESMITH_MODEL_* variables), prints the spec and plan as Markdown and then the diff left in the " +
 			"working tree on stdout, or the whole run as JSON with --json. --plan-only stops after the plan. " +
+			"In a git checkout the change is written on a new branch (--branch, default issuesmith/<title words>; " +
+			"--no-branch writes on the current one) and left uncommitted for you to review with git diff. " +
 			"Progress (step, action, tokens) goes to stderr.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -82,6 +87,8 @@ func newSolveCmdWith(environ func() []string) *cobra.Command {
 	cmd.Flags().IntVar(&f.maxSteps, "max-steps", 0, "explorer step limit (0: the repository's configuration)")
 	cmd.Flags().BoolVar(&f.planOnly, "plan-only", false, "stop after printing the plan; write no code")
 	cmd.Flags().BoolVar(&f.force, "force", false, "write the change even though the git checkout has uncommitted changes")
+	cmd.Flags().StringVar(&f.branch, "branch", "", "branch to create for the change (default issuesmith/<issue title words>)")
+	cmd.Flags().BoolVar(&f.noBranch, "no-branch", false, "write the change on the current branch instead of a new one")
 	return cmd
 }
 
@@ -156,6 +163,17 @@ func runSolve(ctx context.Context, f solveFlags, m *config.Model, is preagent.Is
 				fmt.Fprintln(stdout, forTerminal(work.RenderPlan(p, work.PlanState{}, meta)))
 			}
 		},
+	}
+	if !f.planOnly && !f.noBranch && ws.InGit(ctx) {
+		l.BeforeCode = func(ctx context.Context) error {
+			name := cmp.Or(f.branch, repo.BranchForTitle(is.Title))
+			got, err := ws.NewBranch(ctx, name)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stderr, "solve: writing on the new branch %s (uncommitted; review with git diff)\n", got)
+			return nil
+		}
 	}
 	out, err := l.Run(ctx, ws, is)
 	if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -100,5 +101,61 @@ func TestSolveCodeJSON(t *testing.T) {
 	}
 	if last := rec.Usage[len(rec.Usage)-1]; last.Calls != 6 {
 		t.Errorf("calls = %d, want 6", last.Calls)
+	}
+}
+
+// gitInit makes dir a git checkout on main with one commit.
+func gitInit(t *testing.T, dir string) {
+	t.Helper()
+	for _, args := range [][]string{{"init", "--quiet", "-b", "main"}, {"add", "-A"},
+		{"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "--quiet", "-m", "base"}} {
+		gitOut(t, dir, args...)
+	}
+}
+
+func gitOut(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// In a git checkout solve writes on a new branch named after the issue,
+// left uncommitted for review, and main keeps its commit; a taken name gets
+// a suffix; --branch names it; --no-branch writes on the current branch.
+func TestSolveWritesOnANewBranch(t *testing.T) {
+	t.Parallel()
+	dir := goodbyeTree(t)
+	gitInit(t, dir)
+	base := gitOut(t, dir, "rev-parse", "main")
+	gitOut(t, dir, "branch", "issuesmith/add-a-goodbye") // taken: the run must not touch it
+	_, progress, _ := runGoodbye(t, dir)
+	if got := gitOut(t, dir, "branch", "--show-current"); got != "issuesmith/add-a-goodbye-2" {
+		t.Fatalf("current branch %q\n%s", got, progress)
+	}
+	if !strings.Contains(progress, "solve: writing on the new branch issuesmith/add-a-goodbye-2 (uncommitted") {
+		t.Errorf("stderr does not say where the change is:\n%s", progress)
+	}
+	if gitOut(t, dir, "rev-parse", "HEAD") != base || gitOut(t, dir, "rev-parse", "main") != base ||
+		gitOut(t, dir, "rev-parse", "issuesmith/add-a-goodbye") != base {
+		t.Error("a commit was made: the change must be left uncommitted")
+	}
+	if diff := gitOut(t, dir, "diff", "--stat"); !strings.Contains(diff, "main.go") {
+		t.Errorf("the change is not in the working tree: %q", diff)
+	}
+
+	named := goodbyeTree(t)
+	gitInit(t, named)
+	runGoodbye(t, named, "--branch", "feature/bye")
+	if got := gitOut(t, named, "branch", "--show-current"); got != "feature/bye" {
+		t.Errorf("--branch: on %q", got)
+	}
+	inPlace := goodbyeTree(t)
+	gitInit(t, inPlace)
+	runGoodbye(t, inPlace, "--no-branch")
+	if got := gitOut(t, inPlace, "branch", "--show-current"); got != "main" {
+		t.Errorf("--no-branch: on %q", got)
 	}
 }
