@@ -21,7 +21,8 @@ func TestOracleResolvesThroughThePipeline(t *testing.T) {
 	f := newFixture(t)
 	in := f.instance
 	in.ProblemStatement = "# Add is wrong for negative numbers\n\nAdd(-1, 2) returns 3; it should return 1."
-	oracle := replay.Oracle{Coder: agents.Coder{Options: coder.Options{}}}
+	var answers []string
+	oracle := replay.Oracle{Coder: agents.Coder{Options: coder.Options{}}, Answered: func(_ string, a []string) { answers = a }}
 	results, err := f.runner(t, oracle, 5*time.Minute).Run(t.Context(), []replay.Instance{in})
 	require.NoError(t, err)
 	res := results[0]
@@ -34,6 +35,13 @@ func TestOracleResolvesThroughThePipeline(t *testing.T) {
 	}
 	assert.Equal(t, []string{"clone", "oracle", "explore", "plan", "code", "setup", "tests"}, stages)
 	assert.Positive(t, res.Usage.PromptTokens, "the oracle's answers are accounted like a model's")
+	// What the agents were told, through their own tools and formats.
+	require.Len(t, answers, 4, "%q", answers)
+	assert.Equal(t, `explorer read_file {"path":"calc.go"}`, answers[0])
+	assert.Contains(t, answers[1], `explorer submit_spec {`)
+	assert.Contains(t, answers[1], `"files":[{"path":"calc.go","action":"modify"`)
+	assert.Contains(t, answers[2], `planner {"items":[{"path":"calc.go","action":"modify"`)
+	assert.Equal(t, "coder <chat>The fix's change to calc.go.</chat>", answers[3])
 }
 
 // A gold patch with a second hunk in a file of repeated lines and a new

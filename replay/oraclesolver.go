@@ -21,6 +21,9 @@ type Oracle struct {
 	Coder agents.Coder
 	// StageTimeout bounds each agent stage (0: only the run's limit).
 	StageTimeout time.Duration
+	// Answered, when set, hears what the oracle answered for an instance
+	// (oracle.Server.Answers), once its pipeline ended.
+	Answered func(id string, answers []string)
 }
 
 // Name is "oracle".
@@ -44,6 +47,9 @@ func (o Oracle) Solve(ctx context.Context, dir string, in *Instance, gold string
 		return nil, &StageError{Stage: "oracle", Err: err}
 	}
 	defer srv.Close()
+	if o.Answered != nil {
+		defer func() { o.Answered(in.ID, srv.Answers()) }()
+	}
 	m, err := config.ParseModel([]string{
 		config.EnvPrefix + "MODEL_BASE_URL=" + srv.URL(), config.EnvPrefix + "MODEL_NAME=" + oracle.Model,
 		config.EnvPrefix + "MODEL_NO_STREAM=true", config.EnvPrefix + "MODEL_MAX_RETRIES=0",

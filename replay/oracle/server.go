@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/issuesmith/issuesmith/llm"
@@ -20,6 +21,9 @@ type Server struct {
 	srv  *http.Server
 	url  string
 	task *Task
+
+	mu      sync.Mutex
+	answers []string
 }
 
 // Task is what the oracle knows of one instance.
@@ -83,7 +87,31 @@ func (s *Server) chat(w http.ResponseWriter, hr *http.Request) {
 		writeError(w, http.StatusBadRequest, "oracle: "+err.Error())
 		return
 	}
+	s.mu.Lock()
+	s.answers = append(s.answers, describe(req.Role, ans))
+	s.mu.Unlock()
 	writeAnswer(w, req, ans)
+}
+
+// Answers lists what the oracle answered, in order: "explorer read_file
+// {path}", "planner {JSON}", "coder <chat>…" (the first line of a text
+// answer, or each tool call with its arguments).
+func (s *Server) Answers() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.answers...)
+}
+
+func describe(role llm.Role, a answer) string {
+	if len(a.Calls) > 0 {
+		var calls []string
+		for _, c := range a.Calls {
+			calls = append(calls, c.Name+" "+c.Arguments)
+		}
+		return string(role) + " " + strings.Join(calls, "; ")
+	}
+	first, _, _ := strings.Cut(a.Content, "\n")
+	return string(role) + " " + first
 }
 
 func decode(hr *http.Request) (request, error) {
