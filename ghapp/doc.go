@@ -6,6 +6,8 @@
 // the App itself: app.yml read as a GitHub App manifest, the manifest flow's
 // local page and callback (ManifestFlow), and the code exchange
 // (CompleteManifest) that hands back the App's id, webhook secret and key.
+// forks.go serves `push: fork`: the App's installation on the fork owner's
+// account, and that account's fork of a repository, made when missing.
 //
 // Every request goes through one http.RoundTripper per installation that
 // honours GitHub's primary and secondary rate limits (Retry-After,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/google/go-github/v60/github"
 )
@@ -12,7 +13,7 @@ import (
 // NewPR describes a pull request to open.
 type NewPR struct {
 	Title string
-	Head  string // branch in the same repository, e.g. "issuesmith/issue-7"
+	Head  string // branch in the same repository, e.g. "issuesmith/issue-7", or a fork's "owner:branch"
 	Base  string
 	Body  string
 	Draft bool
@@ -25,10 +26,16 @@ type PRUpdate struct {
 	State *string // "open" or "closed"
 }
 
-// FindPR returns the pull request from branch head of owner/repo: the open
-// one if any, else the most recently created. ErrNotFound when none exists.
+// FindPR returns the pull request from branch head of owner/repo (or from
+// a fork's branch, head "forkowner:branch"): the open one if any, else the
+// most recently created. ErrNotFound when none exists.
 func (c *Client) FindPR(ctx context.Context, owner, repo, head string) (*github.PullRequest, error) {
-	opts := &github.PullRequestListOptions{State: "all", Head: owner + ":" + head,
+	headOwner, branch, fork := strings.Cut(head, ":")
+	if !fork {
+		headOwner, branch = owner, head
+	}
+	label := headOwner + ":" + branch
+	opts := &github.PullRequestListOptions{State: "all", Head: label,
 		ListOptions: github.ListOptions{PerPage: 100}}
 	prs, _, err := c.gh.PullRequests.List(ctx, owner, repo, opts)
 	if err != nil {
@@ -36,7 +43,8 @@ func (c *Client) FindPR(ctx context.Context, owner, repo, head string) (*github.
 	}
 	var best *github.PullRequest
 	for _, pr := range prs {
-		if pr.GetHead().GetRef() != head {
+		gotOwner, gotRef, _ := strings.Cut(pr.GetHead().GetLabel(), ":")
+		if pr.GetHead().GetRef() != branch || !strings.EqualFold(gotOwner, headOwner) || gotRef != branch {
 			continue
 		}
 		switch {

@@ -15,7 +15,9 @@
 //   - Git: a clone cache per repository (fetch instead of re-clone), a
 //     separate worktree per run, branch, commit and push with an installation
 //     token, built on go-git with a git CLI fallback for repositories go-git
-//     cannot handle.
+//     cannot handle. UseFork points a worktree at a fork (push: fork): the
+//     base from the repository, the branch fetched from and pushed to the
+//     fork with the fork's token.
 //
 // This package must never write outside a worktree it created, never follow a
 // symlink out of a Workspace, and never let an access token reach a stored

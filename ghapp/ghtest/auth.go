@@ -74,7 +74,10 @@ func (s *Server) authenticate(c *call) (response, bool) {
 	c.installation = tok.installation
 	if owner, name := c.param("owner"), c.param("repo"); owner != "" {
 		rp := s.st.repos[owner+"/"+name]
-		if rp == nil || rp.Installation != tok.installation {
+		if rp == nil && s.st.ownsAccount(owner, tok.installation) {
+			return errorResp(http.StatusNotFound, "Not Found"), false // its own account lacks it (a fork not made yet)
+		}
+		if rp == nil || rp.Installation != tok.installation && !publicOps[c.op] {
 			s.failf("%s: installation %d has no access to %s/%s", c.op, tok.installation, owner, name)
 			return errorResp(http.StatusNotFound, "Not Found"), false
 		}

@@ -1,7 +1,8 @@
 // Package ghtest is a stateful fake of GitHub's REST API for tests, served on
 // loopback by httptest. It keeps repositories, issues, comments, reactions,
 // labels, collaborator permissions, pull requests, review comments, file
-// contents and installation tokens, and it checks App JWTs and installation
+// contents, installation tokens, and accounts with their installations and
+// forks (handlers_forks.go, for pull requests from "owner:branch"), and it checks App JWTs and installation
 // tokens the way GitHub does. WebHandler stands in for github.com's new-App
 // page of the App manifest flow, whose code the API side converts.
 //

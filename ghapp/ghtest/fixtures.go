@@ -165,7 +165,7 @@ func (s *Server) PullRequests(owner, name string) []PullRequest {
 }
 
 func (is *issue) snapshotPR() PullRequest {
-	return PullRequest{Number: is.Number, Title: is.Title, Body: is.Body, User: is.User, Head: is.pr.head,
+	return PullRequest{Number: is.Number, Title: is.Title, Body: is.Body, User: is.User, Head: is.pr.head, HeadOwner: is.pr.headOwner,
 		Base: is.pr.base, Draft: is.pr.draft, State: is.State, Merged: is.pr.merged, Reviewers: slices.Clone(is.pr.reviewers)}
 }
 

@@ -47,7 +47,7 @@ func getApp(c *call) response {
 
 func createToken(c *call) response {
 	inst, _ := strconv.ParseInt(c.param("installation_id"), 10, 64)
-	known := inst == c.s.opts.Installation
+	known := inst == c.s.opts.Installation || c.s.st.installed(inst)
 	for _, rp := range c.s.st.repos {
 		known = known || rp.Installation == inst
 	}
@@ -64,10 +64,12 @@ func createToken(c *call) response {
 func (c *call) repoOf() *repo { return c.s.st.repos[c.param("owner")+"/"+c.param("repo")] }
 
 func (s *Server) repoObj(rp *repo) obj {
-	return obj{"id": rp.id, "node_id": "R_" + rp.Name, "name": rp.Name, "full_name": rp.Owner + "/" + rp.Name,
+	o := obj{"id": rp.id, "node_id": "R_" + rp.Name, "name": rp.Name, "full_name": rp.Owner + "/" + rp.Name,
 		"owner": userObj(rp.Owner), "private": false, "default_branch": rp.DefaultBranch,
 		"html_url": "https://github.com/" + rp.Owner + "/" + rp.Name, "clone_url": rp.CloneURL,
 		"url": s.apiURL("/repos/%s/%s", rp.Owner, rp.Name)}
+	s.forkFields(o, rp)
+	return o
 }
 
 func getRepo(c *call) response { return ok(http.StatusOK, c.s.repoObj(c.repoOf())) }

@@ -18,8 +18,13 @@ func (s *Server) pullObj(rp *repo, is *issue) obj {
 		return obj{"ref": branch, "label": rp.Owner + ":" + branch, "sha": "0000000000000000000000000000000000000000",
 			"user": userObj(rp.Owner), "repo": s.repoObj(rp)}
 	}
+	head := ref(is.pr.head)
+	if fork := s.headRepo(rp, is.pr); fork != rp {
+		head = obj{"ref": is.pr.head, "label": fork.Owner + ":" + is.pr.head, "sha": "0000000000000000000000000000000000000000",
+			"user": userObj(fork.Owner), "repo": s.repoObj(fork)}
+	}
 	return obj{"id": is.pr.id, "node_id": "PR_" + strconv.Itoa(is.Number), "number": is.Number, "state": is.State,
-		"title": is.Title, "body": is.Body, "user": userObj(is.User), "head": ref(is.pr.head), "base": ref(is.pr.base),
+		"title": is.Title, "body": is.Body, "user": userObj(is.User), "head": head, "base": ref(is.pr.base),
 		"draft": is.pr.draft, "merged": is.pr.merged, "locked": false, "requested_reviewers": reviewers,
 		"labels": labelsObj(is), "created_at": ts(is.created), "updated_at": ts(is.created),
 		"url":      s.apiURL("/repos/%s/%s/pulls/%d", rp.Owner, rp.Name, is.Number),
@@ -41,17 +46,12 @@ func listPulls(c *call) response {
 	if state == "" {
 		state = "open"
 	}
-	head := q.Get("head")
-	if h, ok := strings.CutPrefix(head, rp.Owner+":"); ok {
-		head = h
-	} else if head != "" {
-		head = "\x00" // another owner's fork: none here
-	}
+	headOwner, head := splitHead(rp, q.Get("head"))
 	var out []obj
 	issues := rp.sortedIssues()
 	sort.SliceStable(issues, func(i, j int) bool { return issues[i].Number > issues[j].Number }) // newest first
 	for _, is := range issues {
-		if is.pr == nil || (state != "all" && is.State != state) || (head != "" && is.pr.head != head) ||
+		if is.pr == nil || (state != "all" && is.State != state) || (head != "" && (is.pr.head != head || !strings.EqualFold(c.s.headRepo(rp, is.pr).Owner, headOwner))) ||
 			(q.Get("base") != "" && is.pr.base != q.Get("base")) {
 			continue
 		}
@@ -69,22 +69,28 @@ func createPull(c *call) response {
 	if !c.decode(&in) {
 		return errorResp(http.StatusBadRequest, "Problems parsing JSON")
 	}
-	head := strings.TrimPrefix(in.Head, rp.Owner+":")
-	if head == in.Base || in.Title == "" {
+	headOwner, head := splitHead(rp, in.Head)
+	if headOwner == rp.Owner {
+		headOwner = ""
+	} else if !c.s.st.hasFork(headOwner, rp) {
+		c.fail("head %q: %s has no fork of %s/%s", in.Head, headOwner, rp.Owner, rp.Name)
+		return errorResp(http.StatusUnprocessableEntity, "Validation Failed")
+	}
+	if head == in.Base && headOwner == "" || in.Title == "" {
 		c.fail("invalid pull request head %q base %q title %q", in.Head, in.Base, in.Title)
 		return errorResp(http.StatusUnprocessableEntity, "Validation Failed")
 	}
 	for _, is := range rp.issues {
-		if is.pr != nil && is.State == "open" && is.pr.head == head {
+		if is.pr != nil && is.State == "open" && is.pr.head == head && strings.EqualFold(is.pr.headOwner, headOwner) {
 			r := errorResp(http.StatusUnprocessableEntity, "Validation Failed")
 			r.body.(obj)["errors"] = []obj{{"resource": "PullRequest", "code": "custom",
-				"message": "A pull request already exists for " + rp.Owner + ":" + head + "."}}
+				"message": "A pull request already exists for " + c.s.headRepo(rp, is.pr).Owner + ":" + head + "."}}
 			return r
 		}
 	}
 	rp.nextNumber++
 	is := &issue{Issue: Issue{Number: rp.nextNumber, Title: in.Title, Body: in.Body, User: c.s.BotLogin(), State: "open", IsPR: true},
-		id: c.s.st.id(), created: time.Now(), pr: &pull{id: c.s.st.id(), head: head, base: in.Base, draft: in.Draft}}
+		id: c.s.st.id(), created: time.Now(), pr: &pull{id: c.s.st.id(), head: head, headOwner: headOwner, base: in.Base, draft: in.Draft}}
 	rp.issues[is.Number] = is
 	return ok(http.StatusCreated, c.s.pullObj(rp, is))
 }

@@ -48,6 +48,9 @@ type PullRequest struct {
 	Body      string
 	User      string
 	Head      string
+	// HeadOwner owns the head branch's repository when it is a fork
+	// (the head was "owner:branch"); "" for a branch of the repository.
+	HeadOwner string
 	Base      string
 	Draft     bool
 	State     string
@@ -83,6 +86,7 @@ type state struct {
 	reviewComments map[int64]*reviewComment
 	manifests      []*ManifestApp // registered by the manifest flow (WebHandler)
 	hooks          hookLog        // the App's webhook delivery log
+	forks          forkState      // accounts and forks (handlers_forks.go)
 }
 
 func newState() state {
@@ -111,6 +115,7 @@ type issue struct {
 type pull struct {
 	id        int64
 	head      string
+	headOwner string // a fork's owner; "" for the repository itself
 	base      string
 	draft     bool
 	merged    bool

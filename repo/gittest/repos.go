@@ -174,3 +174,14 @@ func (s *Server) ImportDir(t tb.TB, name, branch, src string) string {
 	g("push", "--quiet", s.Dir(name), "HEAD:refs/heads/"+branch)
 	return strings.TrimSpace(g("rev-parse", "HEAD"))
 }
+
+// Fork creates repository to as a bare copy of repository from, every
+// branch included, accepting pushes over HTTP, as GitHub makes a fork; it
+// returns the fork's URL.
+func (s *Server) Fork(t tb.TB, from, to string) string {
+	t.Helper()
+	dir := s.Dir(to)
+	git(t, "", "clone", "--quiet", "--bare", s.Dir(from), dir)
+	git(t, dir, "config", "http.receivepack", "true")
+	return s.RepoURL(to)
+}

@@ -20,7 +20,9 @@ type Server struct {
 	root   string
 	token  string
 	accept func(token string) bool
-	srv    *httptest.Server
+	// repoAccept is WithRepoTokenCheck's predicate (repository, token).
+	repoAccept func(repo, token string) bool
+	srv        *httptest.Server
 
 	requests     atomic.Int64
 	authFailures atomic.Int64
@@ -41,6 +43,14 @@ func WithToken(token string) Option { return func(s *Server) { s.token = token }
 // replaces WithToken; accept may be called from several goroutines.
 func WithTokenCheck(accept func(token string) bool) Option {
 	return func(s *Server) { s.accept = accept }
+}
+
+// WithRepoTokenCheck is WithTokenCheck per repository: accept gets the
+// repository asked for ("owner/name") and the password, so a token good for
+// one repository (a fork) is refused on another (its parent), as GitHub's
+// installation tokens are.
+func WithRepoTokenCheck(accept func(repo, token string) bool) Option {
+	return func(s *Server) { s.repoAccept = accept }
 }
 
 // NewServer starts a server that is closed when the test ends. It skips the
@@ -79,7 +89,7 @@ func NewServer(t tb.TB, opts ...Option) *Server {
 
 // authorized checks the token, answering 401/403 itself when it is wrong.
 func (s *Server) authorized(w http.ResponseWriter, r *http.Request) bool {
-	if s.token == "" && s.accept == nil {
+	if s.token == "" && s.accept == nil && s.repoAccept == nil {
 		return true
 	}
 	user, pass, ok := r.BasicAuth()
@@ -89,9 +99,13 @@ func (s *Server) authorized(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	var good bool
-	if s.accept != nil {
+	switch {
+	case s.repoAccept != nil:
+		name, _, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), ".git/")
+		good = s.repoAccept(name, pass)
+	case s.accept != nil:
 		good = s.accept(pass)
-	} else {
+	default:
 		good = subtle.ConstantTimeCompare([]byte(pass), []byte(s.token)) == 1
 	}
 	if user != "x-access-token" || !good {

@@ -38,6 +38,10 @@ const OPERATIONS = [
   ["get", "/repos/{owner}/{repo}/pulls/comments/{comment_id}"],
   ["post", "/repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies"],
   ["get", "/repos/{owner}/{repo}/contents/{path}"],
+  // push: fork (issue 13 item 5)
+  ["post", "/repos/{owner}/{repo}/forks"],
+  ["get", "/orgs/{org}/installation"],
+  ["get", "/users/{username}/installation"],
 ];
 
 const pkg = process.argv[2];
