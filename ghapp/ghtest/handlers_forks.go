@@ -191,7 +191,7 @@ func installationObj(a *Account) obj {
 	return obj{"id": a.Installation, "account": acct, "target_type": typ, "target_id": idOf(a.Login),
 		"repository_selection": "all", "created_at": now, "updated_at": now,
 		"permissions": obj{"contents": "write", "administration": "write", "metadata": "read"},
-		"events": []string{}, "html_url": "https://github.com/settings/installations/" + strconv.FormatInt(a.Installation, 10)}
+		"events":      []string{}, "html_url": "https://github.com/settings/installations/" + strconv.FormatInt(a.Installation, 10)}
 }
 
 // splitHead reads a pull request head, "branch" or "owner:branch", as

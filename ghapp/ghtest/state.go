@@ -43,11 +43,11 @@ type Comment struct {
 
 // PullRequest is a pull request as the fake holds it.
 type PullRequest struct {
-	Number    int
-	Title     string
-	Body      string
-	User      string
-	Head      string
+	Number int
+	Title  string
+	Body   string
+	User   string
+	Head   string
 	// HeadOwner owns the head branch's repository when it is a fork
 	// (the head was "owner:branch"); "" for a branch of the repository.
 	HeadOwner string
