@@ -117,6 +117,27 @@ func TestEvents(t *testing.T) {
 		{name: "repositories removed", file: "installation_repositories.removed", event: "installation_repositories", status: 202,
 			want: &workflow.Event{Kind: workflow.Repositories, Action: "removed", Owner: "octocat", Sender: "octocat", Removed: []string{"octocat/Hello-World"}}},
 		{name: "ping", file: "ping", event: "ping", status: 200},
+		{name: "check run completed on a PR", file: "check_run.completed", event: "check_run", status: 202,
+			want: &workflow.Event{Kind: workflow.CIFinished, Action: "completed", Number: 2, IsPR: true, Sender: "Codertocat",
+				SHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821", Head: "changes", PRs: []int{2}}},
+		{name: "check run still running", file: "check_run.completed", event: "check_run", status: 200,
+			edit: func(_ *rig, m map[string]any) { m["action"] = "created" }},
+		{name: "check suite completed on a PR", file: "check_suite.completed", event: "check_suite", status: 202,
+			want: &workflow.Event{Kind: workflow.CIFinished, Action: "completed", Number: 2, IsPR: true, Sender: "Codertocat",
+				SHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821", Head: "changes", PRs: []int{2}}},
+		{name: "check suite of no pull request", file: "check_suite.completed", event: "check_suite", status: 200,
+			edit: func(_ *rig, m map[string]any) { set(m, "check_suite.pull_requests", []any{}) }},
+		{name: "check suite without a commit", file: "check_suite.completed", event: "check_suite", status: 400,
+			edit: func(_ *rig, m map[string]any) { set(m, "check_suite.head_sha", "") }},
+		{name: "workflow run completed", file: "workflow_run.completed", event: "workflow_run", status: 202,
+			edit: func(_ *rig, m map[string]any) {
+				// The example's PR is into another repository: point it here.
+				pr := m["workflow_run"].(map[string]any)["pull_requests"].([]any)[0].(map[string]any)
+				set(pr, "base.repo.id", m["repository"].(map[string]any)["id"])
+			},
+			want: &workflow.Event{Kind: workflow.CIFinished, Action: "completed", Number: 2, IsPR: true, Owner: "octo-org", Repo: "octo-repo",
+				Sender: "Codertocat", SHA: "3484a3fb816e0859fd6e1cea078d76385ff50625", Head: "master", PRs: []int{2}}},
+		{name: "workflow run of a PR into another repository", file: "workflow_run.completed", event: "workflow_run", status: 200},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

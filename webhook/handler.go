@@ -110,6 +110,9 @@ func New(opts Options) (*Handler, error) {
 		"installation":                (*Handler).installation,
 		"installation_repositories":   (*Handler).installationRepositories,
 		"push":                        (*Handler).push,
+		"check_run":                   (*Handler).checkRun,
+		"check_suite":                 (*Handler).checkSuite,
+		"workflow_run":                (*Handler).workflowRun,
 	}
 	return h, nil
 }

@@ -42,5 +42,5 @@ func TestManifestMatchesHandler(t *testing.T) {
 	slices.Sort(events)
 	assert.Equal(t, routed, events)
 	assert.Equal(t, map[string]string{"contents": "write", "issues": "write", "pull_requests": "write",
-		"metadata": "read", "checks": "read"}, m.Permissions)
+		"metadata": "read", "checks": "read", "actions": "read"}, m.Permissions)
 }

@@ -37,6 +37,10 @@ const (
 	PRClosed EventKind = "pr_closed"
 	// Pushed is a push to a repository's default branch (Ref, Before, After).
 	Pushed EventKind = "pushed"
+	// CIFinished is the repository's CI finished on a commit (SHA) of one
+	// or more pull requests (PRs; Number is the first): a completed
+	// check_run, check_suite or workflow_run.
+	CIFinished EventKind = "ci_finished"
 	// Installation is the App installed, uninstalled, suspended or
 	// unsuspended (Action; Repos lists the repositories of a new
 	// installation). An uninstall ("deleted") ends the installation's runs.
@@ -83,6 +87,10 @@ type Event struct {
 	Ref    string
 	Before string
 	After  string
+	// SHA is the commit CI ran on and PRs the pull requests GitHub
+	// named (CIFinished).
+	SHA string
+	PRs []int
 	// Repos lists "owner/name" repositories added (or installed); Removed
 	// those removed.
 	Repos   []string

@@ -37,6 +37,9 @@ var handlers = map[string]func(c *call) response{
 	"GET /repos/{owner}/{repo}/pulls/{pull_number}/comments":                       listReviewComments,
 	"GET /repos/{owner}/{repo}/pulls/comments/{comment_id}":                        getReviewComment,
 	"POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies": replyReviewComment,
+	"GET /repos/{owner}/{repo}/commits/{ref}/check-runs":                           listCheckRuns,
+	"GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations":              listAnnotations,
+	"GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs":                         jobLogs,
 }
 
 func getApp(c *call) response {
@@ -57,7 +60,7 @@ func createToken(c *call) response {
 	}
 	tok, exp := c.s.newToken(inst)
 	return ok(http.StatusCreated, obj{"token": tok, "expires_at": ts(exp), "repository_selection": "all",
-		"permissions": obj{"contents": "write", "issues": "write", "pull_requests": "write", "metadata": "read", "checks": "read"}})
+		"permissions": obj{"contents": "write", "issues": "write", "pull_requests": "write", "metadata": "read", "checks": "read", "actions": "read"}})
 }
 
 // repoOf returns the repository the call names (authentication checked it).

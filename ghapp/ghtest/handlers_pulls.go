@@ -15,21 +15,24 @@ func (s *Server) pullObj(rp *repo, is *issue) obj {
 		reviewers = append(reviewers, userObj(r))
 	}
 	ref := func(branch string) obj {
-		return obj{"ref": branch, "label": rp.Owner + ":" + branch, "sha": "0000000000000000000000000000000000000000",
+		return obj{"ref": branch, "label": rp.Owner + ":" + branch, "sha": s.sha(rp, branch),
 			"user": userObj(rp.Owner), "repo": s.repoObj(rp)}
 	}
 	head := ref(is.pr.head)
 	if fork := s.headRepo(rp, is.pr); fork != rp {
-		head = obj{"ref": is.pr.head, "label": fork.Owner + ":" + is.pr.head, "sha": "0000000000000000000000000000000000000000",
+		head = obj{"ref": is.pr.head, "label": fork.Owner + ":" + is.pr.head, "sha": s.sha(fork, is.pr.head),
 			"user": userObj(fork.Owner), "repo": s.repoObj(fork)}
 	}
-	return obj{"id": is.pr.id, "node_id": "PR_" + strconv.Itoa(is.Number), "number": is.Number, "state": is.State,
+	return obj{"id": is.pr.id, "node_id": prNodeID(is), "number": is.Number, "state": is.State,
 		"title": is.Title, "body": is.Body, "user": userObj(is.User), "head": head, "base": ref(is.pr.base),
 		"draft": is.pr.draft, "merged": is.pr.merged, "locked": false, "requested_reviewers": reviewers,
 		"labels": labelsObj(is), "created_at": ts(is.created), "updated_at": ts(is.created),
 		"url":      s.apiURL("/repos/%s/%s/pulls/%d", rp.Owner, rp.Name, is.Number),
 		"html_url": "https://github.com/" + rp.Owner + "/" + rp.Name + "/pull/" + strconv.Itoa(is.Number)}
 }
+
+// prNodeID is a pull request's GraphQL node id (unique in the fake).
+func prNodeID(is *issue) string { return "PR_kw" + strconv.FormatInt(is.pr.id, 10) }
 
 func (c *call) pull() *issue {
 	is := c.issue("pull_number")

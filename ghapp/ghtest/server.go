@@ -162,6 +162,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "read body", http.StatusBadRequest)
 		return
 	}
+	switch {
+	case strings.HasPrefix(r.URL.Path, blobPrefix):
+		s.serveBlob(w, r)
+		return
+	case r.URL.Path == "/graphql":
+		rec := Request{Method: r.Method, Path: r.URL.Path, Op: "POST /graphql", Body: string(body)}
+		rec.Status = s.serveGraphQL(w, r, body)
+		s.mu.Lock()
+		s.requests = append(s.requests, rec)
+		s.mu.Unlock()
+		return
+	}
 	escapeContentsPath(r)
 	rec := Request{Method: r.Method, Path: r.URL.Path, Body: string(body)}
 	resp := s.serve(r, body, &rec)

@@ -87,6 +87,8 @@ type state struct {
 	manifests      []*ManifestApp // registered by the manifest flow (WebHandler)
 	hooks          hookLog        // the App's webhook delivery log
 	forks          forkState      // accounts and forks (handlers_forks.go)
+	// resolve turns a branch into its head commit (SetRefResolver).
+	resolve func(owner, name, ref string) string
 }
 
 func newState() state {
@@ -103,6 +105,7 @@ type repo struct {
 	nextNumber int
 	perms      map[string]string
 	files      map[string]map[string][]byte // ref → path → content
+	checks     []*CheckRun
 }
 
 type issue struct {

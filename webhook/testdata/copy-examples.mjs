@@ -19,6 +19,9 @@ const WANT = {
   installation: ["created", "deleted", "new_permissions_accepted"],
   installation_repositories: ["added", "removed"],
   push: [""],
+  check_run: ["completed"],
+  check_suite: ["completed"],
+  workflow_run: ["completed"],
   ping: [""],
 };
 
@@ -35,9 +38,11 @@ for (const [event, actions] of Object.entries(WANT)) {
   const entry = all.find((e) => e.name === event);
   if (!entry) throw new Error(`no ${event} in @octokit/webhooks-examples ${version}`);
   for (const action of actions) {
-    // Prefer an example delivered to an App (it has "installation").
+    // Prefer an example delivered to an App (it has "installation"), then
+    // one whose CI ran for a pull request.
     const matches = entry.examples.filter((x) => (x.action ?? "") === action);
-    const ex = matches.find((x) => x.installation) ?? matches[0];
+    const hasPR = (x) => (x[event]?.pull_requests ?? []).length > 0;
+    const ex = matches.find((x) => x.installation) ?? matches.find(hasPR) ?? matches[0];
     if (!ex) throw new Error(`no ${event}.${action} example in @octokit/webhooks-examples ${version}`);
     const name = action ? `${event}.${action}.json` : `${event}.json`;
     writeFileSync(join(here, name), JSON.stringify(ex, null, 2) + "\n");

@@ -42,6 +42,9 @@ const OPERATIONS = [
   ["post", "/repos/{owner}/{repo}/forks"],
   ["get", "/orgs/{org}/installation"],
   ["get", "/users/{username}/installation"],
+  ["get", "/repos/{owner}/{repo}/commits/{ref}/check-runs"],
+  ["get", "/repos/{owner}/{repo}/check-runs/{check_run_id}/annotations"],
+  ["get", "/repos/{owner}/{repo}/actions/jobs/{job_id}/logs"],
 ];
 
 const pkg = process.argv[2];
