@@ -128,7 +128,7 @@ func (c *Client) MarkReady(ctx context.Context, owner, repo string, number int) 
 		return nil
 	}
 	q := map[string]any{
-		"query": `mutation($id: ID!) { markPullRequestReadyForReview(input: {pullRequestId: $id}) { pullRequest { isDraft } } }`,
+		"query":     `mutation($id: ID!) { markPullRequestReadyForReview(input: {pullRequestId: $id}) { pullRequest { isDraft } } }`,
 		"variables": map[string]any{"id": pr.GetNodeID()},
 	}
 	req, err := c.gh.NewRequest(http.MethodPost, graphQLURL(c.gh), q)

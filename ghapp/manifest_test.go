@@ -21,7 +21,7 @@ func TestParseManifestRepositoryAppYML(t *testing.T) {
 	require.Equal(t, "issuesmith", m.Name)
 	// The least the bot needs (issue 7).
 	require.Equal(t, map[string]string{"contents": "write", "issues": "write", "pull_requests": "write",
-		"metadata": "read", "checks": "read"}, m.DefaultPermissions)
+		"metadata": "read", "checks": "read", "actions": "read"}, m.DefaultPermissions)
 	require.Subset(t, m.DefaultEvents, []string{"issues", "issue_comment", "pull_request_review_comment", "push"})
 
 	raw, err := m.JSON()
