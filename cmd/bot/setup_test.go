@@ -166,7 +166,7 @@ func TestSetupRegistersTheAppFromAppYML(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(manifest), &got))
 	require.Equal(t, want, got)
 	require.Equal(t, map[string]any{"contents": "write", "issues": "write", "pull_requests": "write",
-		"metadata": "read", "checks": "read"}, got["default_permissions"])
+		"metadata": "read", "checks": "read", "actions": "read"}, got["default_permissions"])
 
 	au, err := url.Parse(action)
 	require.NoError(t, err)
