@@ -103,6 +103,15 @@ func (a *Coder) Revise(ctx context.Context, dir string, req workflow.Review, cfg
 		rr.Topic = req.Spec.Topic
 	}
 	paths := []string{req.Path}
+	if req.Evidence != "" {
+		rr.Evidence, rr.Plan = req.Evidence, planLines(req.Plan)
+		if req.BaseSHA != "" {
+			if d, err := repo.DiffSince(ctx, dir, req.BaseSHA); err == nil {
+				rr.Diff = d
+			}
+		}
+		req.Path, req.Files = "", ciFiles(dir, req.Files, req.Evidence)
+	}
 	if req.Path == "" {
 		if len(req.Files) == 0 {
 			return nil, errors.New("revise: the review names no file and the pull request changes none")

@@ -19,8 +19,14 @@ const (
 
 // Check is one check run as the evidence needs it.
 type Check struct {
+	// ID is the check run's id (for Actions also the job's id).
+	ID int64
 	// Name is the check run's name (for Actions: the job's name).
 	Name string
+	// Actions is set for a GitHub Actions job (it has a job log).
+	Actions bool
+	// AnnotationCount is how many annotations the check run has.
+	AnnotationCount int
 	// Status is "queued", "in_progress" or "completed".
 	Status string
 	// Conclusion is set once Status is "completed".

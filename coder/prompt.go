@@ -22,6 +22,7 @@ type prompts struct {
 	item   *template.Template
 	fix    *template.Template
 	revise *template.Template
+	fixci  *template.Template
 }
 
 func loadPrompts() (*prompts, error) {
@@ -44,7 +45,7 @@ func loadPrompts() (*prompts, error) {
 		return nil, fmt.Errorf("read apply prompt: %w", err)
 	}
 	p := &prompts{system: string(sys), lines: string(lines), apply: string(apply)}
-	for name, dst := range map[string]**template.Template{"item": &p.item, "fix": &p.fix, "revise": &p.revise} {
+	for name, dst := range map[string]**template.Template{"item": &p.item, "fix": &p.fix, "revise": &p.revise, "fixci": &p.fixci} {
 		t, err := template.New(name).Funcs(funcs).Option("missingkey=error").ParseFS(promptFS, "prompts/"+name+".tmpl")
 		if err != nil {
 			return nil, fmt.Errorf("parse %s prompt: %w", name, err)
@@ -107,6 +108,13 @@ type fixPrompt struct {
 	Files         []string
 	Views         []fileView
 	Allowed       []string
+}
+
+// fixCIPrompt is the data of prompts/fixci.tmpl.
+type fixCIPrompt struct {
+	Path, Topic, Diff, Evidence string
+	Plan                        []string
+	View                        fileView
 }
 
 // revisePrompt is the data of prompts/revise.tmpl.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	clippkg "github.com/issuesmith/issuesmith/internal/clip"
 	"github.com/issuesmith/issuesmith/repo"
 	"github.com/issuesmith/issuesmith/work"
 )
@@ -39,6 +40,12 @@ type ReviewRequest struct {
 	// Topic optionally names what the pull request implements (the spec's
 	// topic), for context.
 	Topic string
+	// Evidence, when set, makes this a CI fix: the failing checks' output
+	// (already redacted and fenced as untrusted) replaces the comment, with
+	// the plan's items ("path: steps") and the pull request's Diff so far.
+	Evidence string
+	Plan     []string
+	Diff     string
 }
 
 // Revise changes the workspace as the review comment asks: one session on
@@ -77,16 +84,23 @@ func (c *Coder) Revise(ctx context.Context, ws *repo.Workspace, req ReviewReques
 	if err != nil {
 		return nil, err
 	}
-	view := buildView(p, data, exists, focusOf(req.Comment), c.opts.MaxFileLines)
+	view := buildView(p, data, exists, focusOf(req.Comment, req.Evidence), c.opts.MaxFileLines)
 	if !view.Whole && exists && req.Lines.Start > 0 {
 		view = regionView(p, data, req.Lines, c.opts.MaxFileLines)
 	}
-	prompt, err := render(c.prompts.revise, revisePrompt{Path: p, Lines: req.Lines.String(), Comment: req.Comment,
-		Topic: req.Topic, Thread: req.Thread, DiffHunk: req.DiffHunk, View: view})
+	var prompt string
+	if req.Evidence != "" {
+		prompt, err = render(c.prompts.fixci, fixCIPrompt{Path: p, Topic: req.Topic, Plan: req.Plan,
+			Diff: clippkg.Bytes(req.Diff, maxCIDiff, "\n(diff cut)"), Evidence: req.Evidence, View: view})
+		r.event(p, 0, "prompt", "CI fix")
+	} else {
+		prompt, err = render(c.prompts.revise, revisePrompt{Path: p, Lines: req.Lines.String(), Comment: req.Comment,
+			Topic: req.Topic, Thread: req.Thread, DiffHunk: req.DiffHunk, View: view})
+		r.event(p, 0, "prompt", "review comment on %s", req.Lines)
+	}
 	if err != nil {
 		return nil, err
 	}
-	r.event(p, 0, "prompt", "review comment on %s", req.Lines)
 	s := r.newSession(p, []string{p})
 	s.mayDecline = true
 	if err := s.converse(ctx, prompt); err != nil {
@@ -101,6 +115,9 @@ func (c *Coder) Revise(ctx context.Context, ws *repo.Workspace, req ReviewReques
 	r.stopDiagnostics()
 	return r.finish()
 }
+
+// maxCIDiff bounds the pull request's diff in a CI fix prompt.
+const maxCIDiff = 24 << 10
 
 // regionView shows a large file as its outline plus the commented lines with
 // 30 lines of context on each side.

@@ -264,3 +264,30 @@ func (s *Store) NextGeneration(ctx context.Context, id int64) (int64, error) {
 	}
 	return g, nil
 }
+
+// Step is one checkpoint of a run: its name and recorded result.
+type Step struct {
+	Name   string
+	Result string
+}
+
+// Steps returns the checkpoints of run id whose names start with prefix,
+// sorted by name.
+func (s *Store) Steps(ctx context.Context, id int64, prefix string) ([]Step, error) {
+	like := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(prefix) + "%"
+	rows, err := s.db.QueryContext(ctx, s.rebind(`SELECT name, result FROM run_steps
+		WHERE run_id = ? AND name LIKE ? ESCAPE '\' ORDER BY name`), id, like)
+	if err != nil {
+		return nil, fmt.Errorf("list steps %s of run %d: %w", prefix, id, err)
+	}
+	defer rows.Close()
+	var out []Step
+	for rows.Next() {
+		var st Step
+		if err := rows.Scan(&st.Name, &st.Result); err != nil {
+			return nil, fmt.Errorf("list steps %s of run %d: %w", prefix, id, err)
+		}
+		out = append(out, st)
+	}
+	return out, rows.Err()
+}

@@ -204,6 +204,11 @@ func testCheckpoints(t *testing.T, s *store.Store) {
 	require.Equal(t, "123", res, "the first result wins")
 	_, err = s.Checkpoint(ctx, r.ID, "plan_x", "1") // '_' must not act as a LIKE wildcard
 	require.NoError(t, err)
+	_, err = s.Checkpoint(ctx, r.ID, "plan.b", "2")
+	require.NoError(t, err)
+	steps, err := s.Steps(ctx, r.ID, "plan.")
+	require.NoError(t, err)
+	require.Equal(t, []store.Step{{Name: "plan.b", Result: "2"}, {Name: "plan.comment", Result: "123"}}, steps)
 	require.NoError(t, s.ForgetSteps(ctx, r.ID, "plan."))
 	_, ok, err = s.StepResult(ctx, r.ID, "plan.comment")
 	require.NoError(t, err)

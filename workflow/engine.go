@@ -80,6 +80,11 @@ type Options struct {
 	// redeliver the webhook deliveries the bot missed (RedeliverArgs).
 	Redeliver         func(ctx context.Context) error
 	RedeliverSchedule river.PeriodicSchedule
+	// CIPoll is how often a CI job looks again at a head commit whose
+	// checks are still running (default 30s); CIWait is how long it keeps
+	// looking after it was queued (default 3h).
+	CIPoll time.Duration
+	CIWait time.Duration
 }
 
 // Defaults of Options.LeaseTTL and Options.RescueAfter: a PostgreSQL
@@ -112,6 +117,12 @@ func New(d Deps, o Options) (*Engine, error) {
 		o.LeaseWait = 5 * time.Second
 	case o.LeaseWait < 0:
 		o.LeaseWait = 0 // try again at the next poll (tests)
+	}
+	if o.CIPoll <= 0 {
+		o.CIPoll = 30 * time.Second
+	}
+	if o.CIWait <= 0 {
+		o.CIWait = 3 * time.Hour
 	}
 	if o.WatchInterval <= 0 {
 		o.WatchInterval = 2 * time.Second

@@ -37,6 +37,8 @@ func (e *Engine) Handle(ctx context.Context, ev Event) error {
 		return e.pushed(ctx, ev)
 	case PRClosed:
 		return e.prClosed(ctx, ev)
+	case CIFinished:
+		return e.ciFinished(ctx, ev)
 	case IssueEdited:
 		return e.issueEdited(ctx, ev)
 	case Installation:
@@ -59,6 +61,14 @@ func (e *Engine) command(ctx context.Context, ev Event) error {
 		var ok bool
 		if cmd, ev.Args, ok = ParseCommand(ev.Body); !ok {
 			return ErrIgnored
+		}
+	}
+	if ev.IsPR && cmd == CmdRetry {
+		// /retry on the bot's pull request: one more CI fix round.
+		if run, err := e.d.Store.RunByPR(ctx, ev.Owner, ev.Repo, ev.Number); err == nil {
+			return e.insert(ctx, run, StageArgs{Stage: StageCI, CommentID: ev.CommentID, Author: ev.Sender})
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return err
 		}
 	}
 	switch cmd {

@@ -25,6 +25,7 @@ const (
 	StagePR       = "pr"
 	StageRevise   = "revise"
 	StageMention  = "mention"
+	StageCI       = "ci"
 	StageCancel   = "cancel"
 )
 
@@ -46,6 +47,9 @@ type StageArgs struct {
 	// and text (a review's body cannot be fetched by id alone).
 	Author string `json:"author,omitempty"`
 	Body   string `json:"body,omitempty"`
+	// Head is the commit a CI job looks at (StageCI; "" for /retry: the
+	// pull request's head when the job runs). Jobs are unique per head.
+	Head string `json:"head,omitempty" river:"unique"`
 	// KeepLabel tells a cancel job not to remove the trigger label: the
 	// cancel was the label's removal, and a person may have put it back.
 	KeepLabel bool   `json:"keep_label,omitempty"`
@@ -167,7 +171,7 @@ func (w *worker) Work(ctx context.Context, job *river.Job[StageArgs]) (err error
 	defer release()
 	// A run already cancelled (its PR closed) cannot be cancelled again.
 	sctx, unwatch := e.watchRun(ctx, run, holder, a.Stage != StageCancel && run.State != store.StateCancelled)
-	next, err := e.runStage(sctx, log, run, a, job.ID)
+	next, err := e.runStage(sctx, log, run, a, job)
 	if err != nil && errors.Is(context.Cause(sctx), errRunEnded) {
 		err = fmt.Errorf("%w: %w", store.ErrClosed, err) // /stop, unlabel or close during the stage
 	}
@@ -237,11 +241,12 @@ func (e *Engine) settle(ctx context.Context, log *slog.Logger, run *store.Run, j
 }
 
 // runStage runs stage a of run and returns the stage to queue next, if any.
-func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run, a StageArgs, jobID int64) (next string, err error) {
+func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run, a StageArgs, job *river.Job[StageArgs]) (next string, err error) {
+	jobID := job.ID
 	if a.Stage == StageCancel {
 		return "", e.reportCancel(ctx, run, a.KeepLabel)
 	}
-	if a.Stage == StageRevise || a.Stage == StageMention {
+	if a.Stage == StageRevise || a.Stage == StageMention || a.Stage == StageCI {
 		if run.State == store.StateCancelled && run.PRNumber == 0 {
 			return "", nil
 		}
@@ -278,6 +283,8 @@ func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run,
 		err = s.revise(ctx, a, jobID)
 	case StageMention:
 		err = s.answerMention(ctx)
+	case StageCI:
+		err = s.ci(ctx, a, job.CreatedAt)
 	default:
 		err = permanent(fmt.Errorf("unknown stage %q", a.Stage))
 	}

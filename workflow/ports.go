@@ -96,6 +96,13 @@ type Review struct {
 	Thread    []ThreadComment
 	Files     []string // the PR's changed files when Path is ""
 	Spec      *work.Spec
+	// A CI fix round (stage_ci.go) sets Evidence: the failing checks'
+	// output as cievidence.Render made it (redacted, fenced as untrusted),
+	// with the approved Plan and BaseSHA, the commit the pull request's
+	// diff is taken against. Files are the PR's changed files.
+	Evidence string
+	Plan     *work.Plan
+	BaseSHA  string
 }
 
 // ThreadComment is one comment of a review thread.
@@ -157,6 +164,7 @@ type GitHub interface {
 	ReviewThreads
 	RepoFiles
 	Issues
+	CI
 }
 
 // Comments are issue and PR conversation comments, found by marker.
@@ -194,6 +202,18 @@ type Issues interface {
 	GetIssue(ctx context.Context, owner, repo string, number int) (*github.Issue, error)
 	ReactIssue(ctx context.Context, owner, repo string, number int, content string) error
 	RemoveLabel(ctx context.Context, owner, repo string, number int, label string) error
+}
+
+// CI reads a pull request's checks for the CI fix loop (stage_ci.go) and
+// marks the pull request ready for review when they pass.
+type CI interface {
+	GetPR(ctx context.Context, owner, repo string, number int) (*github.PullRequest, error)
+	CheckRuns(ctx context.Context, owner, repo, ref string) ([]*github.CheckRun, error)
+	CheckRunAnnotations(ctx context.Context, owner, repo string, id int64) ([]*github.CheckRunAnnotation, error)
+	// JobLog returns an Actions job's log (its end when long), or an
+	// error wrapping ghapp.ErrNoAccess without the actions:read permission.
+	JobLog(ctx context.Context, owner, repo string, jobID int64) (string, error)
+	MarkReady(ctx context.Context, owner, repo string, number int) error
 }
 
 // Installations gives the GitHub client of an installation.

@@ -110,6 +110,9 @@ func (s *session) pushed(ctx context.Context, spec *work.Spec, plan *work.Plan) 
 	if err := s.softStep(ctx, StageCode, "pushing "+s.run.Branch); err != nil {
 		return nil, err
 	}
+	if err := s.noteCommit(ctx, sha, stepPushed); err != nil {
+		return nil, err
+	}
 	if err := wt.Push(ctx); err != nil {
 		return nil, fmt.Errorf("push %s: %w", s.run.Branch, err)
 	}

@@ -23,7 +23,9 @@ type reviseRecord struct {
 	Changed bool     `json:"changed"`
 	Summary string   `json:"summary"`
 	Failure string   `json:"failure,omitempty"`
-	Files   []string `json:"files,omitempty"` // paths the commit changed
+	Files   []string `json:"files,omitempty"`  // paths the commit changed
+	Tokens  int64    `json:"tokens,omitempty"` // the coder's, and their cost
+	Cost    float64  `json:"cost,omitempty"`
 }
 
 // reviseKey is the checkpoint key of the revise request a names.
@@ -87,7 +89,7 @@ func (s *session) reviseLine(ctx context.Context, commentID int64, doneKey strin
 		req.Thread = append(req.Thread, ThreadComment{Author: c.GetUser().GetLogin(), Body: c.GetBody()})
 	}
 	msg := fmt.Sprintf("Address review comment on %s\n\n%s\n", req.Path, firstLine(rc.GetBody()))
-	rec, err := s.revisePushed(ctx, doneKey+".pushed", req, msg, rc.GetUser().GetLogin())
+	rec, err := s.revisePushed(ctx, doneKey+".pushed", req, msg, rc.GetUser().GetLogin(), doneKey)
 	if err != nil {
 		return err
 	}
@@ -117,7 +119,7 @@ func (s *session) reviseConversation(ctx context.Context, a StageArgs, doneKey s
 		what = "review"
 	}
 	msg := fmt.Sprintf("Address %s on the pull request\n\n%s\n", what, firstLine(a.Body))
-	rec, err := s.revisePushed(ctx, doneKey+".pushed", req, msg, a.Author)
+	rec, err := s.revisePushed(ctx, doneKey+".pushed", req, msg, a.Author, doneKey)
 	if err != nil {
 		return err
 	}
@@ -154,8 +156,9 @@ func (s *session) prFiles(ctx context.Context) ([]string, error) {
 }
 
 // revisePushed runs the coder on the branch and pushes its commit
-// (crediting requester), unless a checkpoint says that was done.
-func (s *session) revisePushed(ctx context.Context, key string, req Review, msg, requester string) (*reviseRecord, error) {
+// (crediting requester), unless a checkpoint says that was done. The
+// commit is noted as the bot's, for request, before it is pushed.
+func (s *session) revisePushed(ctx context.Context, key string, req Review, msg, requester, request string) (*reviseRecord, error) {
 	st := s.e.d.Store
 	if raw, ok, err := st.StepResult(ctx, s.run.ID, key); err != nil || ok {
 		if err != nil {
@@ -180,6 +183,7 @@ func (s *session) revisePushed(ctx context.Context, key string, req Review, msg,
 		if uerr := s.addUsage(ctx, llm.RoleCoder, Spend{Usage: res.Usage, Cost: res.Cost}); uerr != nil {
 			return nil, uerr
 		}
+		rec.Tokens, rec.Cost = int64(res.Usage.Total()), s.e.priced(llm.RoleCoder, Spend{Usage: res.Usage, Cost: res.Cost})
 	}
 	switch {
 	case err != nil && ctx.Err() != nil:
@@ -200,6 +204,9 @@ func (s *session) revisePushed(ctx context.Context, key string, req Review, msg,
 		}
 		if err != nil {
 			return nil, fmt.Errorf("commit: %w", err)
+		}
+		if err := s.noteCommit(ctx, sha, request); err != nil {
+			return nil, err
 		}
 		if err := wt.Push(ctx); err != nil {
 			return nil, fmt.Errorf("push %s: %w", s.run.Branch, err)

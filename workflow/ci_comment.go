@@ -1,0 +1,150 @@
+package workflow
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/issuesmith/issuesmith/internal/ghtext"
+)
+
+// kindCI marks the pull request's one CI comment, edited in place.
+const kindCI = "ci"
+
+// commitKey is the checkpoint that notes sha as a commit the bot made; its
+// result names the request it was made for.
+func commitKey(sha string) string { return "commit." + sha }
+
+// noteCommit records sha as the bot's before it is pushed: a crash after
+// the push still leaves the commit known as the bot's (not a person's), and
+// which request made it.
+func (s *session) noteCommit(ctx context.Context, sha, request string) error {
+	_, err := s.e.d.Store.Checkpoint(ctx, s.run.ID, commitKey(sha), request)
+	return err
+}
+
+// botCommit reports whether sha is a commit the bot pushed: noted, or
+// recorded by a push or revise checkpoint of a run made before notes.
+func (s *session) botCommit(ctx context.Context, sha string) (bool, error) {
+	st := s.e.d.Store
+	if _, ok, err := st.StepResult(ctx, s.run.ID, commitKey(sha)); err != nil || ok {
+		return ok, err
+	}
+	steps, err := st.Steps(ctx, s.run.ID, "")
+	if err != nil {
+		return false, err
+	}
+	for _, step := range steps {
+		if step.Name != stepPushed && !strings.HasSuffix(step.Name, ".pushed") {
+			continue
+		}
+		var rec struct {
+			SHA string `json:"sha"`
+		}
+		if json.Unmarshal([]byte(step.Result), &rec) == nil && rec.SHA == sha {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// ciComment writes the pull request's CI comment from the records.
+func (s *session) ciComment(ctx context.Context, recs []ciRecord) error {
+	o := s.run
+	body := fitBody(renderCI(recs, s.cfg.CI.FixRounds))
+	if _, err := s.gh.UpsertComment(ctx, o.Owner, o.Repo, o.PRNumber, ghtext.Marker{Kind: kindCI, Run: runID(o)}, body); err != nil {
+		return fmt.Errorf("update the CI comment: %w", err)
+	}
+	return nil
+}
+
+// renderCI is the CI comment: each round (failing checks, the change, the
+// commit) and what CI said next, why the loop stopped, the checks that
+// fail on the base branch too, and the rounds' tokens and cost. Check
+// names, summaries and failures are repository or model text: defused.
+func renderCI(recs []ciRecord, rounds int) string {
+	var b strings.Builder
+	b.WriteString("### CI on this pull request\n\n")
+	var tokens int64
+	var cost float64
+	var base []string
+	for _, r := range recs {
+		tokens, cost = tokens+r.Tokens, cost+r.Cost
+		for _, n := range r.Base {
+			if !slices.Contains(base, n) {
+				base = append(base, n)
+			}
+		}
+		if line := ciLine(r, rounds); line != "" {
+			b.WriteString(line + "\n")
+		}
+		if r.Note != "" {
+			b.WriteString("  - " + r.Note + "\n")
+		}
+	}
+	if len(base) > 0 {
+		fmt.Fprintf(&b, "\nFailing on the base branch too, so not this pull request's to fix: %s.\n", quoted(base))
+	}
+	if tokens > 0 {
+		fmt.Fprintf(&b, "\nCI fix rounds used %d tokens (≈ $%.2f).\n", tokens, cost)
+	}
+	b.WriteString("\n<sub>The bot reads this pull request's CI and fixes what its change broke: at most " +
+		count(rounds, "round") + " (`ci.fix_rounds` in `.github/issuesmith.yml`). Comment `/retry` for one more.</sub>\n")
+	return b.String()
+}
+
+// ciLine is one record as a list item ("" for records with nothing to say).
+func ciLine(r ciRecord, rounds int) string {
+	short := r.Head
+	if len(short) > 7 {
+		short = short[:7]
+	}
+	switch r.Outcome {
+	case "working":
+		return fmt.Sprintf("- ⏳ **Round %d**: fixing %s…", r.Round, quoted(r.Checks))
+	case ciFixed:
+		line := fmt.Sprintf("- 🔧 **Round %d**: %s failed on %s → pushed %s", r.Round, quoted(r.Checks), short, r.SHA)
+		if len(r.Files) > 0 {
+			line += " (changed " + quoted(r.Files) + ")"
+		}
+		if sum := firstLine(r.Summary); sum != "" {
+			line += "\n  " + ghtext.Defuse(sum)
+		}
+		return line
+	case ciNoFix:
+		return fmt.Sprintf("- ❌ **Round %d**: %s failed on %s; no fix was pushed: %s", r.Round, quoted(r.Checks), short,
+			ghtext.Defuse(firstLine(r.Failure)))
+	case ciGreen:
+		line := fmt.Sprintf("- ✅ CI passed on %s.", short)
+		if r.Ready {
+			line += " The pull request is marked ready for review."
+		}
+		return line
+	case ciPreExisting:
+		return fmt.Sprintf("- ⏭️ On %s only checks that fail on the base branch too failed: nothing to fix here.", short)
+	case ciRepeat:
+		return fmt.Sprintf("- ⛔ Stopped: %s failed on %s the same way as before the last fix, so another round would not help. "+
+			"Comment `/retry` to try once more.", quoted(r.Checks), short)
+	case ciPerson:
+		return fmt.Sprintf("- ⛔ Stopped: %s failed on %s, a commit the bot did not make: it does not build on someone "+
+			"else's commits unless asked. Comment `/retry` to have it fix the checks anyway.", quoted(r.Checks), short)
+	case ciLimit:
+		return fmt.Sprintf("- ⛔ Stopped: %s failed on %s after %s. Comment `/retry` for one more.", quoted(r.Checks), short,
+			count(rounds, "fix round"))
+	case ciEnded:
+		return "- ⛔ Stopped: the pull request is closed."
+	case ciOff:
+		return "- ⏭️ The CI fix loop is off for this repository (`ci.fix_rounds: 0`)."
+	}
+	return ""
+}
+
+func quoted(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = "`" + strings.NewReplacer("`", "", "\n", " ").Replace(ghtext.Defuse(n)) + "`"
+	}
+	return strings.Join(q, ", ")
+}

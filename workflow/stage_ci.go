@@ -1,0 +1,387 @@
+package workflow
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/riverqueue/river"
+
+	"github.com/issuesmith/issuesmith/cievidence"
+	"github.com/issuesmith/issuesmith/ghapp"
+	"github.com/issuesmith/issuesmith/store"
+)
+
+// The CI fix loop: when the repository's own CI fails on the bot's pull
+// request, the failing checks' evidence goes to the coder and its fix is
+// pushed as one commit per round. A CI job looks at one head commit
+// (StageArgs.Head); its outcome is the checkpoint ci.<head> (a ciRecord),
+// so a repeated or resumed job does nothing twice, and the PR's CI comment
+// is rendered from those records.
+
+// Outcomes of a CI job (ciRecord.Outcome).
+const (
+	ciFixed       = "fixed"       // a fix round pushed a commit
+	ciNoFix       = "nofix"       // a fix round changed nothing (the coder's reason in Failure)
+	ciGreen       = "green"       // every check passed
+	ciPreExisting = "preexisting" // only checks that fail on the base commit too
+	ciRepeat      = "repeat"      // the same failure came back after a fix
+	ciPerson      = "person"      // someone else pushed to the branch
+	ciLimit       = "limit"       // out of rounds
+	ciEnded       = "ended"       // the pull request is closed or merged
+	ciOff         = "off"         // /retry with ci.fix_rounds: 0
+	ciSuperseded  = "superseded"  // a newer commit is the head now
+)
+
+// ciRecord is what a CI job concluded about one head commit.
+type ciRecord struct {
+	Seq     int      `json:"seq"` // order of the records
+	Head    string   `json:"head"`
+	Outcome string   `json:"outcome"`
+	Round   int      `json:"round,omitempty"`
+	Checks  []string `json:"checks,omitempty"` // failing checks acted on
+	Base    []string `json:"base,omitempty"`   // failing on the base commit too
+	Sigs    []string `json:"sigs,omitempty"`   // cievidence.Signature of each
+	SHA     string   `json:"sha,omitempty"`    // the round's commit
+	Files   []string `json:"files,omitempty"`
+	Summary string   `json:"summary,omitempty"`
+	Failure string   `json:"failure,omitempty"`
+	Note    string   `json:"note,omitempty"` // e.g. logs unavailable
+	Ready   bool     `json:"ready,omitempty"`
+	Retry   string   `json:"retry,omitempty"` // who asked with /retry
+	Tokens  int64    `json:"tokens,omitempty"`
+	Cost    float64  `json:"cost,omitempty"`
+}
+
+const ciPrefix = "ci."
+
+// ciKey names the record of head; a /retry (comment id) gets its own.
+func ciKey(head string, retry int64) string {
+	if retry != 0 {
+		return fmt.Sprintf("%s%s.retry%d", ciPrefix, head, retry)
+	}
+	return ciPrefix + head
+}
+
+// ciFinished queues a CI job for each of the bot's pull requests the
+// event names.
+func (e *Engine) ciFinished(ctx context.Context, ev Event) error {
+	queued := false
+	for _, n := range ev.PRs {
+		run, err := e.d.Store.RunByPR(ctx, ev.Owner, ev.Repo, n)
+		if errors.Is(err, store.ErrNotFound) {
+			continue // not the bot's pull request
+		}
+		if err != nil {
+			return err
+		}
+		if err := e.insert(ctx, run, StageArgs{Stage: StageCI, Head: ev.SHA}); err != nil {
+			return err
+		}
+		queued = true
+	}
+	if !queued {
+		return ErrIgnored
+	}
+	return nil
+}
+
+// ci looks at the checks of a head commit of the run's pull request and
+// acts: a fix round for failures that are the PR's, ready for review when
+// all passed, or a stop with its reason. queued is when the job was made:
+// checks still running are looked at again every CIPoll until CIWait.
+func (s *session) ci(ctx context.Context, a StageArgs, queued time.Time) error {
+	o := s.run
+	if o.PRNumber == 0 {
+		return nil
+	}
+	if s.cfg.CI.FixRounds == 0 && a.CommentID == 0 && !s.cfg.CI.ReadyWhenGreen {
+		return nil // the loop is off
+	}
+	pr, err := s.gh.GetPR(ctx, o.Owner, o.Repo, o.PRNumber)
+	if err != nil {
+		return err
+	}
+	head := a.Head
+	if head == "" {
+		head = pr.GetHead().GetSHA()
+	}
+	key := ciKey(head, a.CommentID)
+	if _, done, err := s.e.d.Store.StepResult(ctx, o.ID, key); err != nil || done {
+		return err
+	}
+	recs, err := s.ciRecords(ctx)
+	if err != nil {
+		return err
+	}
+	rec := &ciRecord{Seq: len(recs) + 1, Head: head, Retry: a.Author}
+	if pr.GetState() != "open" {
+		rec.Outcome = ciEnded
+		return s.ciSave(ctx, key, rec, recs, a.CommentID != 0)
+	}
+	if a.CommentID != 0 && s.cfg.CI.FixRounds == 0 {
+		rec.Outcome = ciOff
+		return s.ciSave(ctx, key, rec, recs, true)
+	}
+	headChecks, err := s.ciChecks(ctx, head)
+	if err != nil {
+		return err
+	}
+	baseChecks, err := s.ciChecks(ctx, pr.GetBase().GetSHA())
+	if err != nil {
+		return err
+	}
+	d := cievidence.Decide(headChecks, baseChecks)
+	if !d.Complete {
+		if time.Since(queued) > s.e.o.CIWait || len(headChecks) == 0 && a.CommentID != 0 {
+			s.log.Info("CI did not finish on the head commit; not waiting longer", "head", head)
+			return nil
+		}
+		return river.JobSnooze(s.e.o.CIPoll)
+	}
+	rec.Base = names(d.PreExisting)
+	if head != pr.GetHead().GetSHA() {
+		return s.ciSuperseded(ctx, key, rec, recs, pr.GetHead().GetSHA(), d)
+	}
+	switch {
+	case len(d.Ours) == 0 && len(d.PreExisting) == 0:
+		return s.ciGreen(ctx, key, rec, recs, pr)
+	case len(d.Ours) == 0:
+		rec.Outcome = ciPreExisting
+		return s.ciSave(ctx, key, rec, recs, true)
+	}
+	return s.ciRound(ctx, key, rec, recs, pr, d, a)
+}
+
+// ciGreen records a passing head and marks the draft ready for review
+// when the repository asks for it.
+func (s *session) ciGreen(ctx context.Context, key string, rec *ciRecord, recs []ciRecord, pr *github.PullRequest) error {
+	rec.Outcome = ciGreen
+	if s.cfg.CI.ReadyWhenGreen && pr.GetDraft() {
+		if err := s.gh.MarkReady(ctx, s.run.Owner, s.run.Repo, s.run.PRNumber); err != nil {
+			return err
+		}
+		rec.Ready = true
+	}
+	// A PR that passed at once needs no CI comment.
+	return s.ciSave(ctx, key, rec, recs, len(recs) > 0)
+}
+
+// ciSuperseded handles a job for a commit that is no longer the head. When
+// the head is the commit this very round pushed before a crash (noted
+// before the push), the round is recorded as done; otherwise the newer
+// commit gets its own CI job and this one records nothing to show.
+func (s *session) ciSuperseded(ctx context.Context, key string, rec *ciRecord, recs []ciRecord, cur string, d cievidence.Decision) error {
+	rec.Outcome = ciSuperseded
+	if round, ok, err := s.e.d.Store.StepResult(ctx, s.run.ID, commitKey(cur)); err != nil {
+		return err
+	} else if ok && round == key {
+		rec.Outcome, rec.SHA, rec.Round = ciFixed, cur, ciRounds(recs)+1
+		rec.Checks, rec.Sigs = names(d.Ours), signatures(d.Ours)
+		var pushed reviseRecord
+		if raw, ok, err := s.e.d.Store.StepResult(ctx, s.run.ID, key+".pushed"); err != nil {
+			return err
+		} else if ok && json.Unmarshal([]byte(raw), &pushed) == nil {
+			rec.Files, rec.Summary, rec.Tokens, rec.Cost = pushed.Files, pushed.Summary, pushed.Tokens, pushed.Cost
+		}
+	}
+	return s.ciSave(ctx, key, rec, recs, rec.Outcome == ciFixed)
+}
+
+// ciRound runs one fix round on the failures that are the PR's, unless a
+// stop rule says not to.
+func (s *session) ciRound(ctx context.Context, key string, rec *ciRecord, recs []ciRecord, pr *github.PullRequest,
+	d cievidence.Decision, a StageArgs) error {
+	o := s.run
+	ours, note := s.ciEvidence(ctx, d.Ours)
+	rec.Checks, rec.Sigs, rec.Note = names(ours), signatures(ours), note
+	asked := a.CommentID != 0 // a person's /retry overrides the stop rules
+	if !asked {
+		mine, err := s.botCommit(ctx, pr.GetHead().GetSHA())
+		if err != nil {
+			return err
+		}
+		switch {
+		case !mine:
+			rec.Outcome = ciPerson
+		case ciRounds(recs) >= s.cfg.CI.FixRounds+ciRetries(recs):
+			rec.Outcome = ciLimit
+		case repeated(recs, rec.Sigs):
+			rec.Outcome = ciRepeat
+		}
+		if rec.Outcome != "" {
+			return s.ciSave(ctx, key, rec, recs, true)
+		}
+	}
+	rec.Round = ciRounds(recs) + 1
+	if err := s.ciComment(ctx, append(recs, ciRecord{Seq: rec.Seq, Head: rec.Head, Outcome: "working", Round: rec.Round,
+		Checks: rec.Checks})); err != nil {
+		s.log.Warn("CI comment not updated", "err", err)
+	}
+	plan, _, err := s.readPlan(ctx)
+	if err != nil {
+		plan = nil // an unreadable plan does not stop a CI fix
+	}
+	files, err := s.prFiles(ctx)
+	if err != nil {
+		return err
+	}
+	req := Review{Files: files, Evidence: cievidence.Render(ours, 0), Plan: plan, BaseSHA: pr.GetBase().GetSHA(),
+		Thread: []ThreadComment{{Author: "CI", Body: "Fix the failing checks: " + strings.Join(rec.Checks, ", ")}}}
+	msg := fmt.Sprintf("Fix CI: %s\n\nRound %d of the CI fix loop on #%d.\n", strings.Join(rec.Checks, ", "), rec.Round, o.PRNumber)
+	pushed, err := s.revisePushed(ctx, key+".pushed", req, msg, a.Author, key)
+	if err != nil {
+		return err
+	}
+	rec.SHA, rec.Files, rec.Summary, rec.Failure = pushed.SHA, pushed.Files, pushed.Summary, pushed.Failure
+	rec.Tokens, rec.Cost = pushed.Tokens, pushed.Cost
+	rec.Outcome = ciFixed
+	if pushed.Failure != "" || !pushed.Changed {
+		rec.Outcome = ciNoFix
+	}
+	return s.ciSave(ctx, key, rec, recs, true)
+}
+
+// ciSave records the outcome, then (show) updates the CI comment.
+func (s *session) ciSave(ctx context.Context, key string, rec *ciRecord, recs []ciRecord, show bool) error {
+	raw, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	if show {
+		if err := s.ciComment(ctx, append(recs, *rec)); err != nil {
+			return err
+		}
+	}
+	_, err = s.e.d.Store.Checkpoint(ctx, s.run.ID, key, string(raw))
+	return err
+}
+
+// ciRecords are the run's CI records in the order they were made.
+func (s *session) ciRecords(ctx context.Context) ([]ciRecord, error) {
+	steps, err := s.e.d.Store.Steps(ctx, s.run.ID, ciPrefix)
+	if err != nil {
+		return nil, err
+	}
+	var out []ciRecord
+	for _, st := range steps {
+		if strings.HasSuffix(st.Name, ".pushed") {
+			continue
+		}
+		var r ciRecord
+		if json.Unmarshal([]byte(st.Result), &r) == nil && r.Outcome != "" {
+			out = append(out, r)
+		}
+	}
+	slices.SortFunc(out, func(a, b ciRecord) int { return a.Seq - b.Seq })
+	return out, nil
+}
+
+// ciChecks reads the latest check runs of a commit ("" has none).
+func (s *session) ciChecks(ctx context.Context, sha string) ([]cievidence.Check, error) {
+	if sha == "" {
+		return nil, nil
+	}
+	runs, err := s.gh.CheckRuns(ctx, s.run.Owner, s.run.Repo, sha)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]cievidence.Check, 0, len(runs))
+	for _, r := range runs {
+		out = append(out, cievidence.Check{ID: r.GetID(), Name: r.GetName(), Status: r.GetStatus(),
+			Conclusion: r.GetConclusion(), Title: r.GetOutput().GetTitle(), Summary: r.GetOutput().GetSummary(),
+			Text: r.GetOutput().GetText(), Actions: r.GetApp().GetSlug() == "github-actions",
+			AnnotationCount: r.GetOutput().GetAnnotationsCount()})
+	}
+	return out, nil
+}
+
+// ciEvidence adds annotations and Actions job logs to the failing checks.
+// A log the installation may not read (actions: read not yet accepted) is
+// left out with a note; the round goes on with the checks' output.
+func (s *session) ciEvidence(ctx context.Context, checks []cievidence.Check) ([]cievidence.Check, string) {
+	o, note := s.run, ""
+	out := slices.Clone(checks)
+	for i := range out {
+		c := &out[i]
+		if c.AnnotationCount > 0 {
+			anns, err := s.gh.CheckRunAnnotations(ctx, o.Owner, o.Repo, c.ID)
+			if err != nil {
+				s.log.Warn("annotations not read", "check", c.Name, "err", err)
+			}
+			for _, an := range anns {
+				c.Annotations = append(c.Annotations, cievidence.Annotation{Path: an.GetPath(), StartLine: an.GetStartLine(),
+					Level: an.GetAnnotationLevel(), Title: an.GetTitle(), Message: an.GetMessage()})
+			}
+		}
+		if c.Actions {
+			log, err := s.gh.JobLog(ctx, o.Owner, o.Repo, c.ID)
+			switch {
+			case errors.Is(err, ghapp.ErrNoAccess):
+				note = "Job logs were not read: the App's installation has not accepted the `actions: read` permission yet."
+			case err != nil:
+				s.log.Warn("job log not read", "check", c.Name, "err", err)
+			}
+			c.Log = log
+		}
+	}
+	return out, note
+}
+
+func names(cs []cievidence.Check) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.Name)
+	}
+	return out
+}
+
+func signatures(cs []cievidence.Check) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, cievidence.Signature(c))
+	}
+	return out
+}
+
+// ciRounds counts the fix rounds recorded; ciRetries the /retry requests.
+func ciRounds(recs []ciRecord) int {
+	n := 0
+	for _, r := range recs {
+		if r.Round > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+func ciRetries(recs []ciRecord) int {
+	n := 0
+	for _, r := range recs {
+		if r.Retry != "" && r.Round > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// repeated reports whether a failure of sigs was already fixed in the
+// latest round: the fix did not work, so another round would not either.
+func repeated(recs []ciRecord, sigs []string) bool {
+	for i := len(recs) - 1; i >= 0; i-- {
+		if recs[i].Round > 0 {
+			for _, s := range sigs {
+				if slices.Contains(recs[i].Sigs, s) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return false
+}
