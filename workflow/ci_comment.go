@@ -88,7 +88,11 @@ func renderCI(recs []ciRecord, rounds int) string {
 		fmt.Fprintf(&b, "\nFailing on the base branch too, so not this pull request's to fix: %s.\n", quoted(base))
 	}
 	if tokens > 0 {
-		fmt.Fprintf(&b, "\nCI fix rounds used %d tokens (≈ $%.2f).\n", tokens, cost)
+		fmt.Fprintf(&b, "\nThe CI fix rounds used %d tokens", tokens)
+		if cost > 0 { // zero: no prices configured, not a free run
+			fmt.Fprintf(&b, ", estimated cost $%.4f", cost)
+		}
+		b.WriteString(".\n")
 	}
 	b.WriteString("\n<sub>The bot reads this pull request's CI and fixes what its change broke: at most " +
 		count(rounds, "round") + " (`ci.fix_rounds` in `.github/issuesmith.yml`). Comment `/retry` for one more.</sub>\n")

@@ -1,6 +1,8 @@
 // Package workflow owns an issue's journey as durable River jobs: explore →
-// spec → plan → wait for approval → code → push → pull request, and revise
-// for review comments on the bot's pull request. It owns the run's one
+// spec → plan → wait for approval → code → push → pull request, revise
+// for review comments on the bot's pull request, and the CI fix loop
+// (stage_ci.go): when the repository's own CI fails on the pull request,
+// a fix round per head commit, with one CI comment on the pull request. It owns the run's one
 // progress comment, reads edited spec and plan comments back, and makes sure
 // every run ends in a PR, a pushed branch with an explanation, or a comment
 // saying plainly why it stopped.
