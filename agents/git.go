@@ -30,7 +30,9 @@ func NewGit(cache *repo.Cache, app *ghapp.App, author repo.Signature) *Git {
 
 // Checkout prepares a worktree from the cache: branch "" is a read-only
 // checkout of the base; a named branch starts from the remote branch when it
-// exists (a resumed run, a revise), else from the base.
+// exists (a resumed run, a revise), else from the base. With r.Fork the
+// remote branch is the fork's (read and pushed with the fork owner's
+// installation token); the base is still the repository's.
 func (g *Git) Checkout(ctx context.Context, r workflow.RepoRef, branch string) (workflow.Worktree, error) {
 	if r.CloneURL == "" {
 		return nil, errors.New("checkout: the repository has no clone URL")
@@ -44,9 +46,15 @@ func (g *Git) Checkout(ctx context.Context, r workflow.RepoRef, branch string) (
 		branch = "issuesmith/read-only" // never pushed
 	}
 	id := fmt.Sprintf("%s-%d", strings.NewReplacer("/", "-", " ", "-").Replace(r.Job), g.seq.Add(1))
-	wt, err := g.cache.Prepare(ctx, repo.PrepareOptions{URL: r.CloneURL, Token: token, Base: r.Base, Branch: branch, RunID: id, Reuse: reuse})
+	wt, err := g.cache.Prepare(ctx, repo.PrepareOptions{URL: r.CloneURL, Token: token, Base: r.Base, Branch: branch, RunID: id,
+		Reuse: reuse && r.Fork == nil})
 	if err != nil {
 		return nil, err
+	}
+	if r.Fork != nil {
+		if err := g.useFork(ctx, wt, r.Fork, reuse); err != nil {
+			return nil, errors.Join(err, wt.Remove())
+		}
 	}
 	blocked := coder.Globs(coder.DefaultBlocked)
 	if r.Blocked != nil {
@@ -104,9 +112,26 @@ func (w *worktree) coAuthor(ctx context.Context, login string) repo.Signature {
 }
 
 func (w *worktree) Push(ctx context.Context) error {
-	token, err := w.g.app.Token(ctx, w.ref.InstallationID)
+	inst := w.ref.InstallationID
+	if w.ref.Fork != nil {
+		inst = w.ref.Fork.InstallationID
+	}
+	token, err := w.g.app.Token(ctx, inst)
 	if err != nil {
 		return err
 	}
 	return w.wt.Push(ctx, token, repo.PushOptions{})
+}
+
+// useFork points wt at the fork, with a token of the fork owner's
+// installation.
+func (g *Git) useFork(ctx context.Context, wt *repo.Worktree, f *ghapp.Fork, reuse bool) error {
+	token, err := g.app.Token(ctx, f.InstallationID)
+	if err != nil {
+		return fmt.Errorf("token for the fork %s/%s: %w", f.Owner, f.Repo, err)
+	}
+	if err := wt.UseFork(ctx, f.CloneURL, token, reuse); err != nil {
+		return fmt.Errorf("fork %s/%s: %w", f.Owner, f.Repo, err)
+	}
+	return nil
 }

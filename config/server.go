@@ -79,6 +79,14 @@ type Server struct {
 	Redeliver string `env:"REDELIVER" envDefault:"@every 5m"`
 	// RedeliverSince is how far back each pass reads the delivery log.
 	RedeliverSince time.Duration `env:"REDELIVER_SINCE" envDefault:"6h"`
+	// Push is where the bot pushes its branches: PushOrigin (the
+	// repository itself) or PushFork (a fork owned by ForkOwner, so the
+	// repository's rules for pull requests from forks apply to
+	// model-written code).
+	Push string `env:"PUSH" envDefault:"origin"`
+	// ForkOwner is the user or organization that owns the forks (with
+	// PushFork); the App must be installed there.
+	ForkOwner string `env:"FORK_OWNER"`
 	// Model holds the language model settings (variables ISSUESMITH_MODEL_*).
 	Model Model `envPrefix:"MODEL_"`
 }
@@ -166,6 +174,7 @@ func (s *Server) Validate() error {
 	if !validSchedule(s.SummaryRefresh) {
 		bad("SUMMARY_REFRESH", `must be a cron schedule ("0 3 * * *", "@daily", "@every 6h") or off`)
 	}
+	errs = append(errs, s.validatePush()...)
 	errs = append(errs, s.Model.validate(true)...)
 	if len(errs) > 0 {
 		return fmt.Errorf("server config: %w", errors.Join(errs...))
@@ -200,6 +209,8 @@ func (s *Server) LogValue() slog.Value {
 		slog.String("database", redactURL(s.DatabaseURL)),
 		slog.String("listen", s.ListenAddr),
 		slog.Bool("allow_check_commands", s.AllowCheckCommands),
+		slog.String("push", s.Push),
+		slog.String("fork_owner", s.ForkOwner),
 		slog.String("model_base_url", redactURL(s.Model.BaseURL)), // a proxy may take user:key@
 		slog.String("model", s.Model.Name),
 		slog.Any("model_roles", s.Model.Roles),

@@ -16,7 +16,7 @@ func forks(t *testing.T, acct ghtest.Account) (*ghtest.Server, *Forks, *sleeps) 
 	t.Helper()
 	srv, c, sl := setup(t, nil)
 	srv.AddAccount(acct)
-	return srv, &Forks{App: c.app, Owner: acct.Login, Poll: time.Second}, sl
+	return srv, &Forks{App: c.app, Account: acct.Login, Poll: time.Second}, sl
 }
 
 func cloneURL(name string) string { return "http://git.test/bots/" + name + ".git" }
@@ -71,7 +71,7 @@ func TestForkRefusals(t *testing.T) {
 	srv, f, _ := forks(t, ghtest.Account{Login: "bots", Org: true})
 	_, err := f.Fork(t.Context(), owner, repo)
 	require.ErrorIs(t, err, ErrNotInstalled)
-	assert.Contains(t, err.Error(), "install it on bots")
+	assert.Contains(t, err.Error(), "account bots: install it there")
 	assert.Zero(t, srv.Calls("POST /repos/{owner}/{repo}/forks"))
 
 	srv, f, _ = forks(t, ghtest.Account{Login: "bots", Org: true, Installation: forkInst, CloneURL: cloneURL})

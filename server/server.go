@@ -114,6 +114,7 @@ func New(ctx context.Context, cfg *config.Server, log *slog.Logger, tune Tuning)
 		Planner:    &agents.Planner{Models: ms},
 		Coder:      Coder(cfg, ms),
 		Summarizer: &agents.Summarizer{Models: ms, Cache: st},
+		Forks:      forks(cfg, app),
 	}, workflow.Options{
 		BotLogin: botLogin, MaxWorkers: cfg.Workers, Logger: log, PollInterval: tune.PollInterval,
 		Observe: m.job, Usage: m.usage, RefreshSchedule: sched,

@@ -20,5 +20,7 @@
 // It must never answer HTTP, verify webhooks or read the environment (that is
 // webhook/ and config/), and never put a token in a comment, log or error.
 // Agents, git and GitHub are reached only through the small interfaces in
-// ports.go, so each stage is tested with the real fakes.
+// ports.go, so each stage is tested with the real fakes. With Deps.Forks
+// (push: fork, fork.go) every checkout of a run's branch names the fork and
+// the pull request's head is "forkowner:branch".
 package workflow

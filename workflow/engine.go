@@ -25,6 +25,8 @@ type Deps struct {
 	Planner    Planner
 	Coder      Coder
 	Summarizer Summarizer
+	// Forks, when set, makes the bot push to forks (push: fork, fork.go).
+	Forks Forks
 }
 
 // Options tune the engine; zero values take the defaults noted.
@@ -109,6 +111,7 @@ func New(d Deps, o Options) (*Engine, error) {
 	if d.Store == nil || d.GitHub == nil || d.Git == nil || d.Explorer == nil || d.Planner == nil || d.Coder == nil {
 		return nil, errors.New("workflow: store, github, git, explorer, planner and coder are all required")
 	}
+	d.Git = withForks(d.Git, d.Forks)
 	if o.Label == "" {
 		o.Label = "issuesmith"
 	}

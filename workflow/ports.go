@@ -122,6 +122,9 @@ type RepoRef struct {
 	CloneURL string
 	// Job names the job asking, unique among live jobs (worktree names).
 	Job string
+	// Fork is where a branch is pushed with push: fork (set by the
+	// engine's Git when Deps.Forks is set); nil pushes to the repository.
+	Fork *ghapp.Fork
 	// Blocked are the repository's blocked-path globs (coder.Globs
 	// syntax): a worktree's Commit must refuse a change at any of them,
 	// whatever wrote it. Nil means the coder's defaults; empty blocks

@@ -14,7 +14,7 @@ import (
 // nobody reads (or bring back one GitHub deleted after the merge).
 func (s *session) prEnded(ctx context.Context) (string, error) {
 	o := s.run
-	pr, err := s.gh.FindPR(ctx, o.Owner, o.Repo, o.Branch)
+	pr, err := s.gh.FindPR(ctx, o.Owner, o.Repo, s.prHead())
 	if errors.Is(err, ghapp.ErrNotFound) {
 		return "closed", nil
 	}

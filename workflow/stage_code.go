@@ -51,7 +51,7 @@ func (s *session) code(ctx context.Context) error {
 	if !rec.OK {
 		return s.finish(ctx, store.StateFailed, fmt.Sprintf(
 			"the change is incomplete, so I pushed branch `%s` with what did work and opened no pull request.\n%s",
-			s.run.Branch, incompleteWhy(rec)))
+			s.prHead(), incompleteWhy(rec)))
 	}
 	return s.openPR(ctx, spec, plan, rec)
 }
@@ -75,7 +75,7 @@ func (s *session) pushed(ctx context.Context, spec *work.Spec, plan *work.Plan) 
 	}
 	wt, err := s.e.d.Git.Checkout(ctx, s.ref, s.run.Branch)
 	if err != nil {
-		return nil, fmt.Errorf("check out %s: %w", s.run.Branch, err)
+		return nil, s.checkoutFailed(ctx, err)
 	}
 	defer wt.Close()
 	s.items = plan.Pending()
@@ -134,14 +134,14 @@ func (s *session) openPR(ctx context.Context, spec *work.Spec, plan *work.Plan, 
 		return err
 	}
 	o := s.run
-	pr, err := s.gh.FindPR(ctx, o.Owner, o.Repo, o.Branch)
+	pr, err := s.gh.FindPR(ctx, o.Owner, o.Repo, s.prHead())
 	if err == nil && pr.GetState() != "open" {
 		// An earlier run's PR was closed or merged: this run opens its own.
 		pr, err = nil, ghapp.ErrNotFound
 	}
 	if errors.Is(err, ghapp.ErrNotFound) {
 		pr, err = s.gh.CreatePR(ctx, o.Owner, o.Repo, ghapp.NewPR{
-			Title: prTitle(spec, o.Issue), Head: o.Branch, Base: s.ref.Base,
+			Title: prTitle(spec, o.Issue), Head: s.prHead(), Base: s.ref.Base,
 			Body: fitPRBody(o.Issue, spec, plan, rec), Draft: s.cfg.Draft,
 		})
 	}

@@ -93,8 +93,9 @@ func newE2E(t *testing.T, modelURL string) *e2e {
 	// Git sits behind the fake GitHub's installation tokens: a request
 	// passes only with a token the fake issued for this repository's
 	// installation and has not expired, as git's x-access-token password.
-	e.git = gittest.NewServer(t, gittest.WithTokenCheck(func(tok string) bool {
-		return e.gh.ValidToken(e2eOwner, e2eRepo, tok)
+	e.git = gittest.NewServer(t, gittest.WithRepoTokenCheck(func(name, tok string) bool {
+		owner, repo, _ := strings.Cut(name, "/")
+		return e.gh.ValidToken(owner, repo, tok)
 	}))
 	name := e2eOwner + "/" + e2eRepo
 	url := e.git.Seed(t, name, map[string]string{

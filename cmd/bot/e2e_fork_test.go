@@ -1,0 +1,140 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/issuesmith/issuesmith/ghapp/ghtest"
+	"github.com/issuesmith/issuesmith/llm/llmtest"
+)
+
+const (
+	forkOwner = "issuesmith-forks"
+	forkInst  = 77
+)
+
+// withForks sets `bot serve` to push to forks owned by the organization
+// forkOwner, where the App has installation inst (0: not installed), and
+// makes the fork's git repository GitHub would copy when asked.
+func (e *e2e) withForks(inst int64) string {
+	fork := forkOwner + "/" + e2eRepo
+	e.git.Fork(e.t, e2eOwner+"/"+e2eRepo, fork)
+	e.gh.AddAccount(ghtest.Account{Login: forkOwner, Org: true, Installation: inst, ForkDelay: 1,
+		CloneURL: func(name string) string { return e.git.RepoURL(forkOwner + "/" + name) }})
+	e.env = append(e.env, "ISSUESMITH_PUSH=fork", "ISSUESMITH_FORK_OWNER="+forkOwner)
+	return fork
+}
+
+// With ISSUESMITH_PUSH=fork the bot forks the repository into the fork
+// owner's organization (as that installation), pushes its branch there and
+// nowhere else, opens the PR on the repository from "forkowner:branch",
+// and a review comment's follow-up commit lands on the fork too. The git
+// server takes each installation's tokens for its own repositories only.
+func TestEndToEndPushFromFork(t *testing.T) {
+	t.Parallel()
+	script := llmtest.LoadScript(t, "testdata/e2e/script.yaml")[:5]
+	script[2].Faults = nil
+	model := llmtest.NewServer(t, script)
+	e := newE2E(t, model.URL())
+	fork := e.withForks(forkInst)
+	upstream := e2eOwner + "/" + e2eRepo
+	e.start()
+	require.Equal(t, http.StatusAccepted, e.labelIssue())
+	e.waitProgress("waiting for you")
+	e.approvePlan(e.botComments()["plan"][0])
+	e.waitProgress("issuesmith: done")
+
+	require.Equal(t, upstream, e.gh.Parent(forkOwner, e2eRepo), "the fork was made of the repository")
+	require.Equal(t, 1, e.gh.Calls("POST /repos/{owner}/{repo}/forks"))
+	prs := e.gh.PullRequests(e2eOwner, e2eRepo)
+	require.Len(t, prs, 1)
+	pr := prs[0]
+	require.Equal(t, forkOwner, pr.HeadOwner, "the PR is opened from the fork")
+	require.Equal(t, "main", pr.Base)
+	branch := pr.Head
+	require.Empty(t, e.git.Head(t, upstream, branch), "nothing pushed to the repository")
+	log := e.git.Log(t, fork, branch)
+	require.Len(t, log, 2, "the seed + the PR's commit, on the fork")
+	require.Equal(t, e.git.Head(t, upstream, "main"), log[1].Hash, "based on the repository's main")
+	require.Contains(t, e.git.Files(t, fork, branch)["greet.go"], "func Hello(name string)")
+
+	const ask = "@issuesmith use a capital H in the greeting"
+	rc := e.gh.AddReviewComment(e2eOwner, e2eRepo, pr.Number, ghtest.ReviewComment{User: e2eUser, Path: "greet.go", Line: 5, Body: ask})
+	require.Equal(t, http.StatusAccepted, e.deliver("pull_request_review_comment", "pull_request_review_comment.created.json", func(p map[string]any) {
+		prp := obj(p, "pull_request")
+		prp["number"] = pr.Number
+		obj(prp, "user")["login"], obj(prp, "user")["type"] = e.gh.BotLogin(), "Bot"
+		obj(prp, "head")["ref"] = branch
+		cm := obj(p, "comment")
+		cm["id"], cm["body"], cm["path"], cm["line"] = rc, ask, "greet.go", 5
+		delete(cm, "in_reply_to_id")
+	}))
+	var reply ghtest.ReviewComment
+	require.Eventually(t, func() bool {
+		for _, c := range e.gh.ReviewComments(e2eOwner, e2eRepo, pr.Number) {
+			if c.InReplyTo == rc && c.User == e.gh.BotLogin() {
+				reply = c
+				return true
+			}
+		}
+		return false
+	}, 90*time.Second, 50*time.Millisecond, "the review comment got no reply")
+	log = e.git.Log(t, fork, branch)
+	require.Len(t, log, 3, "the follow-up commit is on the fork")
+	require.Contains(t, reply.Body, "Done in "+log[0].Hash)
+	require.Contains(t, e.git.Files(t, fork, branch)["greet.go"], `return "Hello, " + name`)
+	require.Empty(t, e.git.Head(t, upstream, branch), "still nothing pushed to the repository")
+	require.Len(t, e.gh.PullRequests(e2eOwner, e2eRepo), 1)
+	require.NoError(t, e.stop())
+	require.Zero(t, model.Remaining())
+}
+
+// Without the App on the fork owner's account the run stops before the
+// coder, its progress comment says where to install the App and nothing is
+// pushed anywhere; once the App is installed there, /retry carries on and
+// the PR comes from the fork.
+func TestEndToEndPushFromForkNotInstalled(t *testing.T) {
+	t.Parallel()
+	script := llmtest.LoadScript(t, "testdata/e2e/script.yaml")[:4]
+	script[2].Faults = nil
+	model := llmtest.NewServer(t, script)
+	e := newE2E(t, model.URL())
+	fork := e.withForks(0)
+	e.start()
+	require.Equal(t, http.StatusAccepted, e.labelIssue())
+	e.waitProgress("waiting for you")
+	e.approvePlan(e.botComments()["plan"][0])
+	e.waitProgress("not installed")
+	progress := e.progress()
+	require.Contains(t, progress, forkOwner+": install it there", progress)
+	require.Contains(t, progress, "comment `/retry`")
+	require.NotContains(t, progress, "**Branch:**", "no branch holds anything")
+	require.NotContains(t, progress, "ghs_", "no token in the comment")
+	require.Zero(t, e.gh.Calls("POST /repos/{owner}/{repo}/forks"))
+	require.Empty(t, e.gh.PullRequests(e2eOwner, e2eRepo))
+	branch := fmt.Sprintf("issuesmith/issue-%d", e.issue)
+	require.Empty(t, e.git.Head(t, e2eOwner+"/"+e2eRepo, branch))
+	require.Equal(t, 2, model.Remaining(), "the coder was never asked")
+
+	e.gh.AddAccount(ghtest.Account{Login: forkOwner, Org: true, Installation: forkInst,
+		CloneURL: func(name string) string { return e.git.RepoURL(forkOwner + "/" + name) }})
+	id := e.gh.AddComment(e2eOwner, e2eRepo, e.issue, e2eUser, "/retry")
+	require.Equal(t, http.StatusAccepted, e.deliver("issue_comment", "issue_comment.created.json", func(p map[string]any) {
+		obj(p, "issue")["number"] = e.issue
+		cm := obj(p, "comment")
+		cm["id"], cm["body"] = id, "/retry"
+		obj(cm, "user")["login"], obj(cm, "user")["type"] = e2eUser, "User"
+	}))
+	e.waitProgress("issuesmith: done")
+	prs := e.gh.PullRequests(e2eOwner, e2eRepo)
+	require.Len(t, prs, 1)
+	require.Equal(t, forkOwner, prs[0].HeadOwner)
+	require.Len(t, e.git.Log(t, fork, branch), 2)
+	require.Empty(t, e.git.Head(t, e2eOwner+"/"+e2eRepo, branch))
+	require.NoError(t, e.stop())
+	require.Zero(t, model.Remaining())
+}
