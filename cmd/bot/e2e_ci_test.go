@@ -1,7 +1,9 @@
 package main
 
 import (
+	"database/sql"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -110,4 +112,77 @@ func (e *e2e) waitCI(pr int, want string) string {
 	require.Eventually(e.t, func() bool { return strings.Contains(e.ciComment(pr), want) }, 60*time.Second, 25*time.Millisecond,
 		"the CI comment never said %q; it says:\n%s", want, e.ciComment(pr))
 	return e.ciComment(pr)
+}
+
+// The crash matrix's mid-round point: `bot serve` is killed (SIGKILL) right
+// after GitHub stored the CI comment naming the round's pushed commit,
+// before the bot recorded the round. After the restart the resumed job
+// finds its commit (noted before the push): one Fix CI commit, the model
+// asked once, the comment complete.
+func TestCrashMidCIRound(t *testing.T) {
+	t.Parallel()
+	model := llmtest.NewServer(t, llmtest.LoadScript(t, "testdata/e2e/ci.yaml"))
+	e := newE2E(t, model.URL())
+	name := e2eOwner + "/" + e2eRepo
+	e.gh.SetRefResolver(func(_, _, ref string) string { return e.git.Head(t, name, ref) })
+	e.start()
+	require.Equal(t, http.StatusAccepted, e.labelIssue())
+	e.waitProgress("waiting for you")
+	e.approvePlan(e.botComments()["plan"][0])
+	e.waitProgress("issuesmith: done")
+	pr := e.gh.PullRequests(e2eOwner, e2eRepo)[0]
+	head := e.git.Head(t, name, pr.Head)
+	e.gh.AddCheckRun(e2eOwner, e2eRepo, ghtest.CheckRun{HeadSHA: head, Name: "test", Conclusion: "failure", Log: ciLog})
+
+	killed := make(chan struct{})
+	e.gh.OnServed("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", func(r ghtest.Request) bool {
+		if !strings.Contains(r.Body, "→ pushed") {
+			return false
+		}
+		_ = e.child.Process.Kill()
+		close(killed)
+		return true
+	})
+	require.Equal(t, http.StatusAccepted, e.deliver("check_run", "check_run.completed.json", func(p map[string]any) {
+		cr := obj(p, "check_run")
+		cr["head_sha"] = head
+		cr["pull_requests"].([]any)[0].(map[string]any)["number"] = pr.Number
+	}))
+	select {
+	case <-killed:
+	case <-time.After(90 * time.Second):
+		t.Fatal("the round never reported its commit")
+	}
+	_ = e.child.Wait()
+	e.child = nil
+	before := len(e.gh.Requests())
+	e.start()
+	// The resumed job reads the checks again and finds its round done.
+	require.Eventually(t, func() bool {
+		return strings.Contains(opsAfter(e, before), "GET /repos/{owner}/{repo}/commits/{ref}/check-runs 200")
+	}, 60*time.Second, 50*time.Millisecond, "the killed CI job was not resumed")
+	time.Sleep(3 * time.Second) // room to redo (wrongly) what was done
+	// CI passes on the round's commit: the comment, rendered again from
+	// the recorded rounds, still shows the round.
+	fixed := e.git.Head(t, name, pr.Head)
+	e.gh.AddCheckRun(e2eOwner, e2eRepo, ghtest.CheckRun{HeadSHA: fixed, Name: "test", Conclusion: "success", Log: "ok\n"})
+	require.Equal(t, http.StatusAccepted, e.deliver("check_run", "check_run.completed.json", func(p map[string]any) {
+		cr := obj(p, "check_run")
+		cr["head_sha"], cr["conclusion"] = fixed, "success"
+		cr["pull_requests"].([]any)[0].(map[string]any)["number"] = pr.Number
+	}))
+	e.waitCI(pr.Number, "CI passed on "+fixed[:7])
+	require.NoError(t, e.stop())
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(e.dir, "issuesmith.db")+"?_pragma=busy_timeout(5000)")
+	require.NoError(t, err)
+	defer db.Close()
+	var open int
+	require.NoError(t, db.QueryRow(`SELECT count(*) FROM river_job WHERE kind = 'issuesmith_stage'
+		AND state NOT IN ('completed', 'cancelled', 'discarded')`).Scan(&open))
+	require.Zero(t, open, "every stage job finished: %s\n%s", jobsIn(db), opsAfter(e, before))
+	log := e.git.Log(t, name, pr.Head)
+	require.Len(t, log, 3, "seed + the PR's commit + one CI fix")
+	require.Contains(t, e.ciComment(pr.Number), "**Round 1**: `test` failed on "+head[:7]+" → pushed "+log[0].Hash)
+	require.Equal(t, 1, strings.Count(e.ciComment(pr.Number), "**Round"), "one round")
+	require.Zero(t, model.Remaining(), "the round asked the model once per file")
 }
