@@ -1,6 +1,7 @@
 package workflow_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/issuesmith/issuesmith/ghapp/ghtest"
 	"github.com/issuesmith/issuesmith/internal/ghtext"
+	"github.com/issuesmith/issuesmith/store"
+	"github.com/issuesmith/issuesmith/store/storetest"
 	"github.com/issuesmith/issuesmith/workflow"
 )
 
@@ -33,8 +36,13 @@ const ciToken = "ghp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
 // repository, with the repository's CI settings.
 func ciHarness(t *testing.T, settings string) (*harness, *agents) {
 	t.Helper()
+	return ciHarnessOn(t, settings, storetest.SQLite(t))
+}
+
+func ciHarnessOn(t *testing.T, settings string, st *store.Store) (*harness, *agents) {
+	t.Helper()
 	ag := &agents{}
-	h := newHarness(t, ag)
+	h := newHarnessOn(t, ag, st)
 	h.gh.SetRefResolver(func(_, _, ref string) string {
 		out, err := runGit(t.Context(), h.bare, "rev-parse", "--verify", "-q", "refs/heads/"+ref)
 		if err != nil {
@@ -244,4 +252,57 @@ func TestCIRoundResumedAfterPushMakesNoSecondCommit(t *testing.T) {
 	ag.mu.Lock()
 	defer ag.mu.Unlock()
 	require.Len(t, ag.reviews, 1, "the coder ran once")
+}
+
+// Two replicas on one PostgreSQL database, each told of CI's end on the
+// same head (a check_run and a check_suite delivery), run one round.
+func TestCITwoReplicasRunOneRound(t *testing.T) {
+	t.Parallel()
+	srv := storetest.StartPostgres(t)
+	h, ag := ciHarnessOn(t, "", srv.Open(t))
+	pr := h.openPR()
+	second := h.build()
+	require.NoError(t, second.Start(t.Context()))
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = second.Stop(ctx)
+	})
+	head := h.head(pr.Head)
+	h.gh.AddCheckRun(owner, name, ghtest.CheckRun{HeadSHA: head, Name: "test", Conclusion: "failure", Log: failingLog})
+	commits := h.branchCommits(pr.Head)
+	ev := workflow.Event{Kind: workflow.CIFinished, InstallationID: h.gh.Installation(), Owner: owner, Repo: name,
+		Number: pr.Number, IsPR: true, PRs: []int{pr.Number}, SHA: head, Sender: "github-actions[bot]"}
+	for _, eng := range []*workflow.Engine{h.eng, second, second, h.eng} {
+		require.NoError(t, eng.Handle(t.Context(), ev))
+		time.Sleep(30 * time.Millisecond)
+	}
+	h.waitCI(pr.Number, "pushed")
+	h.waitJobsDone()
+	time.Sleep(300 * time.Millisecond)
+	require.Equal(t, commits+1, h.branchCommits(pr.Head), "one round, one commit")
+	ag.mu.Lock()
+	defer ag.mu.Unlock()
+	require.Len(t, ag.reviews, 1, "the coder ran once")
+}
+
+// An installation that has not accepted actions: read yet: the job log is
+// refused, the round still runs on the check's output and annotations, and
+// the CI comment says the logs were not read.
+func TestCIWithoutActionsReadUsesTheChecksOutput(t *testing.T) {
+	t.Parallel()
+	h, ag := ciHarness(t, "")
+	pr := h.openPR()
+	head := h.head(pr.Head)
+	h.gh.AddCheckRun(owner, name, ghtest.CheckRun{HeadSHA: head, Name: "test", Conclusion: "failure", Log: failingLog,
+		Title: "1 test failed", Annotations: []ghtest.Annotation{{Path: "greet_test.go", StartLine: 7, Message: "want \"hello, Ann\""}}})
+	h.gh.Inject(ghtest.Fault{Op: "GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs", Status: 403, Times: -1,
+		Body: `{"message":"Resource not accessible by integration","documentation_url":"https://docs.github.com/rest"}`})
+	h.ciFinished(pr.Number, head)
+	body := h.waitCI(pr.Number, "pushed")
+	require.Contains(t, body, "has not accepted the `actions: read` permission")
+	ev := ag.lastReview().Evidence
+	require.Contains(t, ev, "greet_test.go:7: want \"hello, Ann\"")
+	require.Contains(t, ev, "title: 1 test failed")
+	require.NotContains(t, ev, "--- FAIL", "no log was read")
 }
