@@ -139,6 +139,8 @@ func ciLine(r ciRecord, rounds int) string {
 			count(rounds, "fix round"))
 	case ciEnded:
 		return "- ⛔ Stopped: the pull request is closed."
+	case ciNone:
+		return fmt.Sprintf("- ⏭️ `/retry`: no check has run on %s, so there is nothing to fix yet.", short)
 	case ciOff:
 		return "- ⏭️ The CI fix loop is off for this repository (`ci.fix_rounds: 0`)."
 	}

@@ -306,3 +306,53 @@ func TestCIWithoutActionsReadUsesTheChecksOutput(t *testing.T) {
 	require.Contains(t, ev, "title: 1 test failed")
 	require.NotContains(t, ev, "--- FAIL", "no log was read")
 }
+
+// With ci.fix_rounds: 0 the loop is off: a failure gets no round and no
+// comment, but ready_when_green still marks a passing PR ready; a /retry
+// says the loop is off.
+func TestCILoopOffOnlyMarksReady(t *testing.T) {
+	t.Parallel()
+	h, ag := ciHarness(t, "draft: true\nci:\n  fix_rounds: 0\n  ready_when_green: true\n")
+	pr := h.openPR()
+	head := h.head(pr.Head)
+	h.gh.AddCheckRun(owner, name, ghtest.CheckRun{HeadSHA: head, Name: "test", Conclusion: "failure", Log: failingLog})
+	h.ciFinished(pr.Number, head)
+	h.waitJobsDone()
+	require.Empty(t, h.ciComment(pr.Number))
+	require.True(t, h.gh.PullRequests(owner, name)[0].Draft)
+
+	retry := h.gh.AddComment(owner, name, pr.Number, "alice", "/retry")
+	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) {
+		ev.Number, ev.IsPR, ev.CommentID, ev.Body, ev.Command = pr.Number, true, retry, "/retry", workflow.CmdRetry
+	}))
+	h.waitCI(pr.Number, "The CI fix loop is off")
+
+	h.waitJobsDone()
+	ag.mu.Lock()
+	require.Empty(t, ag.reviews)
+	ag.mu.Unlock()
+
+	// The bot's next commit (a review's follow-up) passes: ready for review.
+	rc := h.gh.AddReviewComment(owner, name, pr.Number, ghtest.ReviewComment{User: "alice", Path: "greet.go", Line: 1,
+		Body: "@issuesmith fix the greeting"})
+	require.NoError(t, h.event(workflow.ReviewComment, func(ev *workflow.Event) {
+		ev.Number, ev.IsPR, ev.CommentID, ev.Body, ev.Path, ev.Line = pr.Number, true, rc, "@issuesmith fix the greeting", "greet.go", 1
+	}))
+	require.Eventually(t, func() bool { return h.head(pr.Head) != head }, 15*time.Second, 20*time.Millisecond)
+	next := h.head(pr.Head)
+	h.gh.AddCheckRun(owner, name, ghtest.CheckRun{HeadSHA: next, Name: "test", Conclusion: "success"})
+	h.ciFinished(pr.Number, next)
+	require.Eventually(t, func() bool { return !h.gh.PullRequests(owner, name)[0].Draft }, 15*time.Second, 20*time.Millisecond)
+}
+
+// /retry on a PR where no check ran says so instead of waiting.
+func TestCIRetryWithoutChecksSaysSo(t *testing.T) {
+	t.Parallel()
+	h, _ := ciHarness(t, "")
+	pr := h.openPR()
+	retry := h.gh.AddComment(owner, name, pr.Number, "alice", "/retry")
+	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) {
+		ev.Number, ev.IsPR, ev.CommentID, ev.Body, ev.Command = pr.Number, true, retry, "/retry", workflow.CmdRetry
+	}))
+	h.waitCI(pr.Number, "no check has run on "+h.head(pr.Head)[:7])
+}

@@ -13,7 +13,6 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/issuesmith/issuesmith/cievidence"
-	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/store"
 )
 
@@ -36,6 +35,7 @@ const (
 	ciEnded       = "ended"       // the pull request is closed or merged
 	ciOff         = "off"         // /retry with ci.fix_rounds: 0
 	ciSuperseded  = "superseded"  // a newer commit is the head now
+	ciNone        = "none"        // /retry, but no check ran on the head
 )
 
 // ciRecord is what a CI job concluded about one head commit.
@@ -138,7 +138,11 @@ func (s *session) ci(ctx context.Context, a StageArgs, queued time.Time) error {
 	}
 	d := cievidence.Decide(headChecks, baseChecks)
 	if !d.Complete {
-		if time.Since(queued) > s.e.o.CIWait || len(headChecks) == 0 && a.CommentID != 0 {
+		if len(headChecks) == 0 && a.CommentID != 0 {
+			rec.Outcome = ciNone // /retry where no CI ran: say so
+			return s.ciSave(ctx, key, rec, recs, true)
+		}
+		if time.Since(queued) > s.e.o.CIWait {
 			s.log.Info("CI did not finish on the head commit; not waiting longer", "head", head)
 			return nil
 		}
@@ -151,6 +155,9 @@ func (s *session) ci(ctx context.Context, a StageArgs, queued time.Time) error {
 	switch {
 	case len(d.Ours) == 0 && len(d.PreExisting) == 0:
 		return s.ciGreen(ctx, key, rec, recs, pr)
+	case s.cfg.CI.FixRounds == 0 && a.CommentID == 0:
+		rec.Outcome = ciOff // only ready_when_green is on: failures are the people's
+		return s.ciSave(ctx, key, rec, recs, false)
 	case len(d.Ours) == 0:
 		rec.Outcome = ciPreExisting
 		return s.ciSave(ctx, key, rec, recs, true)
@@ -244,7 +251,13 @@ func (s *session) ciRound(ctx context.Context, key string, rec *ciRecord, recs [
 	if pushed.Failure != "" || !pushed.Changed {
 		rec.Outcome = ciNoFix
 	}
-	return s.ciSave(ctx, key, rec, recs, true)
+	if err := s.ciSave(ctx, key, rec, recs, true); err != nil {
+		return err
+	}
+	if err := s.progress(ctx); err != nil { // the issue's totals now include the round
+		s.log.Warn("progress comment not updated", "err", err)
+	}
+	return nil
 }
 
 // ciSave records the outcome, then (show) updates the CI comment.
@@ -282,106 +295,3 @@ func (s *session) ciRecords(ctx context.Context) ([]ciRecord, error) {
 	return out, nil
 }
 
-// ciChecks reads the latest check runs of a commit ("" has none).
-func (s *session) ciChecks(ctx context.Context, sha string) ([]cievidence.Check, error) {
-	if sha == "" {
-		return nil, nil
-	}
-	runs, err := s.gh.CheckRuns(ctx, s.run.Owner, s.run.Repo, sha)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]cievidence.Check, 0, len(runs))
-	for _, r := range runs {
-		out = append(out, cievidence.Check{ID: r.GetID(), Name: r.GetName(), Status: r.GetStatus(),
-			Conclusion: r.GetConclusion(), Title: r.GetOutput().GetTitle(), Summary: r.GetOutput().GetSummary(),
-			Text: r.GetOutput().GetText(), Actions: r.GetApp().GetSlug() == "github-actions",
-			AnnotationCount: r.GetOutput().GetAnnotationsCount()})
-	}
-	return out, nil
-}
-
-// ciEvidence adds annotations and Actions job logs to the failing checks.
-// A log the installation may not read (actions: read not yet accepted) is
-// left out with a note; the round goes on with the checks' output.
-func (s *session) ciEvidence(ctx context.Context, checks []cievidence.Check) ([]cievidence.Check, string) {
-	o, note := s.run, ""
-	out := slices.Clone(checks)
-	for i := range out {
-		c := &out[i]
-		if c.AnnotationCount > 0 {
-			anns, err := s.gh.CheckRunAnnotations(ctx, o.Owner, o.Repo, c.ID)
-			if err != nil {
-				s.log.Warn("annotations not read", "check", c.Name, "err", err)
-			}
-			for _, an := range anns {
-				c.Annotations = append(c.Annotations, cievidence.Annotation{Path: an.GetPath(), StartLine: an.GetStartLine(),
-					Level: an.GetAnnotationLevel(), Title: an.GetTitle(), Message: an.GetMessage()})
-			}
-		}
-		if c.Actions {
-			log, err := s.gh.JobLog(ctx, o.Owner, o.Repo, c.ID)
-			switch {
-			case errors.Is(err, ghapp.ErrNoAccess):
-				note = "Job logs were not read: the App's installation has not accepted the `actions: read` permission yet."
-			case err != nil:
-				s.log.Warn("job log not read", "check", c.Name, "err", err)
-			}
-			c.Log = log
-		}
-	}
-	return out, note
-}
-
-func names(cs []cievidence.Check) []string {
-	var out []string
-	for _, c := range cs {
-		out = append(out, c.Name)
-	}
-	return out
-}
-
-func signatures(cs []cievidence.Check) []string {
-	var out []string
-	for _, c := range cs {
-		out = append(out, cievidence.Signature(c))
-	}
-	return out
-}
-
-// ciRounds counts the fix rounds recorded; ciRetries the /retry requests.
-func ciRounds(recs []ciRecord) int {
-	n := 0
-	for _, r := range recs {
-		if r.Round > 0 {
-			n++
-		}
-	}
-	return n
-}
-
-func ciRetries(recs []ciRecord) int {
-	n := 0
-	for _, r := range recs {
-		if r.Retry != "" && r.Round > 0 {
-			n++
-		}
-	}
-	return n
-}
-
-// repeated reports whether a failure of sigs was already fixed in the
-// latest round: the fix did not work, so another round would not either.
-func repeated(recs []ciRecord, sigs []string) bool {
-	for i := len(recs) - 1; i >= 0; i-- {
-		if recs[i].Round > 0 {
-			for _, s := range sigs {
-				if slices.Contains(recs[i].Sigs, s) {
-					return true
-				}
-			}
-			return false
-		}
-	}
-	return false
-}
