@@ -59,6 +59,12 @@ func (h *Handler) ciFinished(action string, inst *github.Installation, repo *git
 		}
 	}
 	if len(ev.PRs) == 0 {
+		// GitHub names no pull request when the head branch is a fork's
+		// (push: fork); an Actions workflow run still names the branch,
+		// which the workflow maps to its run.
+		if _, ok := workflow.RunBranchIssue(branch); ok {
+			return verdict{ev: ev}
+		}
 		return ignore("CI finished on %s, which no pull request of this repository names", short(sha))
 	}
 	ev.Number = ev.PRs[0]

@@ -138,6 +138,19 @@ func TestEvents(t *testing.T) {
 			want: &workflow.Event{Kind: workflow.CIFinished, Action: "completed", Number: 2, IsPR: true, Owner: "octo-org", Repo: "octo-repo",
 				Sender: "Codertocat", SHA: "3484a3fb816e0859fd6e1cea078d76385ff50625", Head: "master", PRs: []int{2}}},
 		{name: "workflow run of a PR into another repository", file: "workflow_run.completed", event: "workflow_run", status: 200},
+		{name: "workflow run on a fork's branch of the bot's", file: "workflow_run.completed", event: "workflow_run", status: 202,
+			edit: func(_ *rig, m map[string]any) {
+				// GitHub names no pull request for a fork's branch (push: fork).
+				set(m, "workflow_run.pull_requests", []any{})
+				set(m, "workflow_run.head_branch", "issuesmith/issue-7")
+			},
+			want: &workflow.Event{Kind: workflow.CIFinished, Action: "completed", IsPR: true, Owner: "octo-org", Repo: "octo-repo",
+				Sender: "Codertocat", SHA: "3484a3fb816e0859fd6e1cea078d76385ff50625", Head: "issuesmith/issue-7"}},
+		{name: "workflow run on a fork's other branch", file: "workflow_run.completed", event: "workflow_run", status: 200,
+			edit: func(_ *rig, m map[string]any) {
+				set(m, "workflow_run.pull_requests", []any{})
+				set(m, "workflow_run.head_branch", "issuesmith/issue-7x")
+			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

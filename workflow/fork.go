@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/issuesmith/issuesmith/ghapp"
+	"github.com/issuesmith/issuesmith/store"
 )
 
 // Forks finds or makes the fork the bot pushes its branches to, with the
@@ -77,4 +78,28 @@ func (s *session) checkoutFailed(ctx context.Context, err error) error {
 		return serr
 	}
 	return permanent(fmt.Errorf("%w. Once that is fixed, comment `/retry`.", err))
+}
+
+// ciFinishedOnFork queues a CI job for a CI event that names no pull
+// request: GitHub names none when the head branch is a fork's, so with
+// push: fork the branch (an Actions workflow run names it) leads to the
+// issue's run and its pull request. Anyone's fork may hold a branch of that
+// name: the CI job looks only at the head commit of the bot's own pull
+// request, so a stranger's commit changes nothing.
+func (e *Engine) ciFinishedOnFork(ctx context.Context, ev Event) error {
+	n, ok := RunBranchIssue(ev.Head)
+	if e.d.Forks == nil || !ok {
+		return ErrIgnored
+	}
+	run, err := e.d.Store.LatestRun(ctx, store.IssueKey{Owner: ev.Owner, Repo: ev.Repo, Issue: n})
+	if errors.Is(err, store.ErrNotFound) {
+		return ErrIgnored
+	}
+	if err != nil {
+		return err
+	}
+	if run.PRNumber == 0 {
+		return ErrIgnored
+	}
+	return e.insert(ctx, run, StageArgs{Stage: StageCI, Head: ev.SHA})
 }

@@ -80,7 +80,20 @@ func (e *Engine) newSession(ctx context.Context, log *slog.Logger, run *store.Ru
 
 // branch is the run's branch: one per issue, so a resumed or repeated run
 // finds its earlier work.
-func (s *session) branch() string { return fmt.Sprintf("issuesmith/issue-%d", s.run.Issue) }
+func (s *session) branch() string { return fmt.Sprintf(runBranch, s.run.Issue) }
+
+// runBranch is the format of a run's branch name.
+const runBranch = "issuesmith/issue-%d"
+
+// RunBranchIssue returns the issue whose runs use branch, if it is one of
+// the bot's branches.
+func RunBranchIssue(branch string) (int, bool) {
+	var n int
+	if _, err := fmt.Sscanf(branch, runBranch, &n); err != nil || n <= 0 || fmt.Sprintf(runBranch, n) != branch {
+		return 0, false
+	}
+	return n, true
+}
 
 // save writes the run; it fails with store.ErrClosed when the run was
 // cancelled meanwhile, which stops the stage at this checkpoint.

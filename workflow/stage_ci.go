@@ -71,6 +71,9 @@ func ciKey(head string, retry int64) string {
 // ciFinished queues a CI job for each of the bot's pull requests the
 // event names.
 func (e *Engine) ciFinished(ctx context.Context, ev Event) error {
+	if len(ev.PRs) == 0 {
+		return e.ciFinishedOnFork(ctx, ev)
+	}
 	queued := false
 	for _, n := range ev.PRs {
 		run, err := e.d.Store.RunByPR(ctx, ev.Owner, ev.Repo, n)

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 
 	"github.com/issuesmith/issuesmith/ghapp/ghtest"
 	"github.com/issuesmith/issuesmith/llm/llmtest"
+	"github.com/issuesmith/issuesmith/workflow"
 )
 
 const (
@@ -135,6 +137,57 @@ func TestEndToEndPushFromForkNotInstalled(t *testing.T) {
 	require.Equal(t, forkOwner, prs[0].HeadOwner)
 	require.Len(t, e.git.Log(t, fork, branch), 2)
 	require.Empty(t, e.git.Head(t, e2eOwner+"/"+e2eRepo, branch))
+	require.NoError(t, e.stop())
+	require.Zero(t, model.Remaining())
+}
+
+// The CI fix loop on a pull request from the fork: GitHub names no pull
+// request in CI events for a fork's branch, so the Actions workflow run's
+// head branch leads to the run; the fix commit lands on the fork.
+func TestEndToEndPushFromForkCIFix(t *testing.T) {
+	t.Parallel()
+	model := llmtest.NewServer(t, llmtest.LoadScript(t, "testdata/e2e/ci.yaml"))
+	e := newE2E(t, model.URL())
+	fork := e.withForks(forkInst)
+	upstream := e2eOwner + "/" + e2eRepo
+	e.gh.SetFile(e2eOwner, e2eRepo, "main", workflow.RepoConfigPath,
+		[]byte("version: 1\ndraft: true\nci:\n  fix_rounds: 2\n  ready_when_green: true\n"))
+	e.gh.SetRefResolver(func(owner, name, ref string) string { return e.git.Head(t, owner+"/"+name, ref) })
+	e.start()
+	require.Equal(t, http.StatusAccepted, e.labelIssue())
+	e.waitProgress("waiting for you")
+	e.approvePlan(e.botComments()["plan"][0])
+	e.waitProgress("issuesmith: done")
+	pr := e.gh.PullRequests(e2eOwner, e2eRepo)[0]
+	require.Equal(t, forkOwner, pr.HeadOwner)
+	head, base := e.git.Head(t, fork, pr.Head), e.git.Head(t, upstream, "main")
+
+	// The pull_request workflow runs in the repository, on the fork's commit.
+	e.gh.AddCheckRun(e2eOwner, e2eRepo, ghtest.CheckRun{HeadSHA: head, Name: "test", Conclusion: "failure",
+		Title: "go test failed", Log: ciLog})
+	e.gh.AddCheckRun(e2eOwner, e2eRepo, ghtest.CheckRun{HeadSHA: base, Name: "test", Conclusion: "success", Log: "ok\n"})
+	workflowRun := func(sha, conclusion string) {
+		require.Equal(t, http.StatusAccepted, e.deliver("workflow_run", "workflow_run.completed.json", func(p map[string]any) {
+			wr := obj(p, "workflow_run")
+			wr["head_sha"], wr["head_branch"], wr["conclusion"], wr["event"] = sha, pr.Head, conclusion, "pull_request"
+			wr["pull_requests"] = []any{} // as GitHub sends it for a fork's branch
+			obj(wr, "head_repository")["full_name"] = fork
+			r := obj(p, "repository") // the example's is octo-org/octo-repo
+			r["name"], r["full_name"], obj(r, "owner")["login"] = e2eRepo, upstream, e2eOwner
+		}))
+	}
+	workflowRun(head, "failure")
+	body := e.waitCI(pr.Number, "pushed")
+	log := e.git.Log(t, fork, pr.Head)
+	require.Len(t, log, 3, "seed + the PR's commit + one CI fix, on the fork")
+	require.True(t, strings.HasPrefix(log[0].Message, "Fix CI: test"), log[0].Message)
+	require.Contains(t, body, "→ pushed "+log[0].Hash)
+	require.Empty(t, e.git.Head(t, upstream, pr.Head), "nothing pushed to the repository")
+
+	fixed := log[0].Hash
+	e.gh.AddCheckRun(e2eOwner, e2eRepo, ghtest.CheckRun{HeadSHA: fixed, Name: "test", Conclusion: "success", Log: "ok\n"})
+	workflowRun(fixed, "success")
+	e.waitCI(pr.Number, "CI passed on "+fixed[:7])
 	require.NoError(t, e.stop())
 	require.Zero(t, model.Remaining())
 }
