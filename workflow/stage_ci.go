@@ -297,4 +297,3 @@ func (s *session) ciRecords(ctx context.Context) ([]ciRecord, error) {
 	slices.SortFunc(out, func(a, b ciRecord) int { return a.Seq - b.Seq })
 	return out, nil
 }
-
