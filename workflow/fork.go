@@ -103,3 +103,14 @@ func (e *Engine) ciFinishedOnFork(ctx context.Context, ev Event) error {
 	}
 	return e.insert(ctx, run, StageArgs{Stage: StageCI, Head: ev.SHA})
 }
+
+// shown is the run as the progress comment shows it: with push: fork its
+// branch is named where it lives, "forkowner:branch".
+func (s *session) shown() *store.Run {
+	if s.e.d.Forks == nil || s.run.Branch == "" {
+		return s.run
+	}
+	r := *s.run
+	r.Branch = s.prHead()
+	return &r
+}
