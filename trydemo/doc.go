@@ -1,5 +1,5 @@
 // Package trydemo is `bot try`: the whole flow, from a labelled issue to a
-// draft pull request, run by the real `bot serve` code (server.New and
+// pull request that passed CI, run by the real `bot serve` code (server.New and
 // Serve on a loopback listener) without a model key or GitHub, and shown as
 // a web page.
 //
@@ -8,11 +8,14 @@
 // GitHub (ghapp/ghtest, which checks every request against GitHub's REST
 // description) and plays the person: the label and the /implement comment
 // reach the server as signed webhook deliveries made from GitHub's
-// published examples (payloads/). The model's side is script.yaml, played
+// published examples (payloads/). It plays the repository's CI too (ci.go):
+// a failing job on the bot's commit (its log is what go test prints, which
+// a test checks), check_suite and check_run deliveries, and the bot's CI
+// fix round in between. The model's side is script.yaml, played
 // by llm/llmtest and written for this sample; the fakes run through a
 // tb.Session, and anything they did not expect fails the run. Render turns
 // what the fake GitHub holds at the end — the issue thread with spec, plan
-// and progress comments, the pull request and its diff read from the git
+// and progress comments, the pull request with its CI comment and its diff read from the git
 // server — into one server-rendered HTML page (GitHub-flavoured Markdown
 // by goldmark, sanitized by bluemonday) that says plainly the answers were
 // scripted; Handler serves it.

@@ -17,6 +17,7 @@ import (
 	"github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/util"
 
+	"github.com/issuesmith/issuesmith/ghapp/ghtest"
 	"github.com/issuesmith/issuesmith/internal/ghtext"
 )
 
@@ -102,6 +103,7 @@ type page struct {
 	IssueReactions []reaction
 	Thread         []entry
 	PRBody         template.HTML
+	PRThread       []entry // the pull request's conversation
 	Files          []diffFile
 	Adds           int
 	Dels           int
@@ -120,17 +122,11 @@ func Render(res *Result) ([]byte, error) {
 	if p.PRBody, err = renderMarkdown(md, res.PR.Body); err != nil {
 		return nil, err
 	}
-	for _, c := range res.Comments {
-		body, err := renderMarkdown(md, c.Body)
-		if err != nil {
-			return nil, err
-		}
-		e := entry{ID: c.ID, User: c.User, Bot: c.User == res.BotLogin, Edited: c.Edits > 0, Body: body,
-			Reactions: reactionsOf(c.Reactions)}
-		if m, ok := ghtext.ParseMarker(c.Body); ok && e.Bot {
-			e.Kind = m.Kind
-		}
-		p.Thread = append(p.Thread, e)
+	if p.Thread, err = entries(md, res.BotLogin, res.Comments); err != nil {
+		return nil, err
+	}
+	if p.PRThread, err = entries(md, res.BotLogin, res.PRComments); err != nil {
+		return nil, err
 	}
 	for _, f := range p.Files {
 		p.Adds += f.Adds
@@ -141,6 +137,24 @@ func Render(res *Result) ([]byte, error) {
 		return nil, fmt.Errorf("render page: %w", err)
 	}
 	return b.Bytes(), nil
+}
+
+// entries renders a conversation's comments.
+func entries(md goldmark.Markdown, bot string, comments []ghtest.Comment) ([]entry, error) {
+	var out []entry
+	for _, c := range comments {
+		body, err := renderMarkdown(md, c.Body)
+		if err != nil {
+			return nil, err
+		}
+		e := entry{ID: c.ID, User: c.User, Bot: c.User == bot, Edited: c.Edits > 0, Body: body,
+			Reactions: reactionsOf(c.Reactions)}
+		if m, ok := ghtext.ParseMarker(c.Body); ok && e.Bot {
+			e.Kind = m.Kind
+		}
+		out = append(out, e)
+	}
+	return out, nil
 }
 
 // Handler serves page at / (and nothing else) to a browser.

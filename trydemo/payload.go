@@ -85,6 +85,7 @@ func (d *demo) result(ctx context.Context, pr ghtest.PullRequest) (*Result, erro
 	return &Result{
 		Repo: owner + "/" + name, BotLogin: d.gh.BotLogin(), Issue: is,
 		Comments: d.gh.Comments(owner, name, d.issue), PR: pr, Diff: string(out),
-		Exchanges: len(d.model.Requests()), issued: d.gh.IssuedTokens(),
+		PRComments: d.gh.Comments(owner, name, pr.Number),
+		Exchanges:  len(d.model.Requests()), issued: d.gh.IssuedTokens(),
 	}, nil
 }

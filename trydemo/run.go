@@ -50,13 +50,15 @@ type Options struct {
 
 // Result is what a person would see on GitHub at the end of the run.
 type Result struct {
-	Repo      string // owner/name
-	BotLogin  string
-	Issue     ghtest.Issue
-	Comments  []ghtest.Comment // the issue's conversation, oldest first
-	PR        ghtest.PullRequest
-	Diff      string // git diff base...head, from the git server
-	Exchanges int    // the scripted model answers the run used
+	Repo     string // owner/name
+	BotLogin string
+	Issue    ghtest.Issue
+	Comments []ghtest.Comment // the issue's conversation, oldest first
+	PR       ghtest.PullRequest
+	// PRComments are the pull request's conversation (the CI comment).
+	PRComments []ghtest.Comment
+	Diff       string // git diff base...head, from the git server
+	Exchanges  int    // the scripted model answers the run used
 
 	issued []string // the installation tokens the fake handed out (tests look for them)
 }
@@ -94,6 +96,7 @@ type demo struct {
 	addr  string
 	issue int
 	step  func(string)
+	s     tb.TB // the session the fakes belong to
 }
 
 func run(ctx context.Context, s *tb.Session, opts Options) (*Result, error) {
@@ -143,11 +146,13 @@ func run(ctx context.Context, s *tb.Session, opts Options) (*Result, error) {
 // setUp starts the fakes with the sample repository and its issue and
 // writes bot serve's settings for them.
 func setUp(s *tb.Session, step func(string), scriptText []byte) (*demo, *config.Server, error) {
-	d := &demo{step: step}
+	d := &demo{step: step, s: s}
 	d.gh = ghtest.New(s, ghtest.Options{})
 	d.git = gittest.NewServer(s, gittest.WithTokenCheck(func(tok string) bool { return d.gh.ValidToken(owner, name, tok) }))
 	url := d.git.Seed(s, owner+"/"+name, sampleFiles)
 	d.gh.AddRepo(ghtest.Repo{Owner: owner, Name: name, CloneURL: url})
+	d.gh.SetFile(owner, name, "main", repoConfigPath, []byte(sampleFiles[repoConfigPath]))
+	d.gh.SetRefResolver(func(_, _, ref string) string { return d.git.Head(s, owner+"/"+name, ref) })
 	d.gh.SetPermission(owner, name, person, "write")
 	d.issue = d.gh.AddIssue(owner, name, ghtest.Issue{Title: issueTitle, Body: issueBody, User: person})
 	script, err := llmtest.ParseScript(scriptText)
@@ -201,6 +206,10 @@ func (d *demo) play(ctx context.Context) (*Result, error) {
 	}
 	pr := d.gh.PullRequests(owner, name)[0]
 	d.step(fmt.Sprintf("the bot pushed %s and opened draft pull request #%d", pr.Head, pr.Number))
+	pr, err := d.ci(ctx, pr)
+	if err != nil {
+		return nil, err
+	}
 	return d.result(ctx, pr)
 }
 

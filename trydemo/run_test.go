@@ -16,11 +16,13 @@ import (
 	"github.com/issuesmith/issuesmith/internal/ghtext"
 )
 
-// The demo runs the real flow: the sample issue ends in a draft pull
-// request whose branch, on the real git server, holds what the scripted
-// coder wrote, after the bot's own spec, plan and progress comments; every
-// scripted answer was asked for, and no fake complained.
-func TestRunEndsInADraftPullRequest(t *testing.T) {
+// The demo runs the real flow: the sample issue ends in a pull request
+// whose branch, on the real git server, holds what the scripted coder
+// wrote, after the bot's own spec, plan and progress comments; the
+// repository's CI fails on it, the bot's CI fix round pushes a fix, CI
+// passes and the draft is marked ready for review. Every scripted answer
+// was asked for, and no fake complained.
+func TestRunEndsInAPullRequestReadyForReview(t *testing.T) {
 	var logs bytes.Buffer
 	var steps []string
 	res, err := Run(t.Context(), Options{Dir: t.TempDir(), Log: slog.New(slog.NewTextHandler(&logs, nil)),
@@ -29,7 +31,7 @@ func TestRunEndsInADraftPullRequest(t *testing.T) {
 
 	require.Equal(t, "octo-org/units", res.Repo)
 	require.Equal(t, 2, res.PR.Number)
-	require.True(t, res.PR.Draft)
+	require.False(t, res.PR.Draft, "CI passed: ready for review")
 	require.Equal(t, "issuesmith/issue-1", res.PR.Head)
 	require.Equal(t, "main", res.PR.Base)
 	require.Equal(t, res.BotLogin, res.PR.User)
@@ -37,7 +39,13 @@ func TestRunEndsInADraftPullRequest(t *testing.T) {
 	require.Contains(t, res.PR.Body, "`go build .` passed", "the coder's validation really ran")
 	require.Contains(t, res.Diff, "+func FahrenheitToCelsius(f float64) float64 {\n+\treturn (f - 32) * 5 / 9\n+}\n")
 	require.Contains(t, res.Diff, "+func TestRoundTrip(t *testing.T) {")
-	require.Equal(t, 5, res.Exchanges, "every answer of script.yaml, none twice")
+	require.Contains(t, res.Diff, "+		if got := FahrenheitToCelsius(CelsiusToFahrenheit(c)); math.Abs(got-c) > 1e-9 {", "the CI fix")
+	require.Equal(t, 7, res.Exchanges, "every answer of script.yaml, none twice")
+	require.Len(t, res.PRComments, 1)
+	ci := res.PRComments[0].Body
+	require.Contains(t, ci, "**Round 1**: `test (go 1.22)` failed on ")
+	require.Contains(t, ci, "(changed `temp_test.go`)")
+	require.Contains(t, ci, "The pull request is marked ready for review.")
 
 	kinds := map[string]string{}
 	for _, c := range res.Comments {
@@ -50,7 +58,7 @@ func TestRunEndsInADraftPullRequest(t *testing.T) {
 	require.Contains(t, kinds["progress"], "issuesmith: done")
 	require.Equal(t, "/implement", res.Comments[len(res.Comments)-1].Body, "the person's approval")
 	require.NotContains(t, res.Issue.Labels, trigger, "the bot took its label off")
-	require.Len(t, steps, 5)
+	require.Len(t, steps, 8)
 	require.NotEmpty(t, res.issued)
 
 	// The page: the notice, the spec, the plan, the progress, the pull
@@ -68,7 +76,8 @@ func TestRunEndsInADraftPullRequest(t *testing.T) {
 		`<span title="issuesmith[bot]">👀 1</span>`, // the bot saw the label
 		`<p>Fixes <a href="#issue" rel="nofollow">#1</a></p>`, `→ <a href="#pr" rel="nofollow">#2</a>`,
 		`<a href="#issuecomment-`, // the progress comment's links to the spec and the plan
-		"Pull request #2: Convert Fahrenheit back to Celsius", `<span class="state draft">Draft</span>`,
+		"Pull request #2: Convert Fahrenheit back to Celsius", `<span class="state open">Open</span>`,
+		"<h3>CI on this pull request</h3>", `<span class="badge kind">ci</span>`,
 		`<tr class="add"><td>&#43;func FahrenheitToCelsius(f float64) float64 {</td></tr>`,
 		`<tr class="del"><td>-import &#34;testing&#34;</td></tr>`,
 		`<header>temp.go <span class="stat">+6</span> <span class="stat-del">−0</span></header>`,
@@ -103,7 +112,7 @@ func TestRunFailsWhenTheScriptRunsOut(t *testing.T) {
 func TestPayloadsAreTheOctokitExamples(t *testing.T) {
 	files, err := payloads.ReadDir("payloads")
 	require.NoError(t, err)
-	require.Len(t, files, 2)
+	require.Len(t, files, 4)
 	for _, f := range files {
 		ours, err := payloads.ReadFile("payloads/" + f.Name())
 		require.NoError(t, err)

@@ -113,8 +113,8 @@ func ciLine(r ciRecord, rounds int) string {
 		if len(r.Files) > 0 {
 			line += " (changed " + quoted(r.Files) + ")"
 		}
-		if sum := firstLine(r.Summary); sum != "" {
-			line += "\n  " + ghtext.Defuse(sum)
+		for _, l := range changedLines(r.Summary, r.Files) {
+			line += "\n  " + ghtext.Defuse(l)
 		}
 		return line
 	case ciNoFix:
@@ -153,4 +153,19 @@ func quoted(names []string) string {
 		q[i] = "`" + strings.NewReplacer("`", "", "\n", " ").Replace(ghtext.Defuse(n)) + "`"
 	}
 	return strings.Join(q, ", ")
+}
+
+// changedLines are the coder summary's lines about the files a round
+// changed (the summary also lists the files it left alone), at most three.
+func changedLines(summary string, files []string) []string {
+	var out []string
+	for _, l := range strings.Split(summary, "\n") {
+		for _, f := range files {
+			if strings.Contains(l, "`"+f+"`") && len(out) < 3 {
+				out = append(out, strings.TrimSpace(l))
+				break
+			}
+		}
+	}
+	return out
 }

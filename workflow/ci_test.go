@@ -240,7 +240,8 @@ func TestCIRoundResumedAfterPushMakesNoSecondCommit(t *testing.T) {
 	body := h.waitCI(pr.Number, "pushed")
 	require.True(t, pushed)
 	require.Contains(t, body, "**Round 1**")
-	require.Contains(t, body, "Applied the review.", "the resumed job kept the round's summary")
+	require.Contains(t, body, "(changed `greet.go`, `greet_test.go`)", "the resumed job kept the round's files")
+	require.Contains(t, body, "330 tokens", "and its tokens")
 	refused := 0
 	for _, r := range h.gh.Requests() {
 		if r.Op == "PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}" && r.Status == 422 {
