@@ -130,7 +130,10 @@ func (g *Git) useFork(ctx context.Context, wt *repo.Worktree, f *ghapp.Fork, reu
 	if err != nil {
 		return fmt.Errorf("token for the fork %s/%s: %w", f.Owner, f.Repo, err)
 	}
-	if err := wt.UseFork(ctx, f.CloneURL, token, reuse); err != nil {
+	if err := wt.UseFork(ctx, f.CloneURL, token, reuse); errors.Is(err, repo.ErrAuth) {
+		return fmt.Errorf("the App's installation on %s cannot reach its fork %s/%s: give it access to all repositories "+
+			"(or to this fork) in the installation's settings: %w", f.Owner, f.Owner, f.Repo, err)
+	} else if err != nil {
 		return fmt.Errorf("fork %s/%s: %w", f.Owner, f.Repo, err)
 	}
 	return nil
