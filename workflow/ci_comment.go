@@ -71,6 +71,9 @@ func renderCI(recs []ciRecord, rounds int) string {
 	var cost float64
 	var base []string
 	for _, r := range recs {
+		if r.Quiet {
+			continue
+		}
 		tokens, cost = tokens+r.Tokens, cost+r.Cost
 		for _, n := range r.Base {
 			if !slices.Contains(base, n) {

@@ -326,7 +326,8 @@ func TestCILoopOffOnlyMarksReady(t *testing.T) {
 	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) {
 		ev.Number, ev.IsPR, ev.CommentID, ev.Body, ev.Command = pr.Number, true, retry, "/retry", workflow.CmdRetry
 	}))
-	h.waitCI(pr.Number, "The CI fix loop is off")
+	off := h.waitCI(pr.Number, "The CI fix loop is off")
+	require.Equal(t, 1, strings.Count(off, "The CI fix loop is off"), "the quiet record of the failure stays quiet:\n%s", off)
 
 	h.waitJobsDone()
 	ag.mu.Lock()

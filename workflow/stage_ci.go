@@ -56,6 +56,9 @@ type ciRecord struct {
 	Retry   string   `json:"retry,omitempty"` // who asked with /retry
 	Tokens  int64    `json:"tokens,omitempty"`
 	Cost    float64  `json:"cost,omitempty"`
+	// Quiet records were not shown (a PR green at once, a superseded
+	// head, failures while only ready_when_green is on) and never are.
+	Quiet bool `json:"quiet,omitempty"`
 }
 
 const ciPrefix = "ci."
@@ -179,7 +182,7 @@ func (s *session) ciGreen(ctx context.Context, key string, rec *ciRecord, recs [
 		rec.Ready = true
 	}
 	// A PR that passed at once needs no CI comment.
-	return s.ciSave(ctx, key, rec, recs, len(recs) > 0)
+	return s.ciSave(ctx, key, rec, recs, slices.ContainsFunc(recs, func(r ciRecord) bool { return !r.Quiet }))
 }
 
 // ciSuperseded handles a job for a commit that is no longer the head. When
@@ -265,6 +268,7 @@ func (s *session) ciRound(ctx context.Context, key string, rec *ciRecord, recs [
 
 // ciSave records the outcome, then (show) updates the CI comment.
 func (s *session) ciSave(ctx context.Context, key string, rec *ciRecord, recs []ciRecord, show bool) error {
+	rec.Quiet = !show
 	raw, err := json.Marshal(rec)
 	if err != nil {
 		return err
