@@ -117,3 +117,17 @@ func TestPullRequestFromFork(t *testing.T) {
 	assert.Equal(t, "bots", prs[0].HeadOwner)
 	assert.Equal(t, "issuesmith/issue-3", prs[0].Head)
 }
+
+// TestForkThroughOutage: GitHub's 5xx while looking for or making the fork
+// is retried by the transport; the fork is made once.
+func TestForkThroughOutage(t *testing.T) {
+	t.Parallel()
+	srv, f, _ := forks(t, ghtest.Account{Login: "bots", Org: true, Installation: forkInst, CloneURL: cloneURL})
+	srv.Inject(ghtest.Fault{Op: "GET /orgs/{org}/installation", Status: 502, Body: `{"message":"Server Error"}`})
+	srv.Inject(ghtest.Fault{Op: "POST /repos/{owner}/{repo}/forks", Status: 503, Body: `{"message":"Unavailable"}`})
+	fork, err := f.Fork(t.Context(), owner, repo)
+	require.NoError(t, err)
+	assert.Equal(t, "bots", fork.Owner)
+	assert.Equal(t, 2, srv.Calls("POST /repos/{owner}/{repo}/forks"), "one failed attempt, one retry")
+	assert.Equal(t, owner+"/"+repo, srv.Parent("bots", repo))
+}
