@@ -8,6 +8,10 @@
 // (CompleteManifest) that hands back the App's id, webhook secret and key.
 // forks.go serves `push: fork`: the App's installation on the fork owner's
 // account, and that account's fork of a repository, made when missing.
+// checks.go serves the CI fix loop: a commit's check runs and their
+// annotations, Actions job logs (GitHub's redirect to the log is fetched
+// without the installation token, which must never reach the storage
+// host), and MarkReady, the one GraphQL call (REST cannot un-draft a PR).
 //
 // Every request goes through one http.RoundTripper per installation that
 // honours GitHub's primary and secondary rate limits (Retry-After,

@@ -2,8 +2,11 @@
 // loopback by httptest. It keeps repositories, issues, comments, reactions,
 // labels, collaborator permissions, pull requests, review comments, file
 // contents, installation tokens, and accounts with their installations and
-// forks (handlers_forks.go, for pull requests from "owner:branch"), and it checks App JWTs and installation
-// tokens the way GitHub does. WebHandler stands in for github.com's new-App
+// forks (handlers_forks.go, for pull requests from "owner:branch"), check runs with their annotations and
+// Actions job logs (handlers_checks.go: the logs behind GitHub's redirect, to a path that refuses
+// credentials), and it checks App JWTs and installation tokens the way GitHub does. POST /graphql
+// (handlers_graphql.go) validates each query and its variables against GitHub's GraphQL schema (a pruned
+// copy of npm @octokit/graphql-schema, loaded with gqlparser) and serves markPullRequestReadyForReview. WebHandler stands in for github.com's new-App
 // page of the App manifest flow, whose code the API side converts.
 //
 // Every request is first validated against GitHub's published OpenAPI
