@@ -19,6 +19,9 @@
 //
 // One file per event turns a go-github payload into a workflow.Event: the
 // workflow owns the event vocabulary (kinds, commands, the command parser),
-// the webhook only fills it in. The package never runs agent work, never
+// the webhook only fills it in. CI events (ci.go: check_run, check_suite,
+// workflow_run completed) need no permission check: GitHub sends them
+// whoever started the CI, and the workflow acts only on the bot's own pull
+// requests. The package never runs agent work, never
 // calls the model, never waits on a job, and never writes to GitHub.
 package webhook
