@@ -33,6 +33,7 @@ type Server struct {
 	store   *store.Store
 	engine  *workflow.Engine
 	handler http.Handler
+	tune    Tuning
 	ready   atomic.Bool
 	// warnings are start-up checks that failed without stopping the start
 	// (a model the server does not list); /readyz shows them.
@@ -46,6 +47,7 @@ type Tuning struct {
 	GitHubWriteInterval time.Duration // 0: ghapp's default spacing of writes; <0: none
 	PollInterval        time.Duration // 0: the workflow's default job polling
 	StartTimeout        time.Duration // 0: defaultStartTimeout
+	ReadTimeout         time.Duration // 0: readTimeout (tests shorten it)
 }
 
 // defaultStartTimeout bounds the start-up's calls out (database, GitHub):
@@ -77,7 +79,7 @@ func New(ctx context.Context, cfg *config.Server, log *slog.Logger, tune Tuning)
 	if err != nil {
 		return nil, startErr(ctx, sctx, limit, err)
 	}
-	s := &Server{cfg: cfg, log: log, store: st, closers: []io.Closer{st}}
+	s := &Server{cfg: cfg, log: log, store: st, tune: tune, closers: []io.Closer{st}}
 	app, botLogin, err := newGitHubApp(sctx, cfg, m, tune.GitHubWriteInterval)
 	if err != nil {
 		s.Close()
@@ -189,7 +191,7 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 		return err
 	}
 	hs := &http.Server{Handler: s.handler, ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout: readTimeout, WriteTimeout: writeTimeout, IdleTimeout: idleTimeout}
+		ReadTimeout: cmp.Or(s.tune.ReadTimeout, readTimeout), WriteTimeout: writeTimeout, IdleTimeout: idleTimeout}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(l) }()
 	s.ready.Store(true)
