@@ -14,10 +14,11 @@
 // proposes goes through the edit engine, the guards, gofmt/build/vet and git
 // exactly as a real model's answer would, so anything short of resolved
 // under the oracle is a defect of the bot's plumbing or a limit it states.
-// Limits: binary files and renames in a gold patch cannot be written as
-// text edits (Fixes reports them); a coder turn after a report (a refused
-// block, a failed build) is answered "done", so a refusal shows as a
-// failed item rather than being retried.
+// A rename is written as a delete of the old path and a new file. Limits:
+// a binary file in a gold patch cannot be written as a text edit (Fixes
+// reports it); a coder turn after a report (a refused block, a failed
+// build) is answered "done", so a refusal shows as a failed item rather
+// than being retried.
 //
 // Roles are told apart by the X-Issuesmith-Role header the llm client sends
 // (llm.RoleHeader) and, for the observer role's two uses, by the system
