@@ -9,6 +9,8 @@
 // Contracts: nothing runs before Serve; a start-up call that hangs fails
 // within the start-up bound naming the host; /readyz is 200 only while jobs
 // are worked and the database answers, and lists the start-up warnings;
+// a request's headers and body must arrive within the read timeout (30 s),
+// so trickled bodies cannot hold connections or in-flight bytes;
 // the coder's commands run in the sandbox with the App's key, API key and
 // config file masked. cmd/bot holds only the command line; tests and
 // `bot try` build the same Server with Tuning.
