@@ -148,6 +148,15 @@ func (w *worker) Work(ctx context.Context, job *river.Job[StageArgs]) (err error
 	// take over a dead replica's job long before a job may end.
 	ctx, cancelTimeout := context.WithTimeout(ctx, e.o.JobTimeout)
 	defer cancelTimeout()
+	if a.Stage == StageRevise {
+		if waiting, err := e.earlierReviewPending(ctx, run, job.ID); err != nil || waiting {
+			if err == nil {
+				e.observe(a.Stage, "snoozed")
+				err = river.JobSnooze(e.o.LeaseWait) // the earlier request goes first
+			}
+			return err
+		}
+	}
 	holder := leaseHolder(job.ID, job.Attempt)
 	ok, err := e.d.Store.AcquireLease(ctx, run.IssueKey, holder, e.o.LeaseTTL)
 	if err != nil {
@@ -280,7 +289,7 @@ func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run,
 	case StageCode:
 		err = s.code(ctx)
 	case StageRevise:
-		err = s.revise(ctx, a, jobID)
+		err = s.revise(ctx, a)
 	case StageMention:
 		err = s.answerMention(ctx)
 	case StageCI:

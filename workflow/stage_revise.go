@@ -14,6 +14,7 @@ import (
 
 	"github.com/issuesmith/issuesmith/internal/ghtext"
 	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/store"
 	"github.com/issuesmith/issuesmith/work"
 )
 
@@ -42,15 +43,9 @@ func reviseKey(a StageArgs) string {
 // (the PR's changed files and the text go to the coder; the reply goes in
 // the conversation). The result is a new commit on the same branch. Jobs for
 // one issue run one at a time (the lease), in the order they were queued.
-func (s *session) revise(ctx context.Context, a StageArgs, jobID int64) error {
+func (s *session) revise(ctx context.Context, a StageArgs) error {
 	doneKey := reviseKey(a)
 	if _, ok, err := s.e.d.Store.StepResult(ctx, s.run.ID, doneKey); err != nil || ok {
-		return err
-	}
-	if waiting, err := s.earlierReviewPending(ctx, jobID); err != nil || waiting {
-		if err == nil {
-			err = river.JobSnooze(s.e.o.LeaseWait) // the earlier request goes first
-		}
 		return err
 	}
 	if how, err := s.prEnded(ctx); err != nil {
@@ -256,26 +251,29 @@ func firstLine(s string) string {
 	return s
 }
 
-// earlierReviewPending reports whether a revise request of this run that
-// was queued before job jobID still waits to be handled: requests are
-// handled one at a time, in the order they arrived, whatever their source.
-func (s *session) earlierReviewPending(ctx context.Context, jobID int64) (bool, error) {
+// earlierReviewPending reports whether a revise request of run that was
+// queued before job jobID still waits to be handled: requests are handled
+// one at a time, in the order they arrived, whatever their source. Work asks
+// before it takes the issue's lease, so a later request never holds the
+// lease while the earlier one is refused it (both would snooze, again and
+// again, whenever they were fetched together).
+func (e *Engine) earlierReviewPending(ctx context.Context, run *store.Run, jobID int64) (bool, error) {
 	params := river.NewJobListParams().Kinds(StageArgs{}.Kind()).First(1000).States(
 		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable,
 		rivertype.JobStateRunning, rivertype.JobStateScheduled)
-	jobs, err := s.e.queue.Jobs(ctx, params)
+	jobs, err := e.queue.Jobs(ctx, params)
 	if err != nil {
 		return false, err
 	}
 	for _, j := range jobs {
 		var a StageArgs
-		if j.ID >= jobID || json.Unmarshal(j.EncodedArgs, &a) != nil || a.RunID != s.run.ID ||
+		if j.ID >= jobID || json.Unmarshal(j.EncodedArgs, &a) != nil || a.RunID != run.ID ||
 			a.Stage != StageRevise || a.CommentID == 0 {
 			continue
 		}
 		// River records completions asynchronously: the checkpoint says
 		// whether it really is still to do.
-		if _, done, err := s.e.d.Store.StepResult(ctx, s.run.ID, reviseKey(a)); err != nil {
+		if _, done, err := e.d.Store.StepResult(ctx, run.ID, reviseKey(a)); err != nil {
 			return false, err
 		} else if !done {
 			return true, nil
