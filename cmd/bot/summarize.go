@@ -51,7 +51,7 @@ func newSummarizeCmdWith(environ func() []string) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&f.dir, "repo", "", "checkout to summarise")
 	cmd.Flags().StringVar(&f.db, "database", "", "summary cache database: a SQLite file path or a postgres:// URL "+
-		"(default: $ISSUESMITH_DATABASE_URL, else "+store.DefaultDSN+")")
+		"(default: $ISSUESMITH_DATABASE_URL, else "+store.DefaultDSN+" in the state directory: README, Configure)")
 	cmd.Flags().StringVar(&f.every, "every", "", `keep running and refresh on this cron schedule ("@every 10m", "0 * * * *")`)
 	cmd.Flags().BoolVar(&f.noModel, "no-model", false, "outline-only summaries even when a model is configured")
 	cmd.Flags().BoolVar(&f.json, "json", false, "print the summaries, outlines and imports made, as JSON (one document per build or refresh)")
