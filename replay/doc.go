@@ -5,7 +5,7 @@
 // agents.Local with a configured model or the oracle), the instance's test
 // patch is applied and its test command runs under a time limit; every
 // FAIL_TO_PASS and PASS_TO_PASS test is judged by name from `go test -json`
-// events (or `-v` lines). One result line per instance is appended as it
+// events (or `-v` lines), or from pytest's `-rA` summary or `-v` lines. One result line per instance is appended as it
 // finishes, so an interrupted run resumes where it stopped; Summary renders
 // the table.
 //

@@ -21,9 +21,22 @@ type testEvent struct {
 // vLine matches a `go test -v` result line ("--- PASS: TestX/sub (0.00s)").
 var vLine = regexp.MustCompile(`^\s*--- (PASS|FAIL|SKIP): (\S+)`)
 
+// pytestSummary matches a line of pytest's short test summary (`-rA`:
+// "PASSED tests/test_x.py::test_y", "FAILED … - reason") and pytestVerbose
+// a `-v` line ("tests/test_x.py::test_y PASSED [ 50%]"); the name is the
+// node id. As SWE-bench's harness reads them, XFAIL counts as a pass and
+// XPASS does not.
+var (
+	pytestSummary = regexp.MustCompile(`^(PASSED|FAILED|ERROR|XFAIL|XPASS) (\S+::.+)$`)
+	pytestVerbose = regexp.MustCompile(`^(\S+::.+?) (PASSED|FAILED|ERROR|XFAIL|XPASS|SKIPPED)(\s|$)`)
+	pytestStatus  = map[string]string{"PASSED": "pass", "XFAIL": "pass", "FAILED": "fail", "ERROR": "fail",
+		"XPASS": "fail", "SKIPPED": "skip"}
+)
+
 // ParseResults reads test results by name from `go test -json` events
-// (lines that are not JSON events are read as `-v` output). A name that
-// ran in several packages fails if it failed in any; pass beats skip.
+// (lines that are not JSON events are read as `-v` output) and from
+// pytest's `-rA` summary or `-v` lines. A name that ran in several packages
+// fails if it failed in any; pass beats skip.
 func ParseResults(out []byte) map[string]string {
 	res := map[string]string{}
 	set := func(name, st string) {
@@ -51,9 +64,33 @@ func ParseResults(out []byte) map[string]string {
 		}
 		if m := vLine.FindSubmatch(line); m != nil {
 			set(string(m[2]), strings.ToLower(string(m[1])))
+		} else if m := pytestSummary.FindSubmatch(line); m != nil {
+			set(pytestNodeID(string(m[2])), pytestStatus[string(m[1])])
+		} else if m := pytestVerbose.FindSubmatch(line); m != nil {
+			set(string(m[1]), pytestStatus[string(m[2])])
 		}
 	}
 	return res
+}
+
+// pytestNodeID is the node id at the start of rest, the part of a summary
+// line after its status: up to " - reason" or the line's end. A
+// parametrised id may hold spaces inside its brackets, so it ends at the
+// first "]" followed by either.
+func pytestNodeID(rest string) string {
+	br := strings.IndexByte(rest, '[')
+	if sp := strings.IndexByte(rest, ' '); br < 0 || (sp >= 0 && sp < br) {
+		if sp < 0 {
+			return rest
+		}
+		return rest[:sp]
+	}
+	for k := br; k < len(rest); k++ {
+		if rest[k] == ']' && (k+1 == len(rest) || strings.HasPrefix(rest[k+1:], " - ")) {
+			return rest[:k+1]
+		}
+	}
+	return rest
 }
 
 // Verdict is the judgement of one test run against an instance's lists.

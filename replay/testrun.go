@@ -39,20 +39,27 @@ type TestRun struct {
 	Results   map[string]string // test name → pass, fail, skip
 }
 
-// Command is the instance's test command with {tests} filled in: the
-// `|`-joined top-level names of every test to judge (regexp-quoted), and
-// `-json` added to a `go test` that has neither -json nor -v.
+// Command is the instance's test command with its placeholders filled in:
+// {tests} is the `|`-joined top-level names of every test to judge
+// (regexp-quoted, for `go test -run`), {test_ids} every name whole, each
+// shell-quoted, space-separated (pytest node ids, say); `-json` is added to
+// a `go test` that has neither -json nor -v.
 func Command(in *Instance) string {
 	seen := map[string]bool{}
-	var tops []string
+	var tops, ids []string
 	for _, n := range append(append([]string{}, in.FailToPass...), in.PassToPass...) {
 		top, _, _ := strings.Cut(n, "/")
 		if top != "" && !seen[top] {
 			seen[top] = true
 			tops = append(tops, regexp.QuoteMeta(top))
 		}
+		if n != "" && !seen["\x00"+n] {
+			seen["\x00"+n] = true
+			ids = append(ids, "'"+strings.ReplaceAll(n, "'", `'\''`)+"'")
+		}
 	}
 	cmd := strings.ReplaceAll(in.TestCmd, "{tests}", strings.Join(tops, "|"))
+	cmd = strings.ReplaceAll(cmd, "{test_ids}", strings.Join(ids, " "))
 	return goTestJSON.ReplaceAllString(cmd, "${1}go test -json ")
 }
 
