@@ -5,9 +5,9 @@
 // agents.Local with a configured model or the oracle), the instance's test
 // patch is applied and its test command runs under a time limit; every
 // FAIL_TO_PASS and PASS_TO_PASS test is judged by name from `go test -json`
-// events (or `-v` lines), or from pytest's `-rA` summary or `-v` lines. One result line per instance is appended as it
-// finishes, so an interrupted run resumes where it stopped; Summary renders
-// the table.
+// events (or `-v` lines), or from pytest's `-rA` summary or `-v` lines. One
+// result line per instance is appended as it finishes, so an interrupted
+// run resumes where it stopped; Summary renders the table.
 //
 // replay reads the repositories it is given and writes only inside each
 // instance's own temporary clone and the results file. Test commands run

@@ -74,18 +74,15 @@ func ParseResults(out []byte) map[string]string {
 }
 
 // pytestNodeID is the node id at the start of rest, the part of a summary
-// line after its status: up to " - reason" or the line's end. A
-// parametrised id may hold spaces inside its brackets, so it ends at the
-// first "]" followed by either.
+// line after its status: up to the first space, unless that cuts a
+// parametrised id whose brackets hold spaces; then up to the first "]"
+// that ends the line or comes before " - reason".
 func pytestNodeID(rest string) string {
-	br := strings.IndexByte(rest, '[')
-	if sp := strings.IndexByte(rest, ' '); br < 0 || (sp >= 0 && sp < br) {
-		if sp < 0 {
-			return rest
-		}
-		return rest[:sp]
+	id, _, _ := strings.Cut(rest, " ")
+	if !strings.Contains(id, "[") || strings.HasSuffix(id, "]") {
+		return id
 	}
-	for k := br; k < len(rest); k++ {
+	for k := len(id); k < len(rest); k++ {
 		if rest[k] == ']' && (k+1 == len(rest) || strings.HasPrefix(rest[k+1:], " - ")) {
 			return rest[:k+1]
 		}

@@ -45,16 +45,16 @@ type TestRun struct {
 // shell-quoted, space-separated (pytest node ids, say); `-json` is added to
 // a `go test` that has neither -json nor -v.
 func Command(in *Instance) string {
-	seen := map[string]bool{}
+	seenTop, seenID := map[string]bool{}, map[string]bool{}
 	var tops, ids []string
 	for _, n := range append(append([]string{}, in.FailToPass...), in.PassToPass...) {
 		top, _, _ := strings.Cut(n, "/")
-		if top != "" && !seen[top] {
-			seen[top] = true
+		if top != "" && !seenTop[top] {
+			seenTop[top] = true
 			tops = append(tops, regexp.QuoteMeta(top))
 		}
-		if n != "" && !seen["\x00"+n] {
-			seen["\x00"+n] = true
+		if n != "" && !seenID[n] {
+			seenID[n] = true
 			ids = append(ids, "'"+strings.ReplaceAll(n, "'", `'\''`)+"'")
 		}
 	}
