@@ -153,4 +153,22 @@ const (
 	StopLoop        StopReason = "loop_detected"
 	StopCancelled   StopReason = "cancelled"
 	StopModelError  StopReason = "model_error"
+	// StopOutputLimit: the model's replies kept being cut at the output
+	// limit (finish_reason "length") after the loop told it so.
+	StopOutputLimit StopReason = "output_limit"
+	// StopNoAction: a bounded run of replies that neither called a tool nor
+	// were a usable answer (empty, malformed or refused replies).
+	StopNoAction StopReason = "no_action"
+	// StopContextWindow: the prompt did not fit the model's context window
+	// (the endpoint refused it, or reported usage shows it was truncated).
+	StopContextWindow StopReason = "context_window"
+)
+
+// Finish reasons as OpenAI-compatible servers report them in
+// Response.FinishReason.
+const (
+	FinishStop          = "stop"
+	FinishLength        = "length"
+	FinishToolCalls     = "tool_calls"
+	FinishContentFilter = "content_filter"
 )
