@@ -8,7 +8,7 @@
 // Actions job log to its failing steps and the lines that explain them (Go
 // test failures, compiler errors, panics, ##[error] lines) with a little
 // context. Render builds the whole evidence under a byte cap, with every
-// token-shaped string redacted and every piece of repository text fenced as
+// token-shaped string redacted (internal/redact) and every piece of repository text fenced as
 // untrusted, so it can go into a prompt or a comment as it is. Signature
 // names a failure (check + first failing lines, normalised) so a loop can
 // stop when the same failure comes back after a fix.

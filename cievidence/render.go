@@ -9,6 +9,7 @@ import (
 
 	"github.com/issuesmith/issuesmith/internal/clip"
 	"github.com/issuesmith/issuesmith/internal/fence"
+	"github.com/issuesmith/issuesmith/internal/redact"
 )
 
 // DefaultCap is the evidence budget in bytes, about 3,000 tokens: enough for
@@ -38,7 +39,7 @@ func Render(checks []Check, capBytes int) string {
 	}
 	share := max(512, (capBytes-len(Preamble))/len(checks)-64)
 	for _, c := range checks {
-		text := Redact(body(c))
+		text := redact.Text(body(c))
 		text = clip.Bytes(text, share, fmt.Sprintf("\n(cut: %d more bytes)", len(text)-share))
 		fmt.Fprintf(&b, "\nCheck %s concluded %s:\n%s\n", quoteName(c.Name), c.Conclusion, fence.Wrap(text, "text"))
 	}
@@ -80,7 +81,7 @@ func body(c Check) string {
 // it open Markdown: backticks and newlines are dropped, and it is quoted.
 func quoteName(name string) string {
 	name = strings.NewReplacer("`", "", "\n", " ", "\r", " ").Replace(name)
-	return "`" + clip.Bytes(Redact(name), 100, "…") + "`"
+	return "`" + clip.Bytes(redact.Text(name), 100, "…") + "`"
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
