@@ -98,7 +98,12 @@ func openSQLite(ctx context.Context, dsn string) (*Store, error) {
 }
 
 func openPostgres(ctx context.Context, dsn string) (*Store, error) {
-	pool, err := pgxpool.New(ctx, dsn)
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open postgres %s: %w", redact(dsn), errors.New(redactErr(err, dsn)))
+	}
+	traceWrites(cfg)
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open postgres %s: %w", redact(dsn), err)
 	}
