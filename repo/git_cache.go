@@ -232,13 +232,10 @@ func (c *Cache) syncGoGit(ctx context.Context, m mirror, token string, budget in
 	defer cancel()
 	var over atomic.Bool
 	peak, err := measurePeakHeap(uint64(budget), func() { over.Store(true); cancel() }, func() error {
-		r, err := git.PlainOpen(m.dir)
-		if errors.Is(err, git.ErrRepositoryNotExists) {
-			r, err = git.PlainInit(m.dir, true)
-			if err == nil {
-				_, err = r.CreateRemote(&config.RemoteConfig{Name: "origin", URLs: []string{m.url}, Fetch: fetchSpecs})
-			}
+		if err := ensureMirror(m); err != nil {
+			return err
 		}
+		r, err := git.PlainOpen(m.dir)
 		if err != nil {
 			return err
 		}
@@ -286,13 +283,8 @@ func (c *Cache) syncCLI(ctx context.Context, m mirror, token string) (SyncStats,
 	st := SyncStats{Backend: BackendCLI}
 	start := time.Now()
 	defer func() { st.Duration = time.Since(start) }()
-	if _, err := os.Stat(filepath.Join(m.dir, "HEAD")); err != nil {
-		if _, err := runGit(ctx, "", "", "init", "--bare", "--quiet", m.dir); err != nil {
-			return st, err
-		}
-		if _, err := runGit(ctx, m.dir, "", "remote", "add", "origin", m.url); err != nil {
-			return st, err
-		}
+	if err := ensureMirror(m); err != nil {
+		return st, err
 	}
 	// Auto gc stays in the foreground, under the mirror lock, so it never
 	// repacks while a run links the object files.

@@ -48,6 +48,11 @@ type Tuning struct {
 	PollInterval        time.Duration // 0: the workflow's default job polling
 	StartTimeout        time.Duration // 0: defaultStartTimeout
 	ReadTimeout         time.Duration // 0: readTimeout (tests shorten it)
+	// LeaseTTL and RescueAfter: 0 takes the workflow's defaults; the crash
+	// tests on PostgreSQL shorten them so a killed process's jobs are
+	// rescued within seconds (plus River's 30 s rescue interval).
+	LeaseTTL    time.Duration
+	RescueAfter time.Duration
 }
 
 // defaultStartTimeout bounds the start-up's calls out (database, GitHub):
@@ -119,6 +124,7 @@ func New(ctx context.Context, cfg *config.Server, log *slog.Logger, tune Tuning)
 		Forks:      forks(cfg, app),
 	}, workflow.Options{
 		BotLogin: botLogin, MaxWorkers: cfg.Workers, Logger: log, PollInterval: tune.PollInterval,
+		LeaseTTL: tune.LeaseTTL, RescueAfter: tune.RescueAfter,
 		Observe: m.job, Usage: m.usage, RefreshSchedule: sched,
 		Redeliver: redeliverPass, RedeliverSchedule: redeliverSched,
 	})

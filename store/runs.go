@@ -53,6 +53,8 @@ type Run struct {
 	Cost              float64
 	CreatedAt         time.Time
 	UpdatedAt         time.Time
+	// Version counts the row's saves; a save is a compare-and-swap on it.
+	Version int64
 }
 
 // Open reports whether the run has not ended.
@@ -60,14 +62,14 @@ func (r *Run) Open() bool { return r.State == StateActive || r.State == StateWai
 
 const runColumns = `id, installation_id, owner, repo, issue, requester, state, stage, step, reason,
 	progress_comment_id, spec_comment_id, plan_comment_id, spec_body, plan_body, branch, pr_number, pr_url,
-	prompt_tokens, completion_tokens, cost, created_at, updated_at, trigger_label`
+	prompt_tokens, completion_tokens, cost, created_at, updated_at, trigger_label, version`
 
-func scanRun(row interface{ Scan(...any) error }) (*Run, error) {
+func scanRun(row scanner) (*Run, error) {
 	var r Run
 	var created, updated int64
 	err := row.Scan(&r.ID, &r.InstallationID, &r.Owner, &r.Repo, &r.Issue, &r.Requester, &r.State, &r.Stage, &r.Step, &r.Reason,
 		&r.ProgressCommentID, &r.SpecCommentID, &r.PlanCommentID, &r.SpecBody, &r.PlanBody, &r.Branch, &r.PRNumber, &r.PRURL,
-		&r.PromptTokens, &r.CompletionTokens, &r.Cost, &created, &updated, &r.TriggerLabel)
+		&r.PromptTokens, &r.CompletionTokens, &r.Cost, &created, &updated, &r.TriggerLabel, &r.Version)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -81,7 +83,7 @@ func scanRun(row interface{ Scan(...any) error }) (*Run, error) {
 // OpenRun returns the issue's open run, or creates one in state active with
 // the given installation and requester. created reports which happened.
 // Concurrent callers for the same issue get the same run.
-func (s *Store) OpenRun(ctx context.Context, key IssueKey, installationID int64, requester string) (run *Run, created bool, err error) {
+func (s rw) OpenRun(ctx context.Context, key IssueKey, installationID int64, requester string) (run *Run, created bool, err error) {
 	if r, err := s.OpenRunFor(ctx, key); err == nil {
 		return r, false, nil
 	} else if !errors.Is(err, ErrNotFound) {
@@ -89,7 +91,7 @@ func (s *Store) OpenRun(ctx context.Context, key IssueKey, installationID int64,
 	}
 	now := s.unix()
 	var id int64
-	err = s.queryRow(ctx, `INSERT INTO runs (installation_id, owner, repo, issue, requester, state, created_at, updated_at)
+	err = s.c.queryRow(ctx, `INSERT INTO runs (installation_id, owner, repo, issue, requester, state, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id`,
 		installationID, key.Owner, key.Repo, key.Issue, requester, StateActive, now, now).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) { // lost a race: another caller opened it
@@ -104,8 +106,8 @@ func (s *Store) OpenRun(ctx context.Context, key IssueKey, installationID int64,
 }
 
 // OpenRunFor returns the issue's open run or ErrNotFound.
-func (s *Store) OpenRunFor(ctx context.Context, key IssueKey) (*Run, error) {
-	r, err := scanRun(s.queryRow(ctx, `SELECT `+runColumns+` FROM runs
+func (s rw) OpenRunFor(ctx context.Context, key IssueKey) (*Run, error) {
+	r, err := scanRun(s.c.queryRow(ctx, `SELECT `+runColumns+` FROM runs
 		WHERE owner = ? AND repo = ? AND issue = ? AND state IN ('active', 'waiting')`, key.Owner, key.Repo, key.Issue))
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return nil, fmt.Errorf("find open run for %s: %w", key, err)
@@ -114,8 +116,8 @@ func (s *Store) OpenRunFor(ctx context.Context, key IssueKey) (*Run, error) {
 }
 
 // LatestRun returns the issue's most recent run, open or not, or ErrNotFound.
-func (s *Store) LatestRun(ctx context.Context, key IssueKey) (*Run, error) {
-	r, err := scanRun(s.queryRow(ctx, `SELECT `+runColumns+` FROM runs
+func (s rw) LatestRun(ctx context.Context, key IssueKey) (*Run, error) {
+	r, err := scanRun(s.c.queryRow(ctx, `SELECT `+runColumns+` FROM runs
 		WHERE owner = ? AND repo = ? AND issue = ? ORDER BY id DESC LIMIT 1`, key.Owner, key.Repo, key.Issue))
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return nil, fmt.Errorf("find latest run for %s: %w", key, err)
@@ -125,8 +127,8 @@ func (s *Store) LatestRun(ctx context.Context, key IssueKey) (*Run, error) {
 
 // RunByPR returns the most recent run that opened pull request pr in
 // owner/repo, or ErrNotFound.
-func (s *Store) RunByPR(ctx context.Context, owner, repo string, pr int) (*Run, error) {
-	r, err := scanRun(s.queryRow(ctx, `SELECT `+runColumns+` FROM runs
+func (s rw) RunByPR(ctx context.Context, owner, repo string, pr int) (*Run, error) {
+	r, err := scanRun(s.c.queryRow(ctx, `SELECT `+runColumns+` FROM runs
 		WHERE owner = ? AND repo = ? AND pr_number = ? ORDER BY id DESC LIMIT 1`, owner, repo, pr))
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return nil, fmt.Errorf("find run for %s/%s pull %d: %w", owner, repo, pr, err)
@@ -135,8 +137,8 @@ func (s *Store) RunByPR(ctx context.Context, owner, repo string, pr int) (*Run, 
 }
 
 // Run returns the run with id, or ErrNotFound.
-func (s *Store) Run(ctx context.Context, id int64) (*Run, error) {
-	r, err := scanRun(s.queryRow(ctx, `SELECT `+runColumns+` FROM runs WHERE id = ?`, id))
+func (s rw) Run(ctx context.Context, id int64) (*Run, error) {
+	r, err := scanRun(s.c.queryRow(ctx, `SELECT `+runColumns+` FROM runs WHERE id = ?`, id))
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return nil, fmt.Errorf("get run %d: %w", id, err)
 	}
@@ -147,47 +149,63 @@ func (s *Store) Run(ctx context.Context, id int64) (*Run, error) {
 // (cancelled by /stop, unlabel or close).
 var ErrClosed = errors.New("run has ended")
 
+// ErrStale is returned by a save whose copy of the run is older than the
+// row: someone else saved the run since it was read. Nothing was written;
+// the caller reads the run again (or stops and leaves the work to the
+// writer that got there first).
+var ErrStale = errors.New("run was changed meanwhile")
+
 // SaveRun writes every mutable field of r but its usage (tokens and cost:
 // AddUsage alone changes them, so a save from a copy read earlier loses
-// none) and sets r.UpdatedAt.
-func (s *Store) SaveRun(ctx context.Context, r *Run) error {
-	return s.saveRun(ctx, r, "")
+// none) and sets r.UpdatedAt. It is a compare-and-swap on r.Version: a save
+// from a copy older than the row fails with ErrStale and writes nothing; a
+// save that succeeds increments r.Version.
+func (s rw) SaveRun(ctx context.Context, r *Run) error {
+	return s.saveRun(ctx, r, false)
 }
 
 // SaveOpenRun is SaveRun for a run that must still be open in the database:
 // a job's write never resurrects a run cancelled meanwhile. It returns
-// ErrClosed when the run has ended.
-func (s *Store) SaveOpenRun(ctx context.Context, r *Run) error {
-	err := s.saveRun(ctx, r, ` AND state IN ('active', 'waiting')`)
-	if errors.Is(err, ErrNotFound) {
-		if _, gerr := s.Run(ctx, r.ID); gerr == nil {
-			return fmt.Errorf("save run %d: %w", r.ID, ErrClosed)
-		}
-	}
-	return err
+// ErrClosed when the run has ended (before ErrStale: an ended run is the
+// stronger news).
+func (s rw) SaveOpenRun(ctx context.Context, r *Run) error {
+	return s.saveRun(ctx, r, true)
 }
 
-func (s *Store) saveRun(ctx context.Context, r *Run, cond string) error {
+func (s rw) saveRun(ctx context.Context, r *Run, open bool) error {
 	now := s.unix()
-	res, err := s.exec(ctx, `UPDATE runs SET installation_id = ?, requester = ?, state = ?, stage = ?, step = ?, reason = ?,
+	cond := ""
+	if open {
+		cond = ` AND state IN ('active', 'waiting')`
+	}
+	n, err := s.c.exec(ctx, `UPDATE runs SET installation_id = ?, requester = ?, state = ?, stage = ?, step = ?, reason = ?,
 		progress_comment_id = ?, spec_comment_id = ?, plan_comment_id = ?, spec_body = ?, plan_body = ?,
-		branch = ?, pr_number = ?, pr_url = ?, updated_at = ?, trigger_label = ?
-		WHERE id = ?`+cond,
+		branch = ?, pr_number = ?, pr_url = ?, updated_at = ?, trigger_label = ?, version = version + 1
+		WHERE id = ? AND version = ?`+cond,
 		r.InstallationID, r.Requester, r.State, r.Stage, r.Step, r.Reason, r.ProgressCommentID, r.SpecCommentID, r.PlanCommentID,
-		r.SpecBody, r.PlanBody, r.Branch, r.PRNumber, r.PRURL, now, r.TriggerLabel, r.ID)
+		r.SpecBody, r.PlanBody, r.Branch, r.PRNumber, r.PRURL, now, r.TriggerLabel, r.ID, r.Version)
 	if err != nil {
 		return fmt.Errorf("save run %d: %w", r.ID, err)
 	}
-	if n, err := res.RowsAffected(); err == nil && n == 0 {
-		return fmt.Errorf("save run %d: %w", r.ID, ErrNotFound)
+	if n == 0 {
+		cur, err := s.Run(ctx, r.ID)
+		switch {
+		case err != nil:
+			return fmt.Errorf("save run %d: %w", r.ID, err)
+		case open && !cur.Open():
+			return fmt.Errorf("save run %d: %w", r.ID, ErrClosed)
+		default:
+			return fmt.Errorf("save run %d (version %d, stored %d): %w", r.ID, r.Version, cur.Version, ErrStale)
+		}
 	}
+	r.Version++
 	r.UpdatedAt = time.Unix(now, 0)
 	return nil
 }
 
 // AddUsage adds tokens and cost to a run atomically and returns the totals.
-func (s *Store) AddUsage(ctx context.Context, id int64, prompt, completion int64, cost float64) (*Run, error) {
-	_, err := s.exec(ctx, `UPDATE runs SET prompt_tokens = prompt_tokens + ?, completion_tokens = completion_tokens + ?,
+func (s rw) AddUsage(ctx context.Context, id int64, prompt, completion int64, cost float64) (*Run, error) {
+	_, err := s.c.exec(ctx, `UPDATE runs SET prompt_tokens = prompt_tokens + ?, completion_tokens = completion_tokens + ?,
 		cost = cost + ?, updated_at = ? WHERE id = ?`, prompt, completion, cost, s.unix(), id)
 	if err != nil {
 		return nil, fmt.Errorf("add usage to run %d: %w", id, err)
@@ -197,20 +215,19 @@ func (s *Store) AddUsage(ctx context.Context, id int64, prompt, completion int64
 
 // Checkpoint records that step name of run id finished with result. The
 // first record wins: a repeat keeps the earlier result and reports false.
-func (s *Store) Checkpoint(ctx context.Context, id int64, name, result string) (first bool, err error) {
-	res, err := s.exec(ctx, `INSERT INTO run_steps (run_id, name, result, done_at) VALUES (?, ?, ?, ?)
+func (s rw) Checkpoint(ctx context.Context, id int64, name, result string) (first bool, err error) {
+	n, err := s.c.exec(ctx, `INSERT INTO run_steps (run_id, name, result, done_at) VALUES (?, ?, ?, ?)
 		ON CONFLICT (run_id, name) DO NOTHING`, id, name, result, s.unix())
 	if err != nil {
 		return false, fmt.Errorf("checkpoint %s of run %d: %w", name, id, err)
 	}
-	n, err := res.RowsAffected()
-	return n == 1, err
+	return n == 1, nil
 }
 
 // StepResult returns the recorded result of step name of run id; ok is
 // false when the step has not finished.
-func (s *Store) StepResult(ctx context.Context, id int64, name string) (result string, ok bool, err error) {
-	err = s.queryRow(ctx, `SELECT result FROM run_steps WHERE run_id = ? AND name = ?`, id, name).Scan(&result)
+func (s rw) StepResult(ctx context.Context, id int64, name string) (result string, ok bool, err error) {
+	err = s.c.queryRow(ctx, `SELECT result FROM run_steps WHERE run_id = ? AND name = ?`, id, name).Scan(&result)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
 	}
@@ -222,10 +239,10 @@ func (s *Store) StepResult(ctx context.Context, id int64, name string) (result s
 
 // ForgetSteps removes the checkpoints of run id whose names start with any
 // of prefixes, so those steps run again (/plan, /retry).
-func (s *Store) ForgetSteps(ctx context.Context, id int64, prefixes ...string) error {
+func (s rw) ForgetSteps(ctx context.Context, id int64, prefixes ...string) error {
 	for _, p := range prefixes {
 		p = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(p)
-		if _, err := s.exec(ctx, `DELETE FROM run_steps WHERE run_id = ? AND name LIKE ? ESCAPE '\'`, id, p+"%"); err != nil {
+		if _, err := s.c.exec(ctx, `DELETE FROM run_steps WHERE run_id = ? AND name LIKE ? ESCAPE '\'`, id, p+"%"); err != nil {
 			return fmt.Errorf("forget steps %s of run %d: %w", p, id, err)
 		}
 	}
@@ -234,8 +251,8 @@ func (s *Store) ForgetSteps(ctx context.Context, id int64, prefixes ...string) e
 
 // PreviousRun returns the issue's most recent run with an id below before,
 // or ErrNotFound.
-func (s *Store) PreviousRun(ctx context.Context, key IssueKey, before int64) (*Run, error) {
-	r, err := scanRun(s.queryRow(ctx, `SELECT `+runColumns+` FROM runs
+func (s rw) PreviousRun(ctx context.Context, key IssueKey, before int64) (*Run, error) {
+	r, err := scanRun(s.c.queryRow(ctx, `SELECT `+runColumns+` FROM runs
 		WHERE owner = ? AND repo = ? AND issue = ? AND id < ? ORDER BY id DESC LIMIT 1`, key.Owner, key.Repo, key.Issue, before))
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return nil, fmt.Errorf("find run before %d for %s: %w", before, key, err)
@@ -245,17 +262,17 @@ func (s *Store) PreviousRun(ctx context.Context, key IssueKey, before int64) (*R
 
 // SetProgressComment records the id of the run's progress comment without
 // touching any other field.
-func (s *Store) SetProgressComment(ctx context.Context, id, commentID int64) error {
-	if _, err := s.exec(ctx, `UPDATE runs SET progress_comment_id = ?, updated_at = ? WHERE id = ?`, commentID, s.unix(), id); err != nil {
+func (s rw) SetProgressComment(ctx context.Context, id, commentID int64) error {
+	if _, err := s.c.exec(ctx, `UPDATE runs SET progress_comment_id = ?, updated_at = ? WHERE id = ?`, commentID, s.unix(), id); err != nil {
 		return fmt.Errorf("set progress comment of run %d: %w", id, err)
 	}
 	return nil
 }
 
 // NextGeneration increments the run's request counter and returns it.
-func (s *Store) NextGeneration(ctx context.Context, id int64) (int64, error) {
+func (s rw) NextGeneration(ctx context.Context, id int64) (int64, error) {
 	var g int64
-	err := s.queryRow(ctx, `UPDATE runs SET generation = generation + 1, updated_at = ? WHERE id = ? RETURNING generation`, s.unix(), id).Scan(&g)
+	err := s.c.queryRow(ctx, `UPDATE runs SET generation = generation + 1, updated_at = ? WHERE id = ? RETURNING generation`, s.unix(), id).Scan(&g)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, fmt.Errorf("next generation of run %d: %w", id, ErrNotFound)
 	}
@@ -273,10 +290,10 @@ type Step struct {
 
 // Steps returns the checkpoints of run id whose names start with prefix,
 // sorted by name.
-func (s *Store) Steps(ctx context.Context, id int64, prefix string) ([]Step, error) {
+func (s rw) Steps(ctx context.Context, id int64, prefix string) ([]Step, error) {
 	like := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(prefix) + "%"
-	rows, err := s.db.QueryContext(ctx, s.rebind(`SELECT name, result FROM run_steps
-		WHERE run_id = ? AND name LIKE ? ESCAPE '\' ORDER BY name`), id, like)
+	rows, err := s.c.query(ctx, `SELECT name, result FROM run_steps
+		WHERE run_id = ? AND name LIKE ? ESCAPE '\' ORDER BY name`, id, like)
 	if err != nil {
 		return nil, fmt.Errorf("list steps %s of run %d: %w", prefix, id, err)
 	}

@@ -36,16 +36,32 @@ func (s *Store) CancelRunsOf(ctx context.Context, installationID int64, repos []
 	rows.Close()
 	var ended []*Run
 	for _, r := range open {
-		r.State, r.Reason = StateCancelled, reason
-		if err := s.SaveOpenRun(ctx, r); err != nil {
-			if errors.Is(err, ErrClosed) {
-				continue // ended meanwhile
-			}
+		err := s.endRun(ctx, r, reason)
+		if errors.Is(err, ErrClosed) {
+			continue // ended meanwhile
+		}
+		if err != nil {
 			return ended, err
 		}
 		ended = append(ended, r)
 	}
 	return ended, nil
+}
+
+// endRun cancels r, reading it again when a stage saved it meanwhile.
+func (s *Store) endRun(ctx context.Context, r *Run, reason string) error {
+	for {
+		r.State, r.Reason = StateCancelled, reason
+		err := s.SaveOpenRun(ctx, r)
+		if !errors.Is(err, ErrStale) {
+			return err
+		}
+		fresh, err := s.Run(ctx, r.ID)
+		if err != nil {
+			return err
+		}
+		*r = *fresh
+	}
 }
 
 func containsFold(list []string, s string) bool {

@@ -36,6 +36,7 @@ var ErrNotFound = errors.New("not found")
 
 // Store is an open database. It is safe for concurrent use. Close releases it.
 type Store struct {
+	rw      // the run, checkpoint and lease methods, on the database itself
 	db      *sql.DB
 	pool    *pgxpool.Pool // PostgreSQL only: River's pgx pool, shared by db
 	dialect Dialect
@@ -93,11 +94,16 @@ func openSQLite(ctx context.Context, dsn string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("open sqlite %s: %w", abs, err)
 	}
-	return &Store{db: db, dialect: SQLite, now: time.Now}, nil
+	return newStore(db, nil, SQLite), nil
 }
 
 func openPostgres(ctx context.Context, dsn string) (*Store, error) {
-	pool, err := pgxpool.New(ctx, dsn)
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open postgres %s: %w", redact(dsn), errors.New(redactErr(err, dsn)))
+	}
+	traceWrites(cfg)
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open postgres %s: %w", redact(dsn), err)
 	}
@@ -105,8 +111,23 @@ func openPostgres(ctx context.Context, dsn string) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("open postgres %s: %w", redact(dsn), errors.New(redactErr(err, dsn)))
 	}
-	return &Store{db: stdlib.OpenDBFromPool(pool), pool: pool, dialect: Postgres, now: time.Now}, nil
+	return newStore(stdlib.OpenDBFromPool(pool), pool, Postgres), nil
 }
+
+func newStore(db *sql.DB, pool *pgxpool.Pool, d Dialect) *Store {
+	s := &Store{db: db, pool: pool, dialect: d, now: time.Now}
+	s.rw = rw{st: s, c: sqlConn{s: s, db: db}}
+	return s
+}
+
+// rw holds the queries that run both on the database and inside a Tx.
+type rw struct {
+	st *Store
+	c  conn
+}
+
+func (s rw) unix() int64    { return s.st.unix() }
+func (s rw) now() time.Time { return s.st.now() }
 
 // redact returns dsn without its password, for errors and logs.
 func redact(dsn string) string {

@@ -174,6 +174,9 @@ func New(d Deps, o Options) (*Engine, error) {
 	if err := river.AddWorkerSafely(workers, &idleStopWorker{e: e}); err != nil {
 		return nil, fmt.Errorf("workflow: %w", err)
 	}
+	if err := river.AddWorkerSafely(workers, &orphanWorker{e: e}); err != nil {
+		return nil, fmt.Errorf("workflow: %w", err)
+	}
 	qo := store.QueueOptions{
 		Workers:      workers,
 		MaxWorkers:   o.MaxWorkers,

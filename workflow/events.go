@@ -180,53 +180,58 @@ func (e *Engine) conversation(ctx context.Context, ev Event, source string) erro
 func (e *Engine) mentioned(body string) bool { return Mentions(body, e.o.BotLogin) }
 
 // startRun opens the issue's run (reusing the open one, or carrying the
-// comment ids of the last one), moves it to stage and enqueues that stage.
-// Without steer (a label), an open run is left alone: it is already going.
+// comment ids of the last one), moves it to stage and enqueues that stage,
+// all in one transaction (with the completion of the job that carried the
+// event). Without steer (a label), an open run is left alone: it is
+// already going.
 func (e *Engine) startRun(ctx context.Context, ev Event, stage string, steer bool) error {
-	run, created, err := e.d.Store.OpenRun(ctx, ev.key(), ev.InstallationID, ev.Sender)
-	if err != nil {
-		return err
-	}
-	if !created && !steer {
-		return ErrIgnored
-	}
-	if created {
-		if err := e.inherit(ctx, run); err != nil {
+	return e.commit(ctx, func(tx *store.Tx) error {
+		run, created, err := tx.OpenRun(ctx, ev.key(), ev.InstallationID, ev.Sender)
+		if err != nil {
 			return err
 		}
-	}
-	if stage == StageExplore && !created {
-		// /spec on a live run: do the spec again from scratch.
-		if err := e.d.Store.ForgetSteps(ctx, run.ID, ""); err != nil {
+		if !created && !steer {
+			return ErrIgnored
+		}
+		if created {
+			if err := inherit(ctx, tx, run); err != nil {
+				return err
+			}
+		}
+		if stage == StageExplore && !created {
+			// /spec on a live run: do the spec again from scratch.
+			if err := tx.ForgetSteps(ctx, run.ID, ""); err != nil {
+				return err
+			}
+		}
+		if created && ev.Kind == Labeled {
+			run.TriggerLabel = ev.Label
+		}
+		if ev.InstallationID != 0 {
+			// The App may have been uninstalled and installed again since
+			// the run began: work on with the installation that sent this.
+			run.InstallationID = ev.InstallationID
+		}
+		// Jobs of earlier stages still queued (or resumed after a crash)
+		// see the run past them and do nothing; a job still running finds
+		// its next save stale and stops.
+		run.Stage, run.State = stage, store.StateActive
+		if err := tx.SaveOpenRun(ctx, run); err != nil {
 			return err
 		}
-	}
-	if created && ev.Kind == Labeled {
-		run.TriggerLabel = ev.Label
-	}
-	if ev.InstallationID != 0 {
-		// The App may have been uninstalled and installed again since
-		// the run began: work on with the installation that sent this.
-		run.InstallationID = ev.InstallationID
-	}
-	// Jobs of earlier stages still queued (or resumed after a crash) see
-	// the run past them and do nothing.
-	run.Stage, run.State = stage, store.StateActive
-	if err := e.d.Store.SaveOpenRun(ctx, run); err != nil {
-		return err
-	}
-	gen, err := e.d.Store.NextGeneration(ctx, run.ID)
-	if err != nil {
-		return err
-	}
-	return e.enqueue(ctx, run, stage, gen, 0)
+		gen, err := tx.NextGeneration(ctx, run.ID)
+		if err != nil {
+			return err
+		}
+		return e.insertTx(ctx, tx, run, StageArgs{Stage: stage, Gen: gen})
+	})
 }
 
 // inherit copies the comment ids of the issue's previous run into run, so
 // a new run edits the same spec, plan and progress comments.
-func (e *Engine) inherit(ctx context.Context, run *store.Run) error {
+func inherit(ctx context.Context, tx *store.Tx, run *store.Run) error {
 	// LatestRun is run itself; look at the previous one by id order.
-	prev, err := e.d.Store.PreviousRun(ctx, run.IssueKey, run.ID)
+	prev, err := tx.PreviousRun(ctx, run.IssueKey, run.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil
 	}
@@ -238,24 +243,26 @@ func (e *Engine) inherit(ctx context.Context, run *store.Run) error {
 		run.TriggerLabel = prev.TriggerLabel // /retry keeps the label to reset
 	}
 	run.SpecBody, run.PlanBody = prev.SpecBody, prev.PlanBody
-	return e.d.Store.SaveOpenRun(ctx, run)
+	return nil
 }
 
-// cancel ends the issue's open run and drops its queued jobs; a running job
-// stops at its next checkpoint. keepLabel leaves the trigger label alone
-// (the cancel is its removal).
+// cancel ends the issue's open run and queues its final report in one
+// transaction; a running job stops at its next checkpoint. keepLabel
+// leaves the trigger label alone (the cancel is its removal).
 func (e *Engine) cancel(ctx context.Context, key store.IssueKey, why string, keepLabel bool) error {
-	run, err := e.d.Store.OpenRunFor(ctx, key)
-	if errors.Is(err, store.ErrNotFound) {
-		return ErrIgnored
-	}
-	if err != nil {
-		return err
-	}
-	run.State, run.Reason = store.StateCancelled, why
-	if err := e.d.Store.SaveOpenRun(ctx, run); err != nil {
-		return err
-	}
-	// Jobs of a closed run do nothing, except the final progress update.
-	return e.insert(ctx, run, StageArgs{Stage: StageCancel, KeepLabel: keepLabel})
+	return e.commit(ctx, func(tx *store.Tx) error {
+		run, err := tx.OpenRunFor(ctx, key)
+		if errors.Is(err, store.ErrNotFound) {
+			return ErrIgnored
+		}
+		if err != nil {
+			return err
+		}
+		run.State, run.Reason = store.StateCancelled, why
+		if err := tx.SaveOpenRun(ctx, run); err != nil {
+			return err
+		}
+		// Jobs of a closed run do nothing, except the final progress update.
+		return e.insertTx(ctx, tx, run, StageArgs{Stage: StageCancel, KeepLabel: keepLabel})
+	})
 }

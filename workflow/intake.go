@@ -34,7 +34,8 @@ func (w *intakeWorker) Timeout(*river.Job[IntakeArgs]) time.Duration { return 2 
 // Work hands the event to Handle; an event with nothing to do is done.
 func (w *intakeWorker) Work(ctx context.Context, job *river.Job[IntakeArgs]) error {
 	ev := job.Args.Event
-	err := w.e.Handle(ctx, ev)
+	// Handle's writes and this job's completion commit together.
+	err := w.e.Handle(withJobDone(ctx, job), ev)
 	if errors.Is(err, ErrIgnored) {
 		w.e.log.Info("delivery needs nothing", "delivery", ev.Delivery, "kind", ev.Kind, "reason", err.Error())
 		return nil

@@ -84,8 +84,14 @@ func (e *Engine) enqueue(ctx context.Context, run *store.Run, stage string, gen,
 // reportAttempts is how many times a run's final report is tried.
 const reportAttempts = 10
 
-// insert enqueues args (RunID and Issue filled from run).
+// insert enqueues args (RunID and Issue filled from run), completing ctx's
+// job in the same transaction (commit).
 func (e *Engine) insert(ctx context.Context, run *store.Run, args StageArgs) error {
+	return e.commit(ctx, func(tx *store.Tx) error { return e.insertTx(ctx, tx, run, args) })
+}
+
+// insertTx enqueues args in tx (RunID and Issue filled from run).
+func (e *Engine) insertTx(ctx context.Context, tx *store.Tx, run *store.Run, args StageArgs) error {
 	args.RunID, args.Issue = run.ID, run.IssueKey.String()
 	stage := args.Stage
 	var opts *river.InsertOpts
@@ -94,7 +100,7 @@ func (e *Engine) insert(ctx context.Context, run *store.Run, args StageArgs) err
 		// (River's backoff over ten tries spans hours).
 		opts = &river.InsertOpts{MaxAttempts: reportAttempts}
 	}
-	id, skipped, err := e.queue.Insert(ctx, args, opts)
+	id, skipped, err := tx.Insert(ctx, args, opts)
 	if err != nil {
 		return err
 	}
@@ -189,15 +195,39 @@ func (w *worker) Work(ctx context.Context, job *river.Job[StageArgs]) (err error
 		err = river.JobSnooze(e.o.LeaseWait)
 	}
 	unwatch()
-	release()
-	// The next stage is queued after the lease is free, so it starts at
-	// once instead of finding the issue busy.
 	if err == nil && next != "" {
-		if err := e.enqueue(ctx, run, next, a.Gen, 0); err != nil {
-			return err
+		// The stage transition is one transaction: the run moved to the
+		// next stage, the issue's lease given back (so the next job starts
+		// at once), the next job queued and this one completed. A crash
+		// before it runs this stage again from its checkpoints; after it,
+		// only the next stage runs.
+		err = e.advance(ctx, run, job, holder, next)
+		if err == nil {
+			released = true
 		}
 	}
+	release()
 	return e.settle(ctx, log, run, job, err)
+}
+
+// advance moves run to stage next in one transaction with the lease's
+// release, the next job and this job's completion.
+func (e *Engine) advance(ctx context.Context, run *store.Run, job *river.Job[StageArgs], holder, next string) error {
+	return e.queue.InTx(ctx, func(tx *store.Tx) error {
+		if stageIndex(next) > stageIndex(run.Stage) {
+			run.Stage = next
+		}
+		if err := tx.SaveOpenRun(ctx, run); err != nil {
+			return err
+		}
+		if err := tx.ReleaseLease(ctx, run.IssueKey, holder); err != nil {
+			return err
+		}
+		if err := e.insertTx(ctx, tx, run, StageArgs{Stage: next, Gen: job.Args.Gen}); err != nil {
+			return err
+		}
+		return store.CompleteJob(ctx, tx, job)
+	})
 }
 
 // settle decides what an error from a stage means for the run and the job.
@@ -209,6 +239,12 @@ func (e *Engine) settle(ctx context.Context, log *slog.Logger, run *store.Run, j
 		return nil
 	case errors.Is(err, store.ErrClosed):
 		log.Info("run ended meanwhile; stage stopped at a checkpoint")
+		e.observe(stage, "cancelled")
+		return nil
+	case errors.Is(err, store.ErrStale):
+		// A request steered the run meanwhile (/plan, /implement, an
+		// edited issue): its own job carries on from the checkpoints.
+		log.Info("run changed meanwhile; stage stopped at a checkpoint", "err", err)
 		e.observe(stage, "cancelled")
 		return nil
 	case errors.As(err, new(*rivertype.JobSnoozeError)):

@@ -46,9 +46,8 @@ func (e *Engine) labeled(ctx context.Context, ev Event) error {
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
-	_, _, err := e.queue.Insert(ctx, LabelArgs{InstallationID: ev.InstallationID, Owner: ev.Owner, Repo: ev.Repo,
+	return e.queueJob(ctx, LabelArgs{InstallationID: ev.InstallationID, Owner: ev.Owner, Repo: ev.Repo,
 		Issue: ev.Number, Label: ev.Label, Sender: ev.Sender}, nil)
-	return err
 }
 
 // unlabeled cancels the open run when the label removed is the one that
@@ -83,7 +82,20 @@ func (w *labelWorker) Timeout(*river.Job[LabelArgs]) time.Duration { return 5 * 
 // label added. An invalid config file still starts a run for the default
 // label, so the run can say what is wrong with the file.
 func (w *labelWorker) Work(ctx context.Context, job *river.Job[LabelArgs]) error {
-	e, a := w.e, job.Args
+	err := w.work(withJobDone(ctx, job), job.Args)
+	if wait, ok := rateLimited(err); ok {
+		// GitHub's rate limit is a wait, not a failure: like the stage
+		// jobs, the check runs again when it resets (five failed
+		// attempts would drop the label without a word).
+		w.e.log.Warn("GitHub's rate limit: the label check runs again when it resets", "wait", wait, "err", err)
+		w.e.observe("label", "snoozed")
+		return river.JobSnooze(wait)
+	}
+	return err
+}
+
+func (w *labelWorker) work(ctx context.Context, a LabelArgs) error {
+	e := w.e
 	gh, err := e.d.GitHub.Client(ctx, a.InstallationID)
 	if err != nil {
 		return err

@@ -43,6 +43,9 @@ func periodicJobs(o Options) []*river.PeriodicJob {
 		river.NewPeriodicJob(river.PeriodicInterval(6*time.Hour),
 			func() (river.JobArgs, *river.InsertOpts) { return PruneArgs{}, nil },
 			&river.PeriodicJobOpts{RunOnStart: true}),
+		river.NewPeriodicJob(river.PeriodicInterval(OrphanInterval),
+			func() (river.JobArgs, *river.InsertOpts) { return OrphanArgs{}, nil },
+			&river.PeriodicJobOpts{RunOnStart: true}),
 	}
 	if o.RefreshSchedule != nil {
 		jobs = append(jobs, river.NewPeriodicJob(o.RefreshSchedule,

@@ -16,7 +16,11 @@ import (
 // the run is cancelled (reviews on the PR change nothing any more) and the
 // progress comment says why and that `/retry` starts again.
 func (e *Engine) prClosed(ctx context.Context, ev Event) error {
-	run, err := e.d.Store.RunByPR(ctx, ev.Owner, ev.Repo, ev.Number)
+	return e.commit(ctx, func(tx *store.Tx) error { return e.prClosedTx(ctx, tx, ev) })
+}
+
+func (e *Engine) prClosedTx(ctx context.Context, tx *store.Tx, ev Event) error {
+	run, err := tx.RunByPR(ctx, ev.Owner, ev.Repo, ev.Number)
 	if errors.Is(err, store.ErrNotFound) {
 		return ErrIgnored // not the bot's pull request
 	}
@@ -31,10 +35,10 @@ func (e *Engine) prClosed(ctx context.Context, ev Event) error {
 	if ev.Merged { // also after a close, a reopen and then the merge
 		run.State, run.Reason = store.StateDone, ""
 		run.Step = fmt.Sprintf("pull request #%d was merged by %s", run.PRNumber, ev.Sender) // #N links it; no @: no ping
-		if err := e.d.Store.SaveRun(ctx, run); err != nil {
+		if err := tx.SaveRun(ctx, run); err != nil {
 			return err
 		}
-		_, _, err := e.queue.Insert(ctx, ProgressArgs{RunID: run.ID}, nil)
+		_, _, err := tx.Insert(ctx, ProgressArgs{RunID: run.ID}, nil)
 		return err
 	}
 	if run.State == store.StateCancelled {
@@ -43,12 +47,12 @@ func (e *Engine) prClosed(ctx context.Context, ev Event) error {
 	run.State = store.StateCancelled
 	run.Reason = fmt.Sprintf("pull request #%d was closed without merging by @%s, so I will not change it any more. "+
 		"Comment `/retry` to write the change again.", run.PRNumber, ev.Sender)
-	if err := e.d.Store.SaveRun(ctx, run); err != nil {
+	if err := tx.SaveRun(ctx, run); err != nil {
 		return err
 	}
 	// The label was reset when the PR opened: a label put back since
 	// belongs to a newer run, which reportCancel leaves alone.
-	return e.insert(ctx, run, StageArgs{Stage: StageCancel, KeepLabel: true})
+	return e.insertTx(ctx, tx, run, StageArgs{Stage: StageCancel, KeepLabel: true})
 }
 
 // issueEdited explores again when the issue's run waits for answers to

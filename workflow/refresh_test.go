@@ -1,6 +1,7 @@
 package workflow_test
 
 import (
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -80,9 +81,11 @@ func TestPeriodicRefreshCoversUsedRepositories(t *testing.T) {
 
 	_, _, err := h.st.OpenRun(t.Context(), store.IssueKey{Owner: owner, Repo: name, Issue: h.issue}, h.gh.Installation(), "alice")
 	require.NoError(t, err)
-	require.Eventually(t, func() bool { return h.agents.refreshCount() >= 1 },
-		10*time.Second, 20*time.Millisecond, "the used repository is refreshed")
-	h.agents.mu.Lock()
-	defer h.agents.mu.Unlock()
-	require.Contains(t, h.agents.refreshed, "greet.go", "a checkout of the default branch")
+	// Refresh counts a call before it lists the checkout: wait for the
+	// listing, not the count.
+	require.Eventually(t, func() bool {
+		h.agents.mu.Lock()
+		defer h.agents.mu.Unlock()
+		return slices.Contains(h.agents.refreshed, "greet.go")
+	}, 10*time.Second, 20*time.Millisecond, "the used repository is refreshed from a checkout of the default branch")
 }

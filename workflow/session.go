@@ -122,6 +122,20 @@ func (s *session) step(ctx context.Context, stage, step string) error {
 	return s.progress(ctx)
 }
 
+// handOver ends the stage by handing the run to stage next: the progress
+// comment says so now, while the run's move is saved by the job's
+// transition together with the next job (Engine.advance). A crash in
+// between runs this stage again from its checkpoints, never leaves the
+// run at a stage no job will run.
+func (s *session) handOver(ctx context.Context, next, step string) error {
+	s.run.Stage, s.run.Step = next, step
+	if err := s.progress(ctx); err != nil {
+		return err
+	}
+	s.then(next)
+	return nil
+}
+
 // softStep is step for a report that may fail: the run is saved, and a
 // progress comment GitHub refuses is only logged (the next step retries).
 func (s *session) softStep(ctx context.Context, stage, step string) error {

@@ -65,11 +65,7 @@ func (s *session) explore(ctx context.Context) error {
 		s.run.State = store.StateWaiting
 		return s.step(ctx, StageExplore, "the spec has open questions: answer them in the issue and comment `/spec`, or add the files to the spec comment and comment `/plan`")
 	}
-	if err := s.step(ctx, StagePlan, "spec written; planning"); err != nil {
-		return err
-	}
-	s.then(StagePlan)
-	return nil
+	return s.handOver(ctx, StagePlan, "spec written; planning")
 }
 
 // specDraft returns the rendered spec and the spec: the checkpointed draft
@@ -151,11 +147,7 @@ func (s *session) plan(ctx context.Context) error {
 	}
 	s.run.PlanCommentID, s.run.PlanBody = ic.GetID(), ic.GetBody()
 	if s.cfg.AutoImplement {
-		if err := s.step(ctx, StageCode, "auto_implement is on: coding the plan"); err != nil {
-			return err
-		}
-		s.then(StageCode)
-		return nil
+		return s.handOver(ctx, StageCode, "auto_implement is on: coding the plan")
 	}
 	s.run.State = store.StateWaiting
 	return s.step(ctx, StageApproval, "waiting for approval: edit the plan if you like, then tick **Approve and implement** or comment `/implement`")

@@ -56,9 +56,8 @@ func (e *Engine) stop(ctx context.Context, ev Event) error {
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
-	_, _, err = e.queue.Insert(ctx, IdleStopArgs{InstallationID: ev.InstallationID, Owner: ev.Owner, Repo: ev.Repo,
+	return e.queueJob(ctx, IdleStopArgs{InstallationID: ev.InstallationID, Owner: ev.Owner, Repo: ev.Repo,
 		Issue: ev.Number, CommentID: ev.CommentID, Sender: ev.Sender}, nil)
-	return err
 }
 
 type idleStopWorker struct {

@@ -49,7 +49,15 @@ func TestServeChild(t *testing.T) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	srv, err := server.New(ctx, cfg, log, server.Tuning{GitHubWriteInterval: -1, PollInterval: 50 * time.Millisecond})
+	if err := installWriteHook(log); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	tune := server.Tuning{GitHubWriteInterval: -1, PollInterval: 50 * time.Millisecond}
+	if os.Getenv(fastRescueEnv) == "1" {
+		tune.LeaseTTL, tune.RescueAfter = 3*time.Second, 5*time.Second
+	}
+	srv, err := server.New(ctx, cfg, log, tune)
 	if err == nil {
 		err = srv.Run(ctx)
 	}
@@ -247,6 +255,15 @@ func (e *e2e) deliver(event, example string, set func(p map[string]any)) int {
 // deliverAs is deliver with the delivery id and signing secret given.
 func (e *e2e) deliverAs(event, example, delivery, secret string, set func(p map[string]any)) int {
 	e.t.Helper()
+	resp, err := http.DefaultClient.Do(e.deliveryRequest(event, example, delivery, secret, set))
+	require.NoError(e.t, err)
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// deliveryRequest is the signed webhook request deliverAs sends.
+func (e *e2e) deliveryRequest(event, example, delivery, secret string, set func(p map[string]any)) *http.Request {
+	e.t.Helper()
 	raw, err := os.ReadFile(filepath.Join("..", "..", "webhook", "testdata", example))
 	require.NoError(e.t, err)
 	var p map[string]any
@@ -261,10 +278,7 @@ func (e *e2e) deliverAs(event, example, delivery, secret string, set func(p map[
 	req.Header.Set("X-GitHub-Event", event)
 	req.Header.Set("X-GitHub-Delivery", delivery)
 	req.Header.Set("X-Hub-Signature-256", webhook.Sign([]byte(secret), body))
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(e.t, err)
-	resp.Body.Close()
-	return resp.StatusCode
+	return req
 }
 
 func obj(p map[string]any, key string) map[string]any { return p[key].(map[string]any) }

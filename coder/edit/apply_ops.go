@@ -160,6 +160,12 @@ func (w *workspace) replace(fs *fileState, e Edit, res BlockResult) (BlockResult
 		if !fs.exists || len(fs.doc.lines) == 0 {
 			return w.create(fs, repl, res), false
 		}
+		if equalLines(fs.doc.texts(), stripBOM(repl)) {
+			// A create resent after it was written (a resumed run): the
+			// file holds exactly that content, whatever its line endings.
+			res.Status, res.Message = StatusAlreadyApplied, "the file already has this content"
+			return res, false
+		}
 		res.Reason = ReasonFileExists
 		res.Message = fmt.Sprintf("SEARCH is empty but %s exists; quote the lines to change in SEARCH", fs.path)
 		if e.Format == FormatDiff || e.Format == FormatPatch {

@@ -1,0 +1,420 @@
+package main
+
+import (
+	"database/sql"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/issuesmith/issuesmith/ghapp/ghtest"
+	"github.com/issuesmith/issuesmith/internal/ghtext"
+	"github.com/issuesmith/issuesmith/llm/llmtest"
+	"github.com/issuesmith/issuesmith/store/storetest"
+)
+
+// A crash after every database write. One run — label → spec → plan →
+// approval → code → PR → one review round → one CI round — is played
+// against `bot serve`, whose database driver kills the process (SIGKILL)
+// once exactly N writes are durable, or fails write N once with a
+// transient error; the process is restarted on the same database (GitHub
+// redelivers a delivery the dead process never answered). The end state
+// must equal the uninterrupted run's.
+//
+// go test runs a sample of kill and fault points chosen by a seed it
+// prints (ISSUESMITH_CRASH_SEED replays it; ISSUESMITH_CRASH_POINTS="kill:12,fail:40"
+// runs given points). ISSUESMITH_CRASH_SWEEP=1 runs every point of the
+// run, on SQLite and PostgreSQL: a measurement, reported by TestCrashEveryWrite.
+const (
+	crashSeedEnv   = "ISSUESMITH_CRASH_SEED"
+	crashSweepEnv  = "ISSUESMITH_CRASH_SWEEP"
+	crashPointsEnv = "ISSUESMITH_CRASH_POINTS"
+)
+
+// writesScript is the model's side: every exchange twice, in one AnyOrder
+// group (most specific first), so a step asked again after a kill gets
+// the same answer.
+func writesScript(t *testing.T) llmtest.Script {
+	base := llmtest.LoadScript(t, "testdata/e2e/script.yaml")
+	for i := range base {
+		base[i].Faults = nil
+	}
+	ci := func(file, content string) llmtest.Exchange {
+		ex := llmtest.Reply(content).When(llmtest.Expect{Role: "coder", Last: "File to fix if needed: " + file + "\n"})
+		ex.Name = "CI fix of " + file
+		return ex
+	}
+	order := []llmtest.Exchange{
+		ci("greet.go", "<file-edit filePath=\"greet.go\">\n------- SEARCH\n\treturn \"Hello, \" + name\n=======\n\treturn \"Hi, \" + name\n+++++++ REPLACE\n</file-edit>\n"),
+		ci("greet_test.go", "The test states the wanted greeting; it needs no change.\n"),
+		base[4], // the review round: capital H
+		base[3], // greet_test.go
+		base[2], // greet.go
+		base[1], // planner
+		base[0], // explorer
+	}
+	var s llmtest.Script
+	for _, ex := range order {
+		s = append(s, llmtest.Unordered(ex, ex)...)
+	}
+	return s
+}
+
+// spareTB is t for the scripted model, whose second copy of each answer is
+// a spare for a step asked again after a kill: the spares left unplayed at
+// the end are no failure (the request count is checked instead).
+type spareTB struct{ *testing.T }
+
+func (s spareTB) Errorf(format string, args ...any) {
+	if strings.HasPrefix(format, "llmtest: script not finished") {
+		s.Logf(format, args...)
+		return
+	}
+	s.T.Errorf(format, args...)
+}
+
+// crashRun is one played run's outcome.
+type crashRun struct {
+	writes    int           // durable writes counted (uninterrupted run)
+	asks      int           // model requests
+	restarts  int           // process restarts
+	recovered time.Duration // from the restart to the end state
+	files     map[string]string
+	commits   int
+}
+
+// playRun plays the whole run. env adds the write hook's settings to the
+// first process only; every restart runs without them.
+func playRun(t *testing.T, dsn string, env ...string) crashRun {
+	model := llmtest.NewServer(spareTB{t}, writesScript(t))
+	e := newE2E(t, model.URL())
+	if dsn != "" {
+		e.env = append(e.env, "ISSUESMITH_DATABASE_URL="+dsn, fastRescueEnv+"=1")
+	}
+	name := e2eOwner + "/" + e2eRepo
+	e.gh.SetRefResolver(func(_, _, ref string) string { return e.git.Head(t, name, ref) })
+	wlog := filepath.Join(t.TempDir(), "writes.log")
+	plain := e.env
+	e.env = append(append(slices.Clone(plain), writeLogEnv+"="+wlog), env...)
+	c := &crasher{e: e, plain: plain}
+	c.start()
+
+	c.deliver("issues", "issues.labeled.json", func(p map[string]any) {
+		obj(p, "issue")["number"] = e.issue
+		obj(p, "label")["name"] = "issuesmith"
+	})
+	c.wait("the plan waits for approval", func() bool { return strings.Contains(e.progress(), "waiting for you") })
+	plan := e.botComments()["plan"][0]
+	edited := editPlan(t, plan.Body)
+	e.gh.EditComment(plan.ID, edited)
+	c.deliver("issue_comment", "issue_comment.edited.json", func(p map[string]any) {
+		obj(p, "issue")["number"] = e.issue
+		cm := obj(p, "comment")
+		cm["id"], cm["body"] = plan.ID, edited
+		obj(cm, "user")["login"], obj(cm, "user")["type"] = e.gh.BotLogin(), "Bot"
+		p["changes"] = map[string]any{"body": map[string]any{"from": plan.Body}}
+	})
+	c.wait("the PR is open", func() bool { return strings.Contains(e.progress(), "issuesmith: done") })
+	pr := e.gh.PullRequests(e2eOwner, e2eRepo)[0]
+
+	rc := e.gh.AddReviewComment(e2eOwner, e2eRepo, pr.Number, ghtest.ReviewComment{User: e2eUser, Path: "greet.go", Line: 5,
+		Body: "@issuesmith use a capital H in the greeting"})
+	c.deliver("pull_request_review_comment", "pull_request_review_comment.created.json", func(p map[string]any) {
+		po := obj(p, "pull_request")
+		po["number"] = pr.Number
+		obj(po, "user")["login"], obj(po, "user")["type"] = e.gh.BotLogin(), "Bot"
+		obj(po, "head")["ref"] = pr.Head
+		cm := obj(p, "comment")
+		cm["id"], cm["body"], cm["path"], cm["line"] = rc, "@issuesmith use a capital H in the greeting", "greet.go", 5
+		delete(cm, "in_reply_to_id")
+	})
+	c.wait("the review is answered", func() bool {
+		for _, rcm := range e.gh.ReviewComments(e2eOwner, e2eRepo, pr.Number) {
+			if rcm.InReplyTo == rc && rcm.User == e.gh.BotLogin() && strings.Contains(rcm.Body, "Done in") {
+				return true
+			}
+		}
+		return false
+	})
+
+	head := e.git.Head(t, name, pr.Head)
+	e.gh.AddCheckRun(e2eOwner, e2eRepo, ghtest.CheckRun{HeadSHA: head, Name: "test", Conclusion: "failure", Log: ciLog})
+	c.deliver("check_run", "check_run.completed.json", func(p map[string]any) {
+		cr := obj(p, "check_run")
+		cr["head_sha"] = head
+		cr["pull_requests"].([]any)[0].(map[string]any)["number"] = pr.Number
+	})
+	c.wait("the CI round pushed its fix", func() bool { return strings.Contains(e.ciComment(pr.Number), "→ pushed") })
+	// Room for a job that would wrongly redo something, then a clean stop.
+	time.Sleep(2 * time.Second)
+	c.stop()
+
+	out := crashRun{asks: len(model.Requests()), restarts: c.restarts, recovered: c.recovered,
+		files: e.git.Files(t, name, pr.Head), commits: len(e.git.Log(t, name, pr.Head))}
+	if b, err := os.ReadFile(wlog); err == nil {
+		out.writes = strings.Count(string(b), "\n")
+	}
+
+	// The end state of an uninterrupted run.
+	cm := e.botComments()
+	for _, kind := range []string{"spec", "plan", "progress"} {
+		require.Len(t, cm[kind], 1, "one %s comment", kind)
+	}
+	require.Len(t, e.gh.PullRequests(e2eOwner, e2eRepo), 1, "one PR")
+	var ciComments, replies int
+	for _, pc := range e.gh.Comments(e2eOwner, e2eRepo, pr.Number) {
+		if m, ok := ghtext.ParseMarker(pc.Body); ok && m.Kind == "ci" && pc.User == e.gh.BotLogin() {
+			ciComments++
+		}
+	}
+	for _, rcm := range e.gh.ReviewComments(e2eOwner, e2eRepo, pr.Number) {
+		if rcm.InReplyTo == rc && rcm.User == e.gh.BotLogin() {
+			replies++
+		}
+	}
+	require.Equal(t, 1, ciComments, "one CI comment")
+	require.Equal(t, 1, replies, "one reply in the review thread")
+	require.Equal(t, 1, strings.Count(e.ciComment(pr.Number), "**Round"), "one CI round")
+	noOrphans(t, e, dsn)
+	return out
+}
+
+// noOrphans: no open run, no unfinished stage job.
+func noOrphans(t *testing.T, e *e2e, dsn string) {
+	driver, src := "sqlite", "file:"+filepath.Join(e.dir, "issuesmith.db")+"?_pragma=busy_timeout(5000)"
+	if dsn != "" {
+		driver, src = "pgx", dsn
+	}
+	db, err := sql.Open(driver, src)
+	require.NoError(t, err)
+	defer db.Close()
+	var open, jobs int
+	require.NoError(t, db.QueryRow(`SELECT count(*) FROM runs WHERE state IN ('active', 'waiting')`).Scan(&open))
+	require.NoError(t, db.QueryRow(`SELECT count(*) FROM river_job WHERE kind = 'issuesmith_stage'
+		AND state NOT IN ('completed', 'cancelled', 'discarded')`).Scan(&jobs))
+	require.Zero(t, open, "no open run")
+	require.Zero(t, jobs, "no unfinished stage job: %s", jobsIn(db))
+}
+
+// crasher keeps the server process running: when it died (the write hook
+// killed it), it is started again without the hook's settings.
+type crasher struct {
+	e         *e2e
+	plain     []string
+	exited    chan struct{}
+	restarts  int
+	restarted time.Time
+	recovered time.Duration
+	mu        sync.Mutex
+}
+
+// start launches the process and waits until it is ready, or, when it
+// died on the way (killed during its start-up writes), starts it again.
+func (c *crasher) start() {
+	e := c.e
+	e.t.Helper()
+	for {
+		e.child = e.launch("process start", e.addr, e.env)
+		c.watch()
+		deadline := time.Now().Add(30 * time.Second)
+		for !ready(e.addr) {
+			select {
+			case <-c.exited:
+				c.died()
+			case <-time.After(20 * time.Millisecond):
+			}
+			if e.child == nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				e.t.Fatal("the server did not become ready")
+			}
+		}
+		if e.child != nil {
+			return
+		}
+	}
+}
+
+// died records a process that ended: later starts run without the hook.
+func (c *crasher) died() {
+	c.e.child = nil
+	c.e.env = c.plain
+	c.restarts++
+	c.restarted = time.Now()
+}
+
+func ready(addr string) bool {
+	resp, err := http.Get("http://" + addr + "/readyz")
+	if err != nil {
+		return false
+	}
+	resp.Body.Close()
+	return resp.StatusCode == http.StatusOK
+}
+
+func (c *crasher) watch() {
+	ch := make(chan struct{})
+	child := c.e.child
+	go func() { _ = child.Wait(); close(ch) }()
+	c.exited = ch
+}
+
+// stop ends the process gracefully (SIGTERM); it must exit cleanly.
+func (c *crasher) stop() {
+	c.e.t.Helper()
+	child := c.e.child
+	c.e.child = nil
+	require.NoError(c.e.t, child.Process.Signal(syscall.SIGTERM))
+	select {
+	case <-c.exited:
+	case <-time.After(15 * time.Second):
+		_ = child.Process.Kill()
+		c.e.t.Fatal("no exit 15s after SIGTERM")
+	}
+	require.True(c.e.t, child.ProcessState.Success(), "clean exit: %s", child.ProcessState)
+}
+
+// alive restarts the process if it died and reports whether it had.
+func (c *crasher) alive() bool {
+	select {
+	case <-c.exited:
+	default:
+		return false
+	}
+	c.died()
+	c.start()
+	return true
+}
+
+// wait polls cond, restarting the process whenever it died.
+func (c *crasher) wait(what string, cond func() bool) {
+	c.e.t.Helper()
+	deadline := time.Now().Add(120 * time.Second)
+	for !cond() {
+		c.alive()
+		if time.Now().After(deadline) {
+			c.e.t.Fatalf("%s: not within 120s (progress: %s)", what, c.e.progress())
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	if !c.restarted.IsZero() && c.recovered == 0 {
+		c.recovered = time.Since(c.restarted)
+	}
+}
+
+// deliver sends a delivery until the bot answers 2xx, restarting the
+// process in between: GitHub redelivers what was not answered (same id).
+func (c *crasher) deliver(event, example string, set func(p map[string]any)) {
+	c.e.t.Helper()
+	c.e.seq++
+	id := fmt.Sprintf("crash-%s-%d", event, c.e.seq)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		resp, err := http.DefaultClient.Do(c.e.deliveryRequest(event, example, id, e2eSecret, set))
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode/100 == 2 {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			c.e.t.Fatalf("delivery %s never accepted (last: %v)", id, err)
+		}
+		if !c.alive() {
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+}
+
+// crashPointsFor picks the points to run out of writes: all of them for
+// the sweep, else a seeded sample of n kills and n faults.
+func crashPointsFor(t *testing.T, writes, n int) []string {
+	if v := os.Getenv(crashPointsEnv); v != "" {
+		return strings.Split(v, ",")
+	}
+	var out []string
+	if os.Getenv(crashSweepEnv) == "1" {
+		for i := 1; i <= writes; i++ {
+			out = append(out, "kill:"+strconv.Itoa(i), "fail:"+strconv.Itoa(i))
+		}
+		return out
+	}
+	seed := time.Now().UnixNano()
+	if v := os.Getenv(crashSeedEnv); v != "" {
+		var err error
+		seed, err = strconv.ParseInt(v, 10, 64)
+		require.NoError(t, err)
+	}
+	t.Logf("crash points seed %d (%s=%d replays it)", seed, crashSeedEnv, seed)
+	r := rand.New(rand.NewPCG(uint64(seed), 0))
+	for range n {
+		out = append(out, "kill:"+strconv.Itoa(1+r.IntN(writes)), "fail:"+strconv.Itoa(1+r.IntN(writes)))
+	}
+	return out
+}
+
+// TestCrashEveryWrite plays the run uninterrupted on each dialect, then
+// once per chosen point, and compares the end states.
+func TestCrashEveryWrite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test")
+	}
+	dialects := []struct{ name, dsn string }{{name: "sqlite"}, {"postgres", "pg"}}
+	for _, d := range dialects {
+		t.Run(d.name, func(t *testing.T) {
+			t.Parallel()
+			var srv *storetest.Server
+			dsn := func(t *testing.T) string {
+				if d.dsn == "" {
+					return ""
+				}
+				return srv.DSN(t)
+			}
+			if d.dsn != "" {
+				srv = storetest.StartPostgres(t)
+			}
+			base := playRun(t, dsn(t))
+			require.Zero(t, base.restarts)
+			require.Positive(t, base.writes)
+			t.Logf("%s: uninterrupted run: %d writes, %d model requests, %d commits", d.name, base.writes, base.asks, base.commits)
+			points := crashPointsFor(t, base.writes, 1)
+			var mu sync.Mutex
+			var slowest time.Duration
+			var slowestAt string
+			t.Cleanup(func() {
+				t.Logf("%s: %d points, slowest recovery %s (%s)", d.name, len(points), slowest.Round(time.Millisecond), slowestAt)
+			})
+			for _, p := range points {
+				mode, n, _ := strings.Cut(p, ":")
+				env := killAtEnv
+				if mode == "fail" {
+					env = failAtEnv
+				}
+				t.Run(p, func(t *testing.T) {
+					t.Parallel()
+					got := playRun(t, dsn(t), env+"="+n)
+					require.Equal(t, base.files, got.files, "the same files")
+					require.Equal(t, base.commits, got.commits, "the same commits")
+					require.LessOrEqual(t, got.asks, base.asks+1, "the model asked at most once more")
+					mu.Lock()
+					defer mu.Unlock()
+					if got.recovered > slowest {
+						slowest, slowestAt = got.recovered, p
+					}
+					t.Logf("%s: restarts %d, recovered in %s, model requests %d", p, got.restarts, got.recovered.Round(time.Millisecond), got.asks)
+				})
+			}
+		})
+	}
+}
