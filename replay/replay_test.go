@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/issuesmith/issuesmith/config"
-	"github.com/issuesmith/issuesmith/llm/llmtest"
 	"github.com/issuesmith/issuesmith/internal/sandbox"
+	"github.com/issuesmith/issuesmith/llm/llmtest"
 	"github.com/issuesmith/issuesmith/replay"
 )
 
