@@ -67,7 +67,8 @@ func AllowHosts(ceiling, repo []string) []string {
 			}
 		}
 	}
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 func (e *Egress) allows() bool { return e != nil && len(e.Hosts) > 0 }
