@@ -108,6 +108,8 @@ func (r runner) run(ctx context.Context, name string, argv []string, env []strin
 	cmd, err := r.command(ctx, argv, append(baseEnv(), env...), sandboxed)
 	if err != nil {
 		res.Output = err.Error()
+		// Below the disk's floor nothing runs: not the model's to fix.
+		res.Refused = errors.Is(err, sandbox.ErrLowSpace)
 		return res
 	}
 	var out bytes.Buffer

@@ -27,6 +27,7 @@ func Coder(cfg *config.Server, ms *agents.Models, caches *sandbox.Caches) *agent
 func Caches(cfg *config.Server) (*sandbox.Caches, error) {
 	return sandbox.NewCaches(cfg.CacheRoot(), sandbox.CacheOptions{
 		ModuleBudget: int64(cfg.Sandbox.ModuleCacheBudget), BuildBudget: int64(cfg.Sandbox.BuildCacheBudget),
+		MinFree:     int64(cfg.Sandbox.MinFreeSpace),
 		DownloadEnv: sandbox.HostGoEnv()})
 }
 

@@ -48,6 +48,9 @@ type CacheOptions struct {
 	// repositories' caches together, in bytes (Trim); 0 is no bound.
 	ModuleBudget int64
 	BuildBudget  int64
+	// MinFree is the free space the caches' disk must keep: below it no
+	// sandboxed command starts (a *LowSpaceError); 0 is no floor.
+	MinFree int64
 	// DownloadEnv is the go tool's settings for the bot's module download
 	// (GOPROXY, GOSUMDB, GOPRIVATE, GONOPROXY): the operator's, never a
 	// repository's. GONOSUMDB, GONOSUMCHECK, GOINSECURE and GOFLAGS are
@@ -72,6 +75,10 @@ func NewCaches(root string, opts CacheOptions) (*Caches, error) {
 	}
 	return c, nil
 }
+
+// CheckSpace is CheckSpace(root, MinFree): nil, or the *LowSpaceError
+// that refuses a run.
+func (c *Caches) CheckSpace() error { return CheckSpace(c.root, c.opts.MinFree) }
 
 // Root is the caches' folder.
 func (c *Caches) Root() string { return c.root }

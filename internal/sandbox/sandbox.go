@@ -67,7 +67,8 @@ func Check() error {
 // dir becomes the working directory and is writable; /tmp is a fresh tmpfs
 // and HOME points into it. With Caches, the Go modules dir's go.mod needs
 // are downloaded first (outside the sandbox; a *DownloadError when that
-// fails). The caller sets Stdout/Stderr and runs it; Check must have
+// fails), and nothing starts below the caches' free-space floor (a
+// *LowSpaceError). The caller sets Stdout/Stderr and runs it; Check must have
 // succeeded.
 func (p Policy) Command(ctx context.Context, dir string, argv []string, env []string) (*Cmd, error) {
 	if len(argv) == 0 {
@@ -122,6 +123,9 @@ func (p Policy) mounts(ctx context.Context, c *Cmd, abs string) ([]string, []str
 		p.Caches = DefaultCaches()
 	}
 	if p.Caches != nil {
+		if err := p.Caches.CheckSpace(); err != nil {
+			return nil, nil, err
+		}
 		release, err := p.Caches.DownloadModules(ctx, abs)
 		if err != nil {
 			return nil, nil, err
