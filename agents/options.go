@@ -46,7 +46,7 @@ func CoderOptions(base coder.Options, cfg *config.Repo, allowChecks bool) coder.
 	o := base
 	o.Blocked = slices.Clone(cfg.BlockedPaths) // nil stays nil: the coder's defaults
 	o.RunCommands = cfg.RunCommands && allowChecks
-	o.Sandbox.Network = cfg.ChecksNetwork || base.Sandbox.Network
+	o = o.WithEgress(cfg.EgressHosts(), cfg.Egress.Methods)
 	o.NoLineEdits = !cfg.LineEdits || base.NoLineEdits
 	o.Diagnostics = cfg.Diagnostics || base.Diagnostics
 	o.ApplyModel = cfg.ApplyModel || base.ApplyModel

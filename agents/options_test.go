@@ -1,12 +1,14 @@
 package agents
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/issuesmith/issuesmith/coder"
 	"github.com/issuesmith/issuesmith/config"
+	"github.com/issuesmith/issuesmith/internal/sandbox"
 	"github.com/issuesmith/issuesmith/preagent"
 )
 
@@ -107,21 +109,27 @@ func TestCoderApplyModelSwitch(t *testing.T) {
 	}
 }
 
-// checks_network (off by default) gives the sandboxed checks the network;
-// the server's masked paths stay in the policy either way.
+// A repository's egress hosts reach its checks only within the server's
+// ceiling; the deprecated checks_network asks for the whole ceiling and
+// never the host's network; the server's masked paths stay either way.
 func TestChecksNetworkSwitch(t *testing.T) {
 	t.Parallel()
 	base := coder.Options{}
 	base.Sandbox.Hide = []string{"/etc/issuesmith/key.pem"}
-	if o := CoderOptions(base, config.DefaultRepo(), true); o.Sandbox.Network {
+	if o := CoderOptions(base, config.DefaultRepo(), true); o.Sandbox.Network || o.Sandbox.Egress != nil {
 		t.Errorf("network on by default")
 	}
-	rc, err := config.ParseRepo([]byte("version: 1\nchecks_network: true\n"))
+	rc, err := config.ParseRepo([]byte("version: 1\nchecks_network: true\negress: {hosts: [a.example, b.example]}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	if o := CoderOptions(base, rc, true); o.Sandbox.Egress != nil || o.Sandbox.Network {
+		t.Errorf("no ceiling, yet the checks get a way out: %+v", o.Sandbox)
+	}
+	base.Sandbox.Egress = &sandbox.Egress{Hosts: []string{"a.example", "c.example"}}
 	o := CoderOptions(base, rc, true)
-	if !o.Sandbox.Network || len(o.Sandbox.Hide) != 1 {
-		t.Errorf("checks_network: true: sandbox %+v", o.Sandbox)
+	if o.Sandbox.Network || o.Sandbox.Egress == nil || len(o.Sandbox.Hide) != 1 ||
+		strings.Join(o.Sandbox.Egress.Hosts, ",") != "a.example,c.example" {
+		t.Errorf("checks_network + egress under a ceiling: sandbox %+v egress %+v", o.Sandbox, o.Sandbox.Egress)
 	}
 }

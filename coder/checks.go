@@ -91,8 +91,8 @@ func clip(s string, n int) string { return clippkg.Bytes(s, n, " …(line cut)")
 type runner struct {
 	dir     string
 	timeout time.Duration
-	// policy is the sandbox of commands run with sandboxed set; the
-	// runner adds the go toolchain's paths (goPolicy).
+	// policy is the sandbox of commands run with sandboxed set (the one
+	// policy of internal/sandbox: caches, limits, egress).
 	policy sandbox.Policy
 }
 
@@ -108,6 +108,8 @@ func (r runner) run(ctx context.Context, name string, argv []string, env []strin
 	cmd, err := r.command(ctx, argv, append(baseEnv(), env...), sandboxed)
 	if err != nil {
 		res.Output = err.Error()
+		// Below the disk's floor nothing runs: not the model's to fix.
+		res.Refused = errors.Is(err, sandbox.ErrLowSpace)
 		return res
 	}
 	var out bytes.Buffer
@@ -115,7 +117,9 @@ func (r runner) run(ctx context.Context, name string, argv []string, env []strin
 	err = cmd.Run()
 	res.Duration = time.Since(start).Round(time.Millisecond)
 	res.OK = err == nil
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	if note := limitNote(err); note != "" {
+		out.WriteString(note)
+	} else if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		res.TimedOut, res.OK = true, false
 		out.WriteString(fmt.Sprintf("\n(timed out after %s)", r.timeout))
 	} else if err != nil && !isExit(err) {
@@ -127,16 +131,14 @@ func (r runner) run(ctx context.Context, name string, argv []string, env []strin
 
 // command builds the process: in the sandbox, or plain in its own process
 // group (the context's end kills the group).
-func (r runner) command(ctx context.Context, argv, env []string, sandboxed bool) (*exec.Cmd, error) {
+func (r runner) command(ctx context.Context, argv, env []string, sandboxed bool) (*sandbox.Cmd, error) {
 	if sandboxed {
 		return r.policy.Command(ctx, r.dir, argv, env)
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = r.dir
 	cmd.Env = env
-	setProcessGroup(cmd)
-	cmd.WaitDelay = 2 * time.Second
-	return cmd, nil
+	return plainCommand(cmd), nil
 }
 
 func isExit(err error) bool {
@@ -206,11 +208,7 @@ func (r runner) goChecks(ctx context.Context, pkgs []string) []CheckResult {
 	}
 	env := []string{"GOTOOLCHAIN=local", "GOPROXY=off"}
 	sandboxed := sandbox.Check() == nil
-	if sandboxed {
-		var goEnv []string
-		r.policy, goEnv = goPolicy(ctx, gobin, r.policy)
-		env = append(env, goEnv...)
-	} else {
+	if !sandboxed {
 		env = append(env, "CGO_ENABLED=0")
 	}
 	// -o /dev/null: a main package must not leave a binary in the worktree.
@@ -229,10 +227,6 @@ func (r runner) goChecks(ctx context.Context, pkgs []string) []CheckResult {
 func (r runner) commandChecks(ctx context.Context, cmds []string) []CheckResult {
 	var res []CheckResult
 	sbErr := sandbox.Check()
-	var env []string
-	if gobin, err := exec.LookPath("go"); err == nil && sbErr == nil {
-		r.policy, env = goPolicy(ctx, gobin, r.policy)
-	}
 	for _, c := range cmds {
 		if strings.TrimSpace(c) == "" {
 			continue
@@ -242,7 +236,7 @@ func (r runner) commandChecks(ctx context.Context, cmds []string) []CheckResult 
 				Output: "not run: check commands run only in a bubblewrap sandbox: " + sbErr.Error()})
 			continue
 		}
-		res = append(res, r.run(ctx, c, []string{"sh", "-c", c}, env, true))
+		res = append(res, r.run(ctx, c, []string{"sh", "-c", c}, nil, true))
 	}
 	return res
 }

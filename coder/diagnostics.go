@@ -3,7 +3,6 @@ package coder
 import (
 	"context"
 	"fmt"
-	"os/exec"
 	"sort"
 	"strings"
 
@@ -22,7 +21,8 @@ type diagnostics struct {
 }
 
 // startDiagnostics opens the run's language servers when Options.Diagnostics
-// is set: in the checks' sandbox (with the go caches) when the host has
+// is set: in the checks' sandbox (its one policy: this repository's caches,
+// the read-only module cache) when the host has
 // bubblewrap, with the scrubbed environment either way.
 func (r *run) startDiagnostics(ctx context.Context) {
 	if !r.c.opts.Diagnostics {
@@ -30,11 +30,6 @@ func (r *run) startDiagnostics(ctx context.Context) {
 	}
 	policy := r.c.opts.Sandbox
 	env := append(baseEnv(), "GOTOOLCHAIN=local", "GOPROXY=off")
-	if gobin, err := exec.LookPath("go"); err == nil {
-		var goEnv []string
-		policy, goEnv = goPolicy(ctx, gobin, policy)
-		env = append(env, goEnv...)
-	}
 	opts := lsp.Options{Sandbox: &policy, Env: env,
 		Log: func(format string, args ...any) { r.event("lsp", 0, "lsp", format, args...) }}
 	if r.c.opts.DiagnosticsWait > 0 {

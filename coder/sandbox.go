@@ -1,45 +1,53 @@
 package coder
 
 import (
-	"context"
-	"os"
+	"errors"
 	"os/exec"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/issuesmith/issuesmith/internal/sandbox"
 )
 
-// goPolicy widens p for the go tool: GOROOT visible read-only, GOCACHE and
-// GOMODCACHE writable (shared with later runs, so builds stay incremental),
-// and returns the variables pointing the sandboxed go tool at them. The
-// locations come from `go env`, run outside any worktree (so no go.mod or
-// toolchain line is read); on failure p is returned unchanged and the go
-// tool inside uses fresh caches under the sandbox's /tmp.
-func goPolicy(ctx context.Context, gobin string, p sandbox.Policy) (sandbox.Policy, []string) {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, gobin, "env", "GOROOT", "GOCACHE", "GOMODCACHE")
-	cmd.Dir = os.TempDir()
-	cmd.Env = append(baseEnv(), "GOTOOLCHAIN=local", "GOFLAGS=")
-	out, err := cmd.Output()
-	if err != nil {
-		return p, nil
+// The Go policy of the coder's sandboxed commands (go build, go vet, check
+// commands, language servers) is internal/sandbox's one policy: its
+// Options.Sandbox carries the bot's Caches, so modules are downloaded by
+// the bot and read-only inside, and the build cache is this repository's.
+
+// plain is a command outside the sandbox in its own process group (the
+// context's end kills the group).
+func plainCommand(cmd *exec.Cmd) *sandbox.Cmd {
+	setProcessGroup(cmd)
+	cmd.WaitDelay = 2 * time.Second
+	return sandbox.Plain(cmd)
+}
+
+// limitNote is the line a check's output gets when a sandbox limit stopped
+// it, or "".
+func limitNote(err error) string {
+	var le *sandbox.LimitError
+	if errors.As(err, &le) {
+		return "\n" + le.Error()
 	}
-	vals := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(vals) != 3 {
-		return p, nil
+	return ""
+}
+
+// WithEgress is o with its sandbox's egress set for a repository asking
+// for hosts (and plain-HTTP methods besides GET and HEAD): the hosts that
+// o.Sandbox.Egress.Hosts — the server's ceiling — also allows. An empty
+// result leaves the checks without network.
+func (o Options) WithEgress(hosts, methods []string) Options {
+	var ceiling []string
+	var base sandbox.Egress
+	if o.Sandbox.Egress != nil {
+		base = *o.Sandbox.Egress
+		ceiling = base.Hosts
 	}
-	root, cache, modcache := vals[0], vals[1], vals[2]
-	p.ReadOnly = append(append([]string{}, p.ReadOnly...), root)
-	var env []string
-	for _, kv := range [][2]string{{"GOCACHE", cache}, {"GOMODCACHE", modcache}} {
-		if kv[1] == "" || kv[1] == "off" || !filepath.IsAbs(kv[1]) {
-			continue
-		}
-		p.Writable = append(append([]string{}, p.Writable...), kv[1])
-		env = append(env, kv[0]+"="+kv[1])
+	allowed := sandbox.AllowHosts(ceiling, hosts)
+	if len(allowed) == 0 {
+		o.Sandbox.Egress = nil
+		return o
 	}
-	return p, env
+	base.Hosts, base.Methods = allowed, methods
+	o.Sandbox.Egress = &base
+	return o
 }

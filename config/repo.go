@@ -40,9 +40,14 @@ type Repo struct {
 	Checks []Check `yaml:"checks"`
 	// RunCommands allows running Checks in the worktree.
 	RunCommands bool `yaml:"run_commands"`
-	// ChecksNetwork gives the sandboxed checks the host's network (to
-	// fetch modules from a proxy); off, they have only their own loopback.
+	// ChecksNetwork is deprecated (kept so existing files still load): it
+	// asks for Egress to every host the server's ceiling allows. Checks
+	// never get the host's network.
 	ChecksNetwork bool `yaml:"checks_network"`
+	// Egress names the hosts the sandboxed checks may reach through the
+	// bot's proxy; only those the server's ISSUESMITH_EGRESS_HOSTS also
+	// allows are reachable.
+	Egress Egress `yaml:"egress"`
 	// Observer turns the explorer's observer (a second model watching
 	// for loops and drift) on or off.
 	Observer bool `yaml:"observer"`
@@ -64,6 +69,23 @@ type Repo struct {
 	// or SEARCH block is still refused after the item's attempts. Off by
 	// default.
 	ApplyModel bool `yaml:"apply_model"`
+}
+
+// Egress is a repository's request for network access from its checks.
+type Egress struct {
+	// Hosts are "host", "host:port" or "*.domain" entries.
+	Hosts []string `yaml:"hosts"`
+	// Methods are plain-HTTP methods allowed besides GET and HEAD.
+	Methods []string `yaml:"methods"`
+}
+
+// EgressHosts is what the repository asks for: its hosts, or every host
+// ("*") under the deprecated checks_network.
+func (c *Repo) EgressHosts() []string {
+	if c.ChecksNetwork {
+		return append([]string{"*"}, c.Egress.Hosts...)
+	}
+	return c.Egress.Hosts
 }
 
 // CI configures the loop that reads the repository's own CI on the bot's

@@ -89,6 +89,8 @@ type Server struct {
 	ForkOwner string `env:"FORK_OWNER"`
 	// Model holds the language model settings (variables ISSUESMITH_MODEL_*).
 	Model Model `envPrefix:"MODEL_"`
+	// Sandbox holds the sandbox's caches, disk floor and egress ceiling.
+	Sandbox Sandbox `envPrefix:""`
 }
 
 // LoadServer reads the server configuration from the process environment

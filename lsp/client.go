@@ -7,19 +7,20 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"sync"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/issuesmith/issuesmith/internal/sandbox"
 )
 
 // client is one running server and what it published.
 type client struct {
 	srv  Server
-	cmd  *exec.Cmd
+	cmd  *sandbox.Cmd
 	conn jsonrpc2.Conn
 
 	mu      sync.Mutex
@@ -45,7 +46,7 @@ func (r rwc) Close() error {
 }
 
 // start runs the server command and initializes it on root.
-func start(ctx context.Context, cmd *exec.Cmd, srv Server, root string, timeout time.Duration) (*client, error) {
+func start(ctx context.Context, cmd *sandbox.Cmd, srv Server, root string, timeout time.Duration) (*client, error) {
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

@@ -209,7 +209,7 @@ func (s *Session) fail(srv Server, format string, args ...any) {
 // command builds the server's process: under bubblewrap when a policy is
 // set and the host has it, else directly; always with the scrubbed
 // environment.
-func (s *Session) command(srv Server) (*exec.Cmd, error) {
+func (s *Session) command(srv Server) (*sandbox.Cmd, error) {
 	bin, err := srv.binary()
 	if err != nil {
 		return nil, err
@@ -221,13 +221,16 @@ func (s *Session) command(srv Server) (*exec.Cmd, error) {
 		if rt := runtimeRoot(srv); rt != "" {
 			p.ReadOnly = append(p.ReadOnly, rt)
 		}
+		// A server lives as long as the run: the disk other runs fill
+		// while it waits is not its writing.
+		p.Limits.Written = 1 << 62
 		return p.Command(s.ctx, s.root, argv, s.opts.Env)
 	}
 	cmd := exec.CommandContext(s.ctx, argv[0], argv[1:]...)
 	cmd.Dir = s.root
 	cmd.Env = append(procenv.Filter(s.opts.Env), "CGO_ENABLED=0")
 	cmd.WaitDelay = 2 * time.Second
-	return cmd, nil
+	return sandbox.Plain(cmd), nil
 }
 
 // Close shuts every server down (shutdown, exit, then a kill).

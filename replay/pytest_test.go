@@ -65,7 +65,7 @@ func TestPytestInstanceIsJudgedByNodeID(t *testing.T) {
 		PassToPass: []string{"tests/test_calc.py::test_old"},
 		TestCmd:    py + " -m pytest -rA -p no:cacheprovider {test_ids}"}
 	run := func(solver replay.Solver) replay.Result {
-		tests, _ := replay.NewTestRunner(t.Context(), 2*time.Minute, nil)
+		tests, _ := replay.NewTestRunner(t.Context(), 2*time.Minute, nil, nil)
 		r := &replay.Runner{Repos: repos, Solver: solver, Tests: *tests, Jobs: 1,
 			Out: filepath.Join(t.TempDir(), "results.jsonl"), WorkDir: t.TempDir()}
 		results, err := r.Run(t.Context(), []replay.Instance{in})

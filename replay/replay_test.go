@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/issuesmith/issuesmith/config"
+	"github.com/issuesmith/issuesmith/internal/sandbox"
 	"github.com/issuesmith/issuesmith/llm/llmtest"
 	"github.com/issuesmith/issuesmith/replay"
 )
@@ -101,7 +102,9 @@ func (f *fixture) file(t *testing.T, instances ...replay.Instance) string {
 
 func (f *fixture) runner(t *testing.T, solver replay.Solver, timeout time.Duration) *replay.Runner {
 	t.Helper()
-	tests, _ := replay.NewTestRunner(t.Context(), timeout, nil)
+	caches, err := sandbox.NewCaches(t.TempDir(), sandbox.CacheOptions{})
+	require.NoError(t, err)
+	tests, _ := replay.NewTestRunner(t.Context(), timeout, nil, caches)
 	return &replay.Runner{Repos: f.repos, Solver: solver, Tests: *tests, Jobs: 1,
 		Out: filepath.Join(t.TempDir(), "results.jsonl"), WorkDir: t.TempDir()}
 }

@@ -20,8 +20,9 @@ type TestRunner struct {
 	// Timeout bounds one test run (the whole process group is killed).
 	Timeout time.Duration
 	// Sandbox runs the command under bubblewrap when it works on this host;
-	// Policy is its policy (network on for module downloads, the go caches
-	// writable). Off, the command runs with the scrubbed environment only.
+	// Policy is its policy (internal/sandbox's: the network on only for
+	// setup commands). Off, the command runs with the scrubbed environment
+	// only.
 	Sandbox bool
 	Policy  sandbox.Policy
 	// Env is added to the scrubbed environment (GOFLAGS, GOCACHE, ...).
@@ -95,13 +96,26 @@ func (r *TestRunner) Run(ctx context.Context, dir string, in *Instance) *TestRun
 		tr.TimedOut = true
 		tr.Err = fmt.Errorf("test command timed out after %s", r.Timeout)
 	}
+	var le *sandbox.LimitError
+	if errors.As(tr.Err, &le) {
+		tr.Output = append(tr.Output, "\n"+le.Error()...)
+	}
 	tr.Results = ParseResults(tr.Output)
+	r.trim()
 	return tr
+}
+
+// trim keeps the caches within their budgets after a run (--cache-budget).
+func (r *TestRunner) trim() {
+	if r.Policy.Caches == nil {
+		return
+	}
+	_, _ = r.Policy.Caches.Trim()
 }
 
 // command is line under sh in dir: in the sandbox (network only when
 // asked: setup and module downloads) or with a process-group kill.
-func (r *TestRunner) command(ctx context.Context, dir, line string, network bool) (*exec.Cmd, error) {
+func (r *TestRunner) command(ctx context.Context, dir, line string, network bool) (*sandbox.Cmd, error) {
 	env := append(procenv.Scrubbed(), r.Env...)
 	argv := []string{"/bin/sh", "-c", line}
 	if r.Sandbox {
@@ -120,7 +134,7 @@ func (r *TestRunner) command(ctx context.Context, dir, line string, network bool
 		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
 	cmd.WaitDelay = 2 * time.Second
-	return cmd, nil
+	return sandbox.Plain(cmd), nil
 }
 
 // RunSetup runs an instance's setup command (if any) the same way, with

@@ -101,6 +101,11 @@ func New(ctx context.Context, cfg *config.Server, log *slog.Logger, tune Tuning)
 		s.Close()
 		return nil, err
 	}
+	caches, err := Caches(cfg)
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
 	sched, err := refreshSchedule(cfg)
 	if err != nil {
 		s.Close()
@@ -119,7 +124,7 @@ func New(ctx context.Context, cfg *config.Server, log *slog.Logger, tune Tuning)
 		Git:        agents.NewGit(cache, app, botSignature(botLogin)),
 		Explorer:   &agents.Explorer{Models: ms, Cache: st},
 		Planner:    &agents.Planner{Models: ms},
-		Coder:      Coder(cfg, ms),
+		Coder:      Coder(cfg, ms, caches),
 		Summarizer: &agents.Summarizer{Models: ms, Cache: st},
 		Forks:      forks(cfg, app),
 	}, workflow.Options{
@@ -176,6 +181,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	for _, warn := range s.warnings {
 		fmt.Fprintln(w, "warning:", warn)
 	}
+	sandboxLines(w, s.cfg)
 }
 
 // Run listens on the configured address and serves until ctx ends, then shuts down gracefully: stop accepting

@@ -19,7 +19,7 @@ func TestServeAndSolveCodeWithTheSameOptions(t *testing.T) {
 	rc, err := config.ParseRepo([]byte("version: 1\nrun_commands: true\nblocked_paths: [\"deploy/**\"]\n" +
 		"checks:\n  - {name: unit, run: go test ./...}\nroles:\n  coder: {max_tokens: 1000, timeout: 10m}\n"))
 	require.NoError(t, err)
-	serve := server.Coder(&config.Server{AllowCheckCommands: true, PrivateKeyFile: "/etc/issuesmith/key.pem"}, nil).OptionsFor(rc)
+	serve := server.Coder(&config.Server{AllowCheckCommands: true, PrivateKeyFile: "/etc/issuesmith/key.pem"}, nil, nil).OptionsFor(rc)
 	require.NotEmpty(t, serve.Sandbox.Hide, "the App's key is masked")
 	solve := solveCoder()
 	got := solve.OptionsFor(rc)

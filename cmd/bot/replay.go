@@ -5,18 +5,22 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/issuesmith/issuesmith/agents"
+	"github.com/issuesmith/issuesmith/coder"
 	"github.com/issuesmith/issuesmith/config"
+	"github.com/issuesmith/issuesmith/internal/sandbox"
 	"github.com/issuesmith/issuesmith/replay"
 )
 
 // replayFlags are the command line of `bot replay`.
 type replayFlags struct {
 	instances, repos, model, out, only, workdir string
+	cacheDir, cacheBudget                       string
 	jobs, limit                                 int
 	testTimeout, stageTimeout                   time.Duration
 }
@@ -54,6 +58,8 @@ func newReplayCmdWith(environ func() []string) *cobra.Command {
 	fl.DurationVar(&f.testTimeout, "test-timeout", 20*time.Minute, "time limit of one test run (and of setup)")
 	fl.DurationVar(&f.stageTimeout, "stage-timeout", 20*time.Minute, "time limit of each agent stage")
 	fl.StringVar(&f.workdir, "workdir", "", "where the instances' clones are made (default: the temporary folder)")
+	fl.StringVar(&f.cacheDir, "cache-dir", "", "the sandbox's caches: Go modules (read-only inside) and one build cache per repository (default: <user cache dir>/issuesmith/replay)")
+	fl.StringVar(&f.cacheBudget, "cache-budget", "20GiB", "size the module cache and the build caches are each trimmed to after every test run (least recently used first; 0: no bound)")
 	return cmd
 }
 
@@ -69,11 +75,15 @@ func runReplay(ctx context.Context, f replayFlags, environ []string, stderr, std
 	if err != nil {
 		return usageErr("--only: %v", err)
 	}
-	solver, err := replaySolver(f, environ, stderr)
+	caches, err := replayCaches(f)
 	if err != nil {
 		return err
 	}
-	tests, how := replay.NewTestRunner(ctx, f.testTimeout, nil)
+	solver, err := replaySolver(f, environ, stderr, caches)
+	if err != nil {
+		return err
+	}
+	tests, how := replay.NewTestRunner(ctx, f.testTimeout, nil, caches)
 	fmt.Fprintln(stderr, "replay:", how)
 	r := &replay.Runner{Repos: f.repos, Solver: solver, Tests: *tests, Jobs: f.jobs, Out: f.out,
 		WorkDir: f.workdir, StageTimeout: 3 * f.stageTimeout, Progress: replay.ProgressFor(stderr)}
@@ -89,12 +99,13 @@ func runReplay(ctx context.Context, f replayFlags, environ []string, stderr, std
 }
 
 // replaySolver is the solver of --model.
-func replaySolver(f replayFlags, environ []string, stderr io.Writer) (replay.Solver, error) {
+func replaySolver(f replayFlags, environ []string, stderr io.Writer, caches *sandbox.Caches) (replay.Solver, error) {
+	coderOf := agents.Coder{AllowChecks: true, Options: coder.Options{Sandbox: sandbox.Policy{Caches: caches}}}
 	switch f.model {
 	case "gold":
 		return replay.Gold{}, nil
 	case "oracle":
-		return replay.Oracle{Coder: agents.Coder{AllowChecks: true}, StageTimeout: f.stageTimeout}, nil
+		return replay.Oracle{Coder: coderOf, StageTimeout: f.stageTimeout}, nil
 	}
 	m, err := config.ParseModel(environ)
 	if err != nil {
@@ -109,5 +120,27 @@ func replaySolver(f replayFlags, environ []string, stderr io.Writer) (replay.Sol
 	}
 	// The user's own backtest: the repository's checks may run, in the
 	// coder's sandbox, as under bot solve.
-	return &replay.Pipeline{Model: m, Coder: agents.Coder{AllowChecks: true}, StageTimeout: f.stageTimeout}, nil
+	return &replay.Pipeline{Model: m, Coder: coderOf, StageTimeout: f.stageTimeout}, nil
+}
+
+// replayCaches opens the sandbox's caches of --cache-dir with the budget
+// of --cache-budget; the module download uses this process's GOPROXY and
+// GOSUMDB.
+func replayCaches(f replayFlags) (*sandbox.Caches, error) {
+	budget, err := config.ParseSize(f.cacheBudget)
+	if err != nil {
+		return nil, usageErr("--cache-budget: %v", err)
+	}
+	dir := f.cacheDir
+	if dir == "" {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			return nil, usageErr("--cache-dir: no user cache dir (%v); pass one", err)
+		}
+		dir = filepath.Join(base, "issuesmith", "replay")
+	}
+	if dir, err = filepath.Abs(dir); err != nil {
+		return nil, err
+	}
+	return sandbox.NewCaches(dir, sandbox.CacheOptions{ModuleBudget: budget, BuildBudget: budget, DownloadEnv: sandbox.HostGoEnv()})
 }

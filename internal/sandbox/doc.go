@@ -1,13 +1,33 @@
 // Package sandbox runs a command that executes repository or model-written
 // code (go build and go vet with cgo, a repository's check commands, test
-// runs, language servers) under bubblewrap (bwrap): its own user, PID, IPC,
-// UTS, cgroup and network namespaces; the working tree and the toolchain's
-// caches writable; the system's programs and libraries (/usr and a short list
-// of /etc files) read-only; everything else — the bot's home, data folder,
-// key and config files, other worktrees, the host's /proc — absent. The
-// environment is procenv's scrubbed one, the network is off unless the
-// policy allows it, and a timeout kills the whole sandbox (bwrap's PID
-// namespace dies with it).
+// runs, language servers) under bubblewrap (bwrap), with one policy for
+// every caller (the coder, the language servers, bot replay): its own
+// user, PID, IPC, UTS, cgroup and network namespaces; the working tree
+// writable; the system's programs and libraries (/usr and a short list of
+// /etc files) read-only; everything else — the bot's home, data folder,
+// key and config files, other worktrees, the host's own caches and /proc —
+// absent. The environment is procenv's scrubbed one.
+//
+// Caches (caches.go, gomod.go, evict.go): the Go module cache is written
+// only by the bot, outside the sandbox (`go mod download`, checked against
+// go.sum and the checksum database), and mounted read-only with
+// GOPROXY=off; the build cache, XDG_CACHE_HOME and the npm and pip caches
+// are one repository's own (RepoKey), writable only by its commands;
+// /tmp and HOME are fresh per command. Nothing writable is shared between
+// repositories. Trim keeps both within their budgets, least recently used
+// first, never removing what a running command holds; CheckSpace refuses
+// a run below a free-space floor (*LowSpaceError).
+//
+// Limits (limits_linux.go, watch_linux.go): memory, processes and threads,
+// open files, file size, bytes written, /tmp size and wall time per
+// command — cgroup v2 through systemd-run where the host delegates it,
+// prlimit's rlimits and the bot's watchdog otherwise; Wait's error names
+// the limit that stopped a command (*LimitError). Mechanism says which.
+//
+// Egress (egress.go, bridge.go): the network stays off; with an allowlist
+// the bot runs an HTTP(S) proxy on a unix socket bound into the sandbox,
+// reached through a bridge (this binary, run inside as the command's
+// parent) on the sandbox's loopback; every request is logged with the run.
 //
 // Without bwrap on the host (or where it cannot create namespaces) Check
 // reports why; callers refuse to run untrusted commands then.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -23,23 +24,6 @@ const Install = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; 
 // ErrUnavailable is wrapped by Check's error when bwrap is missing or cannot
 // create its namespaces on this host.
 var ErrUnavailable = errors.New("bubblewrap sandbox unavailable")
-
-// Policy says what a sandboxed command may see besides its working tree.
-// The zero Policy is the strictest: no network, no extra paths.
-type Policy struct {
-	// ReadOnly are extra host paths visible read-only at the same place
-	// (a toolchain outside /usr, e.g. GOROOT=/opt/go).
-	ReadOnly []string
-	// Writable are extra host paths visible read-write at the same place
-	// (GOCACHE, GOMODCACHE, npm or pip caches); folders are created first.
-	Writable []string
-	// Hide are host paths that must stay unreadable even when they lie
-	// under a visible path (the App's key file, the bot's config file).
-	Hide []string
-	// Network shares the host's network (for a module proxy); off, the
-	// command has only its own loopback.
-	Network bool
-}
 
 // systemRO are the host paths every sandbox sees read-only (when present):
 // programs, libraries and the few /etc files that name resolution, TLS,
@@ -68,7 +52,7 @@ func Check() error {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		args := append(baseArgs(Policy{}), "--", "true")
+		args := append(baseArgs(Policy{}, MiB), "--", "true")
 		if out, err := exec.CommandContext(ctx, bin, args...).CombinedOutput(); err != nil {
 			checkErr = fmt.Errorf("%w: bwrap cannot create namespaces here (%v: %s); run the bot where unprivileged user namespaces are allowed, or as root",
 				ErrUnavailable, err, strings.TrimSpace(string(out)))
@@ -78,11 +62,15 @@ func Check() error {
 }
 
 // Command returns a command running argv in dir under the policy, with env
-// (filtered again through procenv) and killed — with everything it started —
-// when ctx ends. dir becomes the working directory and is writable; /tmp is a
-// fresh tmpfs and HOME points into it. The caller sets Stdout/Stderr and runs
-// it; Check must have succeeded.
-func (p Policy) Command(ctx context.Context, dir string, argv []string, env []string) (*exec.Cmd, error) {
+// (filtered again through procenv, then the policy's own settings) and
+// killed — with everything it started — when ctx ends or a limit is passed.
+// dir becomes the working directory and is writable; /tmp is a fresh tmpfs
+// and HOME points into it. With Caches, the Go modules dir's go.mod needs
+// are downloaded first (outside the sandbox; a *DownloadError when that
+// fails), and nothing starts below the caches' free-space floor (a
+// *LowSpaceError). The caller sets Stdout/Stderr and runs it; Check must have
+// succeeded.
+func (p Policy) Command(ctx context.Context, dir string, argv []string, env []string) (*Cmd, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("sandbox: empty command")
 	}
@@ -93,28 +81,127 @@ func (p Policy) Command(ctx context.Context, dir string, argv []string, env []st
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	args := baseArgs(p)
+	c := &Cmd{limits: p.Limits.withDefaults(), dir: abs}
+	args, extraEnv, err := p.mounts(ctx, c, abs)
+	if err != nil {
+		c.done()
+		return nil, err
+	}
+	inner := argv
+	if p.Egress.allows() {
+		stop, bargs, benv, err := p.Egress.start(p.Repo)
+		if err != nil {
+			c.done()
+			return nil, err
+		}
+		c.cleanup = append(c.cleanup, stop)
+		args = append(args, bargs...)
+		extraEnv = append(extraEnv, benv...)
+		inner = append([]string{bridgeExe}, argv...)
+	}
+	args = append(args, "--chdir", abs, "--")
+	full := append(scopeArgs(c.limits), "bwrap")
+	full = append(append(full, args...), limitArgs(c.limits, inner)...)
+	cmd := exec.CommandContext(ctx, full[0], full[1:]...)
+	cmd.Dir = abs
+	cmd.Env = append(append(procenv.Filter(env), "HOME=/tmp", "TMPDIR=/tmp"), extraEnv...)
+	killGroup(cmd)
+	cmd.WaitDelay = 2 * time.Second
+	c.Cmd = cmd
+	return c, nil
+}
+
+// mounts are bwrap's arguments for the namespaces, the system, the caches,
+// the extra paths and the working tree, and the environment they need.
+func (p Policy) mounts(ctx context.Context, c *Cmd, abs string) ([]string, []string, error) {
+	args := baseArgs(p, c.limits.Tmp)
+	env := goEnv(abs)
+	if root := goRoot(); root != "" {
+		args = append(args, "--ro-bind", root, root)
+	}
+	if p.Caches == nil {
+		p.Caches = DefaultCaches()
+	}
+	if p.Caches != nil {
+		if err := p.Caches.CheckSpace(); err != nil {
+			return nil, nil, err
+		}
+		release, err := p.Caches.DownloadModules(ctx, abs)
+		if err != nil {
+			return nil, nil, err
+		}
+		c.cleanup = append(c.cleanup, release)
+		key := p.Repo
+		if key == "" {
+			key = RepoKey(abs)
+		}
+		dir, releaseRepo, err := p.Caches.leaseRepo(key)
+		if err != nil {
+			return nil, nil, err
+		}
+		c.cleanup = append(c.cleanup, releaseRepo)
+		args = append(args, "--ro-bind", p.Caches.ModCache(), ModCacheDir,
+			"--bind", filepath.Join(dir, "go-build"), BuildCacheDir,
+			"--bind", filepath.Join(dir, "cache"), UserCacheDir)
+		env = append(env, "GOMODCACHE="+ModCacheDir, "GOCACHE="+BuildCacheDir, "XDG_CACHE_HOME="+UserCacheDir,
+			"npm_config_cache="+UserCacheDir+"/npm", "PIP_CACHE_DIR="+UserCacheDir+"/pip")
+	} else {
+		env = append(env, "GOMODCACHE=/tmp/gomod", "GOCACHE=/tmp/go-build", "XDG_CACHE_HOME=/tmp/.cache")
+	}
 	for _, w := range p.Writable {
 		if err := os.MkdirAll(w, 0o755); err != nil {
-			return nil, fmt.Errorf("sandbox: writable %s: %w", w, err)
+			return nil, nil, fmt.Errorf("sandbox: writable %s: %w", w, err)
 		}
 		args = append(args, "--bind", w, w)
 	}
 	args = append(args, "--bind", abs, abs)
 	args = append(args, hideArgs(p.Hide)...)
-	args = append(args, "--chdir", abs, "--")
-	cmd := exec.CommandContext(ctx, "bwrap", append(args, argv...)...)
-	cmd.Dir = abs
-	cmd.Env = append(procenv.Filter(env), "HOME=/tmp", "TMPDIR=/tmp")
-	killGroup(cmd)
-	cmd.WaitDelay = 2 * time.Second
-	return cmd, nil
+	return args, env, nil
+}
+
+// goEnv is the go tool's settings in every sandbox: the local toolchain,
+// no module proxy, go.mod and go.sum read-only (unless the module is
+// vendored, where the go tool's default -mod=vendor stays).
+func goEnv(dir string) []string {
+	env := []string{"GOTOOLCHAIN=local", "GOPROXY=off", "GOWORK=off", "GOENV=off"}
+	if _, err := os.Stat(filepath.Join(dir, "vendor", "modules.txt")); err != nil {
+		env = append(env, "GOFLAGS=-mod=readonly")
+	} else {
+		env = append(env, "GOFLAGS=")
+	}
+	return env
+}
+
+var (
+	goRootOnce sync.Once
+	goRootDir  string
+)
+
+// goRoot is the host go tool's GOROOT when it lies outside the system's
+// read-only folders (e.g. /usr/local/go), asked once, outside any module.
+func goRoot() string {
+	goRootOnce.Do(func() {
+		gobin, err := exec.LookPath("go")
+		if err != nil {
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, gobin, "env", "GOROOT")
+		cmd.Dir = os.TempDir()
+		cmd.Env = append(procenv.Scrubbed(), "GOTOOLCHAIN=local", "GOFLAGS=", "GOWORK=off")
+		out, err := cmd.Output()
+		if root := strings.TrimSpace(string(out)); err == nil && filepath.IsAbs(root) && !strings.HasPrefix(root, "/usr/") {
+			goRootDir = root
+		}
+	})
+	return goRootDir
 }
 
 // baseArgs are the namespaces and the read-only system view.
-func baseArgs(p Policy) []string {
+func baseArgs(p Policy, tmpSize int64) []string {
 	args := []string{"--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-		"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"}
+		"--proc", "/proc", "--dev", "/dev", "--size", strconv.FormatInt(tmpSize, 10), "--tmpfs", "/tmp"}
 	if p.Network {
 		args = append(args, "--share-net")
 	}

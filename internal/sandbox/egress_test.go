@@ -1,0 +1,109 @@
+//go:build linux
+
+package sandbox_test
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/issuesmith/issuesmith/internal/sandbox"
+)
+
+// TestEgress: a sandbox with no network of its own fetches a module
+// through the bot's proxy from a fake upstream on an allowed host; a host
+// not on the list and a POST are refused with the reason, and every
+// request is logged with the run.
+func TestEgress(t *testing.T) {
+	t.Parallel()
+	need(t)
+	needGo(t)
+	proxyDir := modProxy(t, "v1.0.0")
+	var mu sync.Mutex
+	var served []string
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		served = append(served, r.Method+" "+r.URL.Path)
+		mu.Unlock()
+		http.FileServer(http.Dir(proxyDir)).ServeHTTP(w, r)
+	}))
+	defer upstream.Close()
+	var logged []sandbox.EgressRequest
+	eg := &sandbox.Egress{Hosts: sandbox.AllowHosts([]string{"modproxy.test", "*.example.org"}, []string{"modproxy.test"}),
+		Run: "run-42",
+		Log: func(r sandbox.EgressRequest) { mu.Lock(); logged = append(logged, r); mu.Unlock() },
+		Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			var d net.Dialer
+			if host, _, _ := net.SplitHostPort(addr); host == "modproxy.test" {
+				return d.DialContext(ctx, network, upstream.Listener.Addr().String())
+			}
+			return d.DialContext(ctx, network, addr)
+		}}
+	caches := testCaches(t, proxyDir, sandbox.CacheOptions{})
+	p := sandbox.Policy{Caches: caches, Repo: "egress", Egress: eg}
+	get := func(host string) string {
+		return "GOPROXY=http://" + host + " GOSUMDB=off GOMODCACHE=/tmp/m GOFLAGS=-mod=mod go mod download -json " + depPath + "@v1.0.0 2>&1"
+	}
+	out, err := runErr(t, p, t.TempDir(), get("modproxy.test"))
+	if err != nil || !strings.Contains(out, `"Dir": "/tmp/m/example.com/dep@v1.0.0"`) {
+		t.Fatalf("module not fetched through the proxy: %v\n%s", err, out)
+	}
+	out, err = runErr(t, p, t.TempDir(), get("evil.test"))
+	if err == nil || !strings.Contains(out, "not on the allowlist") {
+		t.Fatalf("a host not on the list was not refused with its reason: %v\n%s", err, out)
+	}
+	if _, err := exec.LookPath("curl"); err == nil {
+		out, _ = runErr(t, p, t.TempDir(), "curl -sS -X POST -d x http://modproxy.test/example.com/dep/@v/list")
+		if !strings.Contains(out, "method POST is not allowed") {
+			t.Errorf("a POST was not refused:\n%s", out)
+		}
+	}
+	// Without egress the same fetch has no way out.
+	out, err = runErr(t, sandbox.Policy{Caches: caches, Repo: "egress"}, t.TempDir(), get("modproxy.test"))
+	if err == nil {
+		t.Fatalf("a sandbox without egress fetched a module:\n%s", out)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(served) == 0 || !strings.HasPrefix(served[0], "GET /example.com/dep/@v/") {
+		t.Errorf("the upstream served %v", served)
+	}
+	var allowed, refused int
+	for _, r := range logged {
+		if r.Run != "run-42" {
+			t.Errorf("logged without the run: %+v", r)
+		}
+		if r.Allowed {
+			allowed++
+		} else if strings.HasPrefix(r.Host, "evil.test") {
+			refused++
+		}
+	}
+	if allowed == 0 || refused == 0 {
+		t.Errorf("log: %d allowed, %d refused to evil.test: %+v", allowed, refused, logged)
+	}
+}
+
+// TestAllowHosts: the repository's hosts within the server's ceiling.
+func TestAllowHosts(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		ceiling, repo []string
+		want          string
+	}{
+		{nil, []string{"proxy.golang.org"}, ""},
+		{[]string{"proxy.golang.org"}, []string{"proxy.golang.org", "evil.com"}, "proxy.golang.org"},
+		{[]string{"*.npmjs.org"}, []string{"registry.npmjs.org", "npmjs.org.evil.com"}, "registry.npmjs.org"},
+		{[]string{"a.com", "b.com"}, []string{"*"}, "a.com,b.com"},
+		{[]string{"*"}, []string{"x.io"}, "x.io"},
+	} {
+		if got := strings.Join(sandbox.AllowHosts(tc.ceiling, tc.repo), ","); got != tc.want {
+			t.Errorf("AllowHosts(%v, %v) = %q, want %q", tc.ceiling, tc.repo, got, tc.want)
+		}
+	}
+}

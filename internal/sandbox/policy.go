@@ -1,0 +1,91 @@
+package sandbox
+
+import "time"
+
+// Policy says what a sandboxed command may see besides its working tree.
+// The zero Policy is the strictest: no network, no extra paths, no caches
+// kept between commands, the default Limits.
+type Policy struct {
+	// ReadOnly are extra host paths visible read-only at the same place
+	// (a toolchain outside /usr, e.g. GOROOT=/opt/go).
+	ReadOnly []string
+	// Writable are extra host paths visible read-write at the same place.
+	// Never a cache another repository's commands also get: per-repository
+	// caches come from Caches.
+	Writable []string
+	// Hide are host paths that must stay unreadable even when they lie
+	// under a visible path (the App's key file, the bot's config file).
+	Hide []string
+	// Network shares the host's network. Only `bot replay`'s setup
+	// commands (an operator's backtest) use it; checks get Egress instead.
+	Network bool
+	// Caches, when set, gives the command the bot's read-only module cache
+	// (modules downloaded first, outside the sandbox, by the bot) and the
+	// writable caches of repository Repo alone (go build, XDG, npm, pip);
+	// nil takes DefaultCaches (the user's cache folder).
+	Caches *Caches
+	// Repo names the repository whose caches the command gets; "" derives
+	// it from the working tree's git directory (RepoKey).
+	Repo string
+	// Limits bound the command's resources; zero fields take DefaultLimits.
+	Limits Limits
+	// Egress, when it allows any host, gives the command an HTTP(S) proxy
+	// run by the bot (the network stays off: see egress.go).
+	Egress *Egress
+}
+
+// Limits bound one sandboxed command and everything it starts.
+type Limits struct {
+	// Memory is the resident memory of all its processes together (and,
+	// as RLIMIT_DATA, of each one).
+	Memory int64
+	// Procs is how many processes and threads it may have at once.
+	Procs int
+	// OpenFiles is RLIMIT_NOFILE of each process.
+	OpenFiles int
+	// FileSize is the largest file it may write (RLIMIT_FSIZE).
+	FileSize int64
+	// Written is how much free space the working tree's file system may
+	// lose while it runs (its own writes, /tmp is apart: Tmp).
+	Written int64
+	// Tmp is the size of its /tmp (a tmpfs; counted in memory by the host).
+	Tmp int64
+	// Wall bounds its run time; 0 leaves it to the caller's context.
+	Wall time.Duration
+}
+
+// Sizes of the default limits.
+const (
+	KiB = 1 << 10
+	MiB = 1 << 20
+	GiB = 1 << 30
+)
+
+// DefaultLimits fit `go test ./...` of a real project: 4 GiB of memory,
+// 1024 processes and threads, 4096 open files, files up to 1 GiB, 8 GiB
+// written, a 1 GiB /tmp; the wall time is the caller's.
+var DefaultLimits = Limits{Memory: 4 * GiB, Procs: 1024, OpenFiles: 4096, FileSize: GiB, Written: 8 * GiB, Tmp: GiB}
+
+// withDefaults fills zero fields from DefaultLimits.
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits
+	if l.Memory <= 0 {
+		l.Memory = d.Memory
+	}
+	if l.Procs <= 0 {
+		l.Procs = d.Procs
+	}
+	if l.OpenFiles <= 0 {
+		l.OpenFiles = d.OpenFiles
+	}
+	if l.FileSize <= 0 {
+		l.FileSize = d.FileSize
+	}
+	if l.Written <= 0 {
+		l.Written = d.Written
+	}
+	if l.Tmp <= 0 {
+		l.Tmp = d.Tmp
+	}
+	return l
+}
