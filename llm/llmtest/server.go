@@ -1,6 +1,7 @@
 package llmtest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -26,10 +27,14 @@ type Server struct {
 	mu       sync.Mutex
 	script   Script
 	next     int    // index of the first exchange not yet played
-	played   []bool // per exchange: its reply was served
-	faults   []int  // per exchange: faults already served
+	played   []bool // per exchange: its reply was served (Repeat times)
+	plays    []int  // per exchange: replies served
+	faults   []int  // per exchange: faults already served or skipped
 	requests []Request
 	models   []string // GET /models lists these; nil: 404, as servers without the endpoint
+	// rules are the strict history checks (strict.go); nil: lenient.
+	rules    []Rule
+	rejected []string
 }
 
 // Option configures a Server.
@@ -46,7 +51,8 @@ func WithPrefix(prefix string) Option {
 // answered 400; exchanges left unplayed at the end fail the test too.
 func NewServer(t tb.TB, script Script, opts ...Option) *Server {
 	t.Helper()
-	s := &Server{t: t, script: script, prefix: "/v1", played: make([]bool, len(script)), faults: make([]int, len(script))}
+	s := &Server{t: t, script: script, prefix: "/v1", played: make([]bool, len(script)), plays: make([]int, len(script)),
+		faults: make([]int, len(script)), rules: StrictRules()}
 	for _, o := range opts {
 		o(s)
 	}
@@ -145,7 +151,14 @@ func (s *Server) handle(w http.ResponseWriter, hr *http.Request) {
 		s.unexpected(w, n, req, err.Error())
 		return
 	}
-	i, fault, why := s.pick(req)
+	if why := s.check(req); why != "" {
+		s.rejected = append(s.rejected, why)
+		s.mu.Unlock()
+		s.t.Errorf("llmtest: request #%d breaks a provider's history rule (strict mode): %s\n%s", n, why, describe(req))
+		writeError(w, http.StatusBadRequest, why)
+		return
+	}
+	i, fault, why := s.pick(req, body)
 	if why != "" {
 		s.mu.Unlock()
 		s.unexpected(w, n, req, why)
@@ -164,7 +177,7 @@ func (s *Server) handle(w http.ResponseWriter, hr *http.Request) {
 // is AnyOrder, the first unplayed exchange of its AnyOrder group that
 // matches. It returns the fault to serve, if any, or why nothing matched.
 // The caller holds s.mu.
-func (s *Server) pick(req Request) (int, *Fault, string) {
+func (s *Server) pick(req Request, body []byte) (int, *Fault, string) {
 	if s.next >= len(s.script) {
 		return 0, nil, fmt.Sprintf("the script has no exchange left (all %d played)", len(s.script))
 	}
@@ -181,9 +194,20 @@ func (s *Server) pick(req Request) (int, *Fault, string) {
 			whys = append(whys, fmt.Sprintf("it does not match %s: %s", s.label(i), why))
 			continue
 		}
-		if s.faults[i] < len(ex.Faults) {
+		for s.faults[i] < len(ex.Faults) {
+			f := &ex.Faults[s.faults[i]]
+			switch {
+			case f.Unless == "":
+				s.faults[i]++
+				return i, f, ""
+			case !bytes.Contains(body, []byte(f.Unless)):
+				return i, f, "" // served again until a request has the text
+			}
 			s.faults[i]++
-			return i, &ex.Faults[s.faults[i]-1], ""
+		}
+		s.plays[i]++
+		if s.plays[i] < max(1, ex.Repeat) {
+			return i, nil, ""
 		}
 		s.played[i] = true
 		for s.next < len(s.script) && s.played[s.next] {
