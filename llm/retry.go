@@ -43,6 +43,9 @@ func (t *hintTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if h != nil && h.role != "" {
 		req = req.Clone(req.Context())
 		req.Header.Set(RoleHeader, string(h.role))
+		if probed, ok := req.Context().Value(probeKey{}).(Role); ok {
+			req.Header.Set(ProbeHeader, string(probed))
+		}
 	}
 	if h != nil {
 		var err error

@@ -53,6 +53,10 @@ type Expect struct {
 	Tools []string `yaml:"tools,omitempty"`
 	// JSON, when set, must equal whether response_format json_object was asked.
 	JSON *bool `yaml:"json,omitempty"`
+	// Probe matches the start-up probe's requests (llm.ProbeHeader).
+	// Without an exchange expecting it, the server answers a probe itself
+	// with a call of the first offered tool, outside the script.
+	Probe bool `yaml:"probe,omitempty"`
 }
 
 // Fault is a failure injected instead of a reply.

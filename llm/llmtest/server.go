@@ -35,6 +35,7 @@ type Server struct {
 	// rules are the strict history checks (strict.go); nil: lenient.
 	rules    []Rule
 	rejected []string
+	probes   []Request
 }
 
 // Option configures a Server.
@@ -123,6 +124,7 @@ type Request struct {
 	MaxTokens   int  // max_tokens or max_completion_tokens
 	Temperature float64
 	Body        []byte
+	Probe       string // the llm.ProbeHeader value: the role probed
 }
 
 // Last is the last message of the request.
@@ -140,6 +142,9 @@ func (s *Server) handle(w http.ResponseWriter, hr *http.Request) {
 	}
 	body, _ := io.ReadAll(hr.Body)
 	req, err := decodeRequest(hr, body)
+	if err == nil && req.Probe != "" && s.answerProbe(w, hr, req) {
+		return
+	}
 	s.mu.Lock()
 	s.requests = append(s.requests, req)
 	n := len(s.requests)
@@ -254,10 +259,41 @@ func describe(r Request) string {
 	return b.String()
 }
 
+// answerProbe answers a start-up probe that no exchange expects with a
+// well-formed call of the first offered tool (or "OK"), outside the script,
+// so tests of serve and solve need not script it. It records the request in
+// Probes, not Requests.
+func (s *Server) answerProbe(w http.ResponseWriter, hr *http.Request, req Request) bool {
+	s.mu.Lock()
+	expected := s.next < len(s.script) && s.script[s.next].Expect.Probe
+	if !expected {
+		s.probes = append(s.probes, req)
+	}
+	s.mu.Unlock()
+	if expected {
+		return false
+	}
+	a := Answer{Content: "OK"}
+	if len(req.Tools) > 0 {
+		a = Answer{ToolCalls: []CallSpec{{ID: "probe_1", Name: req.Tools[0], Args: map[string]any{"word": "ready"}}}}
+	}
+	serveAnswer(w, hr, a, req)
+	return true
+}
+
+// Probes returns the start-up probe requests the server answered itself.
+func (s *Server) Probes() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.probes...)
+}
+
 // match returns "" when req meets x, else what differs.
 func match(x Expect, req Request) string {
 	last := req.Last()
 	switch {
+	case x.Probe != (req.Probe != ""):
+		return fmt.Sprintf("probe is %v, want %v", req.Probe != "", x.Probe)
 	case x.Role != "" && req.Role != x.Role:
 		return fmt.Sprintf("role is %q, want %q", req.Role, x.Role)
 	case x.Model != "" && req.Model != x.Model:
@@ -348,7 +384,8 @@ type wireCall struct {
 }
 
 func decodeRequest(hr *http.Request, body []byte) (Request, error) {
-	req := Request{Path: hr.URL.Path, Header: hr.Header.Clone(), Role: hr.Header.Get(llm.RoleHeader), Body: body}
+	req := Request{Path: hr.URL.Path, Header: hr.Header.Clone(), Role: hr.Header.Get(llm.RoleHeader), Body: body,
+		Probe: hr.Header.Get(llm.ProbeHeader)}
 	var wr wireRequest
 	if err := json.Unmarshal(body, &wr); err != nil {
 		return req, fmt.Errorf("body is not a chat completions request: %v", err)
