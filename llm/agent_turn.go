@@ -117,6 +117,8 @@ func (r *run) actionHint() string {
 // reason kept for the call's error result (exec), so a bad call never
 // poisons later requests.
 func (r *run) repairCalls(calls []ToolCall) []ToolCall {
+	// Per step: servers reuse ids across turns (call_0 every time).
+	r.badArgs = nil
 	out := make([]ToolCall, len(calls))
 	for i, tc := range calls {
 		if fixed, ok := repairArgs(tc.Arguments); ok {
