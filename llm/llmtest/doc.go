@@ -52,6 +52,10 @@
 // reports). Lenient() turns this off for a test that sends such a history
 // on purpose.
 //
+// The start-up probe's requests (llm.ProbeHeader) are answered by the
+// server itself with a well-formed call, outside the script (Probes lists
+// them), unless the next exchange expects one (probe: true).
+//
 // Requests sent concurrently (summary workers) match a group of exchanges
 // marked any_order: true (llmtest.Unordered in Go) in whatever order they
 // arrive.
