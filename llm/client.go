@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -208,11 +209,19 @@ func (c *Client) exchange(ctx context.Context, oreq openai.ChatCompletionRequest
 	}
 	oreq.Stream = false
 	oreq.StreamOptions = nil
+	h, _ := ctx.Value(hintKey{}).(*hint)
+	if h != nil {
+		h.body = &bytes.Buffer{} // the transport keeps the raw body for what go-openai drops
+	}
 	out, err := c.api.CreateChatCompletion(ctx, oreq)
 	if err != nil {
 		return nil, err
 	}
-	return fromCompletion(out)
+	resp, err := fromCompletion(out)
+	if err == nil && h != nil {
+		addRawMessage(resp, h.body.Bytes())
+	}
+	return resp, err
 }
 
 func (c *Client) buildRequest(r resolved, req Request) (openai.ChatCompletionRequest, []extraPatch) {

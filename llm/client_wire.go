@@ -243,3 +243,30 @@ func readRawDelta(raw []byte) (string, map[int]json.RawMessage) {
 	}
 	return "", nil
 }
+
+// addRawMessage reads from a plain JSON reply what go-openai's types drop:
+// message.reasoning (Ollama's and OpenRouter's name for reasoning_content)
+// and the tool calls' provider fields (Gemini's extra_content).
+func addRawMessage(resp *Response, body []byte) {
+	var v struct {
+		Choices []struct {
+			Message struct {
+				Reasoning string            `json:"reasoning"`
+				ToolCalls []json.RawMessage `json:"tool_calls"`
+			} `json:"message"`
+		} `json:"choices"`
+	}
+	if json.Unmarshal(body, &v) != nil || len(v.Choices) == 0 {
+		return
+	}
+	m := v.Choices[0].Message
+	if m.Reasoning != "" && resp.Message.Reasoning == "" {
+		resp.Message.Content, resp.Message.Reasoning = splitThink(resp.Message.Content, m.Reasoning)
+	}
+	extras := callExtras(m.ToolCalls)
+	for i := range resp.Message.ToolCalls {
+		if e := extras[i]; e != nil && i < len(m.ToolCalls) {
+			resp.Message.ToolCalls[i].Extra = e
+		}
+	}
+}

@@ -178,12 +178,28 @@ func TestReasoningSentBackAfterProviders400(t *testing.T) {
 // https://github.com/langgenius/dify-official-plugins/issues/2088.
 func TestThoughtSignatureEchoed(t *testing.T) {
 	t.Parallel()
-	sig := map[string]any{"extra_content": map[string]any{"google": map[string]any{"thought_signature": "c2lnbmF0dXJl"}}}
-	call := llmtest.Exchange{Reply: llmtest.Answer{ToolCalls: []llmtest.CallSpec{{Name: "read_file", Args: map[string]any{"path": "a.go"}, Extra: sig}}}}
-	gemini := llmtest.Fault{Status: 400, Unless: "c2lnbmF0dXJl",
-		Message: "Function call is missing a thought_signature in functionCall parts."}
-	out, _, srv := runAgent(t, llmtest.Script{call, llmtest.Reply("done").After(gemini)})
-	assert.Equal(t, llm.StopFinished, out.Reason)
+	for _, plain := range []bool{false, true} {
+		sig := map[string]any{"extra_content": map[string]any{"google": map[string]any{"thought_signature": "c2lnbmF0dXJl"}}}
+		call := llmtest.Exchange{Reply: llmtest.Answer{Plain: plain, ToolCalls: []llmtest.CallSpec{{Name: "read_file", Args: map[string]any{"path": "a.go"}, Extra: sig}}}}
+		gemini := llmtest.Fault{Status: 400, Unless: "c2lnbmF0dXJl",
+			Message: "Function call is missing a thought_signature in functionCall parts."}
+		script := llmtest.Script{call, llmtest.Reply("done").After(gemini)}
+		if plain {
+			// A plain body to a streaming request is asked again without
+			// streaming.
+			script = append(llmtest.Script{call}, script...)
+		}
+		out, _, srv := runAgent(t, script)
+		assert.Equal(t, llm.StopFinished, out.Reason)
+		last := srv.Requests()[len(srv.Requests())-1]
+		assert.Contains(t, string(last.Body), "c2lnbmF0dXJl", "plain=%v", plain)
+		if !plain {
+			checkSignature(t, srv)
+		}
+	}
+}
+
+func checkSignature(t *testing.T, srv *llmtest.Server) {
 	require.Len(t, srv.Requests(), 2, "accepted the first time")
 	var body struct {
 		Messages []struct {

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -30,6 +31,8 @@ type hint struct {
 	retryAfterMS string
 	// patches add provider fields to the request body (client_wire.go).
 	patches []extraPatch
+	// body, when set, receives a copy of a plain JSON response body.
+	body *bytes.Buffer
 }
 
 type hintKey struct{}
@@ -57,6 +60,13 @@ func (t *hintTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if h != nil && resp != nil {
 		h.retryAfter = resp.Header.Get("Retry-After")
 		h.retryAfterMS = resp.Header.Get("Retry-After-Ms")
+		if h.body != nil && strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+			h.body.Reset()
+			resp.Body = struct {
+				io.Reader
+				io.Closer
+			}{io.TeeReader(resp.Body, h.body), resp.Body}
+		}
 	}
 	return resp, err
 }
