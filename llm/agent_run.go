@@ -172,10 +172,9 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 		calls, r.ignored = parseTextAction(msg.Content, r.state.Step, r.tools)
 	} else {
 		if len(msg.ToolCalls) == 0 {
+			// Calls written as text (bare JSON, <tool_call> tags, a fenced
+			// object) are calls; any other text stays the answer.
 			msg.ToolCalls, msg.Content = parseTextCalls(msg.Content, r.state.Step, r.tools)
-			if msg.ToolCalls == nil {
-				msg.Content = resp.Message.Content
-			}
 		}
 		msg.ToolCalls = normalizeCalls(msg.ToolCalls)
 		calls = msg.ToolCalls
@@ -210,7 +209,7 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 		r.state.Messages = append(r.state.Messages, r.resultMessage(tc, res))
 	}
 	r.record(rec)
-	if reason := r.formatErrors(calls, rec); reason != "" {
+	if reason := r.formatErrors(calls); reason != "" {
 		return reason, nil
 	}
 	looping := r.looping(calls)

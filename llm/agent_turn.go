@@ -140,7 +140,7 @@ func (r *run) repairCalls(calls []ToolCall) []ToolCall {
 // formatErrors counts a turn whose every call was malformed (unknown tool
 // or unreadable arguments) as a reply without an action; a bounded run of
 // them ends the run with StopNoAction.
-func (r *run) formatErrors(calls []ToolCall, rec StepRecord) StopReason {
+func (r *run) formatErrors(calls []ToolCall) StopReason {
 	r.cuts = 0
 	malformed := 0
 	for _, tc := range calls {
