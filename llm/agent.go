@@ -66,5 +66,9 @@ type Outcome struct {
 	Steps    []StepRecord
 	Usage    Usage
 	Cost     float64 // sum of the responses' Cost (configured prices)
-	Err      error   // the model error behind StopModelError (or a context-window StopTokenBudget)
+	Err      error   // the model error behind StopModelError or StopContextWindow
+	// Detail says in words why a run ended with StopOutputLimit,
+	// StopNoAction or StopContextWindow (the last cut-off, refusal, content
+	// filter or the endpoint's message), for a spec note or an item reason.
+	Detail string
 }

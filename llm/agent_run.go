@@ -18,9 +18,16 @@ const StopError StopReason = "error"
 // LoopPolicy tunes loop detection: a run stops with StopLoop when the same
 // step (same tool calls with the same arguments) occurs Repeats times within
 // the last Window steps. Zero fields take the defaults (Window 6, Repeats 3).
+// It also bounds replies that are no action (see Run).
 type LoopPolicy struct {
 	Window  int
 	Repeats int
+	// MaxCutoffs is how many replies in a row may be cut at the output
+	// limit before StopOutputLimit (0: 3).
+	MaxCutoffs int
+	// MaxNoAction is how many replies in a row may be empty, refused,
+	// filtered or only malformed calls before StopNoAction (0: 3).
+	MaxNoAction int
 }
 
 // ProtocolChooser is implemented by models that know which protocol their
@@ -34,9 +41,16 @@ type ProtocolChooser interface {
 // result per call → again, until the model answers without a call, a tool
 // result or hook asks to stop, or a budget runs out. in is not modified.
 //
+// A reply is never taken as the final answer when it was cut at the output
+// limit, refused, stopped by a content filter or empty: the loop tells the
+// model and asks again, and a bounded run of such replies (LoopPolicy) ends
+// with StopOutputLimit or StopNoAction, Outcome.Detail naming the cause.
+// Tool calls written as text are taken as calls; invalid arguments are
+// repaired or answered with an error and replaced by {} in the history.
+//
 // The Outcome is always non-nil. Budget stops, loop detection and a finished
 // run return a nil error; a prompt that outgrew the model's context window
-// (ErrContextLength, in Outcome.Err) is a StopTokenBudget too. A cancelled ctx returns ctx's error with
+// (ErrContextLength, in Outcome.Err) is a StopContextWindow. A cancelled ctx returns ctx's error with
 // StopCancelled; a failed model call returns the error with StopModelError
 // (also in Outcome.Err); a tool or hook Go error returns it with StopError.
 func (a *Agent) Run(ctx context.Context, in []Message) (*Outcome, error) {
@@ -113,6 +127,10 @@ type run struct {
 	sigs     []string // step signatures, for loop detection
 	ignored  int      // text protocol: actions after the first in this reply
 	modelErr error
+	cuts     int               // replies cut at the output limit in a row
+	noAction int               // replies in a row that were no action (empty, refused, filtered, malformed)
+	detail   string            // Outcome.Detail
+	badArgs  map[string]string // call id → why its arguments were not run
 }
 
 func (r *run) budgetStop(ctx context.Context, step int) StopReason {
@@ -145,7 +163,6 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 	}
 	msg := resp.Message
 	msg.Role = Assistant
-	r.final = msg
 	r.state.Usage = r.state.Usage.Add(resp.Usage)
 	r.cost += resp.Cost
 	rec := StepRecord{Step: r.state.Step, Usage: resp.Usage, Content: truncate(msg.Content, 500)}
@@ -154,13 +171,29 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 	if r.protocol == ProtocolText {
 		calls, r.ignored = parseTextAction(msg.Content, r.state.Step, r.tools)
 	} else {
+		if len(msg.ToolCalls) == 0 {
+			// Calls written as text (bare JSON, <tool_call> tags, a fenced
+			// object) are calls; any other text stays the answer.
+			msg.ToolCalls, msg.Content = parseTextCalls(msg.Content, r.state.Step, r.tools)
+		}
+		msg.ToolCalls = normalizeCalls(msg.ToolCalls)
 		calls = msg.ToolCalls
 	}
-	r.state.Messages = append(r.state.Messages, msg)
+	r.final = msg
+	if t := r.classify(resp, msg, calls); t != turnOK {
+		r.record(rec)
+		return r.retryTurn(t, resp, msg)
+	}
 	if len(calls) == 0 {
+		r.state.Messages = append(r.state.Messages, msg)
 		r.record(rec)
 		return StopFinished, nil
 	}
+	calls = r.repairCalls(calls)
+	if r.protocol != ProtocolText {
+		msg.ToolCalls = calls
+	}
+	r.state.Messages = append(r.state.Messages, msg)
 	rec.Calls = calls
 	stop := false
 	for _, tc := range calls {
@@ -176,6 +209,9 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 		r.state.Messages = append(r.state.Messages, r.resultMessage(tc, res))
 	}
 	r.record(rec)
+	if reason := r.formatErrors(calls); reason != "" {
+		return reason, nil
+	}
 	looping := r.looping(calls)
 	if h := r.a.Hooks.AfterStep; h != nil {
 		if err := h(ctx, &r.state); err != nil {
@@ -208,7 +244,8 @@ func (r *run) call(ctx context.Context) (*Response, StopReason, error) {
 	}
 	r.modelErr = err
 	if errors.Is(err, ErrContextLength) {
-		return nil, StopTokenBudget, nil // the window is a token budget too
+		r.detail = err.Error()
+		return nil, StopContextWindow, nil // graceful: what was gathered is kept
 	}
 	return nil, StopModelError, fmt.Errorf("%s step %d: %w", r.a.Role, r.state.Step, err)
 }
@@ -219,13 +256,10 @@ func (r *run) exec(ctx context.Context, tc ToolCall) (ToolResult, error) {
 	if !ok {
 		return ErrorResult("unknown tool %q; available tools: %s", tc.Name, strings.Join(r.toolNames(), ", ")), nil
 	}
-	args := strings.TrimSpace(tc.Arguments)
-	if args == "" {
-		args = "{}"
+	if why, bad := r.badArgs[tc.ID]; bad {
+		return ErrorResult("%s", why), nil
 	}
-	if !json.Valid([]byte(args)) {
-		return ErrorResult("arguments of %s are not valid JSON: %s", tc.Name, truncate(args, 200)), nil
-	}
+	args := coerceArgs(tc.Arguments, t.Spec().Parameters)
 	return t.Call(ctx, json.RawMessage(args))
 }
 
@@ -312,7 +346,7 @@ func canonicalJSON(s string) string {
 func (r *run) end(reason StopReason, err error) (*Outcome, error) {
 	out := &Outcome{
 		Reason: reason, Messages: r.state.Messages, Final: r.final,
-		Steps: r.state.Steps, Usage: r.state.Usage, Cost: r.cost, Err: r.modelErr,
+		Steps: r.state.Steps, Usage: r.state.Usage, Cost: r.cost, Err: r.modelErr, Detail: r.detail,
 	}
 	return out, err
 }

@@ -298,21 +298,34 @@ func TestAgentHookStopAndStepRecords(t *testing.T) {
 	assert.Equal(t, long, out.Final.Content, "the message itself is whole")
 }
 
-func TestAgentContextWindowOverflowIsATokenBudgetStop(t *testing.T) {
+func TestAgentContextWindowOverflowIsAContextWindowStop(t *testing.T) {
 	t.Parallel()
-	tooLong := llmtest.Fault{Status: 400, Message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens."}
-	srv := llmtest.NewServer(t, llmtest.Script{
-		llmtest.Call("read_file", `{"path":"big.go"}`),
-		llmtest.Reply("never").After(tooLong),
-	})
-	c, _ := newClient(t, srv)
-	var calls atomic.Int32
-	a := &llm.Agent{Model: c, Tools: []llm.Tool{readTool(map[string]string{"big.go": "huge"}, &calls)}}
-	out, err := a.Run(t.Context(), userMsg("go"))
-	require.NoError(t, err, "graceful, like any budget stop")
-	assert.Equal(t, llm.StopTokenBudget, out.Reason)
-	require.ErrorIs(t, out.Err, llm.ErrContextLength)
-	assert.EqualValues(t, 1, calls.Load(), "what was gathered is kept")
-	_, err = c.Chat(t.Context(), llm.Request{Messages: userMsg("finish the script")})
-	require.NoError(t, err)
+	for name, tooLong := range map[string]llmtest.Fault{
+		"openai": {Status: 400, Message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens."},
+		// https://github.com/ggml-org/llama.cpp/pull/15780: sent with 400 or 500.
+		"llama.cpp 400": {Status: 400, Code: "exceed_context_size_error", Message: "the request exceeds the available context size, try increasing it"},
+		"llama.cpp 500": {Status: 500, Code: "exceed_context_size_error", Message: "the request exceeds the available context size. try increasing the context size or enable context shift"},
+		// https://github.com/google-gemini/gemini-cli/issues/4118
+		"gemini": {Status: 400, Message: "The input token count (132478) exceeds the maximum number of tokens allowed (131072)."},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv := llmtest.NewServer(t, llmtest.Script{
+				llmtest.Call("read_file", `{"path":"big.go"}`),
+				llmtest.Reply("never").After(tooLong),
+			})
+			c, _ := newClient(t, srv)
+			var calls atomic.Int32
+			a := &llm.Agent{Model: c, Tools: []llm.Tool{readTool(map[string]string{"big.go": "huge"}, &calls)}}
+			out, err := a.Run(t.Context(), userMsg("go"))
+			require.NoError(t, err, "graceful, like any budget stop")
+			assert.Equal(t, llm.StopContextWindow, out.Reason)
+			require.ErrorIs(t, out.Err, llm.ErrContextLength)
+			assert.Contains(t, out.Detail, tooLong.Message)
+			assert.EqualValues(t, 1, calls.Load(), "what was gathered is kept")
+			assert.Len(t, srv.Requests(), 2, "not retried: the same prompt fails the same way")
+			_, err = c.Chat(t.Context(), llm.Request{Messages: userMsg("finish the script")})
+			require.NoError(t, err)
+		})
+	}
 }

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -37,6 +39,9 @@ type Client struct {
 	// noJSONMode flips to true once the server rejected response_format;
 	// JSON is then asked for in the prompt only (ChatJSON validates).
 	noJSONMode atomic.Bool
+	// reasoning maps a model name to whether its history carries
+	// reasoning_content, once its server said so in a 400.
+	reasoning sync.Map
 }
 
 // NewClient validates cfg and returns a Client. It does not contact the
@@ -49,6 +54,7 @@ func NewClient(cfg Config) (*Client, error) {
 	cfg.Roles = maps.Clone(cfg.Roles)
 	cfg.Prices = maps.Clone(cfg.Prices)
 	cfg.Protocols = maps.Clone(cfg.Protocols)
+	cfg.SendReasoning = maps.Clone(cfg.SendReasoning)
 	if cfg.Timeout == 0 {
 		cfg.Timeout = 5 * time.Minute
 	}
@@ -110,27 +116,19 @@ func (c *Client) Chat(ctx context.Context, req Request) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	oreq, err := c.buildRequest(r, req)
-	if err != nil {
-		return nil, err
-	}
 	start := time.Now()
 	resp, err := c.withRetry(ctx, req.Role, func(actx context.Context) (*Response, error) {
-		return c.attempt(actx, oreq)
+		return c.attempt(actx, r, req)
 	})
 	if err != nil {
-		err = c.explain(r, err)
+		err = c.explain(r, req.Role, err)
 		c.log.DebugContext(ctx, "model call failed", "role", req.Role, "model", r.model, "error", err)
 		return nil, err
 	}
-	if resp.Usage == (Usage{}) {
-		// Servers without usage reporting: estimate, so budgets still work.
-		resp.Usage = Usage{PromptTokens: c.tokens.Messages(req.Messages) + c.countSpecs(req.Tools),
-			CompletionTokens: c.tokens.Messages([]Message{resp.Message})}
-		resp.UsageEstimated = true
+	if err := c.fillUsage(resp, r, req); err != nil {
+		c.log.DebugContext(ctx, "model call truncated", "role", req.Role, "model", r.model, "error", err)
+		return nil, err
 	}
-	resp.Model = r.model
-	resp.Cost = r.price.Cost(resp.Usage)
 	c.log.DebugContext(ctx, "model call", "role", req.Role, "model", r.model,
 		"prompt_tokens", resp.Usage.PromptTokens, "completion_tokens", resp.Usage.CompletionTokens,
 		"cached_tokens", resp.Usage.CachedTokens, "finish", resp.FinishReason, "duration", time.Since(start))
@@ -155,8 +153,13 @@ func (c *Client) Check(ctx context.Context, role Role) error {
 }
 
 // attempt runs one HTTP exchange, dropping response_format when the server
-// rejects it.
-func (c *Client) attempt(ctx context.Context, oreq openai.ChatCompletionRequest) (*Response, error) {
+// rejects it and switching reasoning_content in the history on (or off)
+// when the server's 400 asks for it.
+func (c *Client) attempt(ctx context.Context, r resolved, req Request) (*Response, error) {
+	oreq, patches := c.buildRequest(r, req)
+	if h, _ := ctx.Value(hintKey{}).(*hint); h != nil {
+		h.patches = patches
+	}
 	if c.noJSONMode.Load() {
 		oreq.ResponseFormat = nil
 	}
@@ -166,7 +169,33 @@ func (c *Client) attempt(ctx context.Context, oreq openai.ChatCompletionRequest)
 		oreq.ResponseFormat = nil
 		resp, err = c.exchange(ctx, oreq)
 	}
+	if err != nil && rejects(err, "reasoning_content") && hasReasoning(req.Messages) {
+		// DeepSeek's and Kimi's thinking modes need it back ("The
+		// reasoning_content in the thinking mode must be passed back to
+		// the API"); deepseek-reasoner refuses it. Learn which, per model.
+		c.reasoning.Store(r.model, !c.sendsReasoning(r.model))
+		oreq.Messages, _ = toOpenAIMessages(req.Messages, c.sendsReasoning(r.model))
+		resp, err = c.exchange(ctx, oreq)
+	}
 	return resp, err
+}
+
+// sendsReasoning says whether model gets its reasoning back in the
+// history: learnt from its 400, else Config.SendReasoning.
+func (c *Client) sendsReasoning(model string) bool {
+	if v, ok := c.reasoning.Load(model); ok {
+		return v.(bool)
+	}
+	return c.cfg.SendReasoning[model]
+}
+
+func hasReasoning(ms []Message) bool {
+	for _, m := range ms {
+		if m.Role == Assistant && m.Reasoning != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // exchange runs one HTTP exchange, streaming unless the server does not.
@@ -180,17 +209,26 @@ func (c *Client) exchange(ctx context.Context, oreq openai.ChatCompletionRequest
 	}
 	oreq.Stream = false
 	oreq.StreamOptions = nil
+	h, _ := ctx.Value(hintKey{}).(*hint)
+	if h != nil {
+		h.body = &bytes.Buffer{} // the transport keeps the raw body for what go-openai drops
+	}
 	out, err := c.api.CreateChatCompletion(ctx, oreq)
 	if err != nil {
 		return nil, err
 	}
-	return fromCompletion(out)
+	resp, err := fromCompletion(out)
+	if err == nil && h != nil {
+		addRawMessage(resp, h.body.Bytes())
+	}
+	return resp, err
 }
 
-func (c *Client) buildRequest(r resolved, req Request) (openai.ChatCompletionRequest, error) {
+func (c *Client) buildRequest(r resolved, req Request) (openai.ChatCompletionRequest, []extraPatch) {
+	msgs, patches := toOpenAIMessages(req.Messages, c.sendsReasoning(r.model))
 	oreq := openai.ChatCompletionRequest{
 		Model:       r.model,
-		Messages:    toOpenAIMessages(req.Messages),
+		Messages:    msgs,
 		Temperature: r.temperature,
 	}
 	maxTokens := req.MaxTokens
@@ -212,7 +250,7 @@ func (c *Client) buildRequest(r resolved, req Request) (openai.ChatCompletionReq
 	if req.JSON {
 		oreq.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
 	}
-	return oreq, nil
+	return oreq, patches
 }
 
 func reasoningModel(model string) bool {
@@ -224,26 +262,6 @@ func reasoningModel(model string) bool {
 	return false
 }
 
-// toOpenAIMessages converts our messages; Reasoning is never sent back.
-func toOpenAIMessages(ms []Message) []openai.ChatCompletionMessage {
-	out := make([]openai.ChatCompletionMessage, 0, len(ms))
-	for _, m := range ms {
-		om := openai.ChatCompletionMessage{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID, Name: m.Name}
-		if m.Role == ToolRole {
-			// The tool message schema has no name; strict servers reject it.
-			om.Name = ""
-		}
-		for _, tc := range m.ToolCalls {
-			om.ToolCalls = append(om.ToolCalls, openai.ToolCall{
-				ID: tc.ID, Type: openai.ToolTypeFunction,
-				Function: openai.FunctionCall{Name: tc.Name, Arguments: tc.Arguments},
-			})
-		}
-		out = append(out, om)
-	}
-	return out
-}
-
 func fromCompletion(out openai.ChatCompletionResponse) (*Response, error) {
 	if len(out.Choices) == 0 {
 		return nil, fmt.Errorf("%w: reply has no choices", ErrMalformedReply)
@@ -251,14 +269,22 @@ func fromCompletion(out openai.ChatCompletionResponse) (*Response, error) {
 	ch := out.Choices[0]
 	msg := Message{Role: Assistant, Content: ch.Message.Content, Reasoning: ch.Message.ReasoningContent}
 	msg.Content, msg.Reasoning = splitThink(msg.Content, msg.Reasoning)
-	for i, tc := range ch.Message.ToolCalls {
-		id := tc.ID
-		if id == "" {
-			id = fmt.Sprintf("call_%d", i)
-		}
-		msg.ToolCalls = append(msg.ToolCalls, ToolCall{ID: id, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+	var calls []ToolCall
+	for _, tc := range ch.Message.ToolCalls {
+		calls = append(calls, ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
 	}
-	return &Response{Message: msg, FinishReason: string(ch.FinishReason), Usage: fromUsage(&out.Usage)}, nil
+	msg.ToolCalls = normalizeCalls(calls)
+	resp := &Response{Message: msg, FinishReason: string(ch.FinishReason), Usage: fromUsage(&out.Usage), Refusal: ch.Message.Refusal}
+	resp.total = totalOnly(&out.Usage)
+	return resp, nil
+}
+
+// totalOnly returns total_tokens when the server reported nothing else.
+func totalOnly(u *openai.Usage) int {
+	if u == nil || u.PromptTokens != 0 || u.CompletionTokens != 0 {
+		return 0
+	}
+	return u.TotalTokens
 }
 
 func fromUsage(u *openai.Usage) Usage {

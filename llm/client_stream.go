@@ -54,8 +54,9 @@ func (c *Client) stream(ctx context.Context, oreq openai.ChatCompletionRequest) 
 			return nil, fmt.Errorf("%w: stream chunk: %w", ErrMalformedReply, err)
 		}
 		chunks++
-		asm.add(chunk)
-		asm.reasoning.WriteString(reasoningField(raw))
+		reasoning, extras := readRawDelta(raw)
+		asm.add(chunk, extras)
+		asm.reasoning.WriteString(reasoning)
 		if chunk.Usage != nil {
 			asm.usage.CachedTokens = max(asm.usage.CachedTokens, deepSeekCacheHits(raw))
 		}
@@ -63,7 +64,7 @@ func (c *Client) stream(ctx context.Context, oreq openai.ChatCompletionRequest) 
 	if chunks == 0 {
 		return nil, errNotStreamed
 	}
-	if asm.finish == "" && asm.content.Len() == 0 && len(asm.calls) == 0 {
+	if asm.finish == "" && asm.content.Len() == 0 && len(asm.calls) == 0 && asm.refusal.Len() == 0 {
 		// go-openai reports a stream cut before [DONE] as a clean end.
 		return nil, fmt.Errorf("%w: stream ended without an answer", ErrMalformedReply)
 	}
@@ -85,47 +86,32 @@ func deepSeekCacheHits(raw []byte) int {
 	return v.Usage.Hits
 }
 
-// reasoningField reads delta.reasoning, the name OpenRouter and Ollama use
-// for what DeepSeek calls reasoning_content (which go-openai decodes).
-func reasoningField(raw []byte) string {
-	if !bytes.Contains(raw, []byte(`"reasoning"`)) {
-		return ""
-	}
-	var v struct {
-		Choices []struct {
-			Index int `json:"index"`
-			Delta struct {
-				Reasoning string `json:"reasoning"`
-			} `json:"delta"`
-		} `json:"choices"`
-	}
-	if json.Unmarshal(raw, &v) != nil {
-		return ""
-	}
-	for _, ch := range v.Choices {
-		if ch.Index == 0 {
-			return ch.Delta.Reasoning
-		}
-	}
-	return ""
-}
-
-// splitThink moves a leading <think>...</think> block (DeepSeek-R1 and Qwen3
-// served by Ollama, vLLM without a reasoning parser) from the answer into
-// the reasoning.
+// splitThink moves reasoning written into the answer to the reasoning:
+// a leading <think>...</think> block (DeepSeek-R1 and Qwen3 served by
+// Ollama, vLLM without a reasoning parser), or everything before a closing
+// </think> that has no opening tag (R1 distills through llama.cpp, whose
+// template already opened it). A leading <think> never closed (the reply
+// was cut while thinking) is all reasoning: draft edits inside reasoning
+// must never be taken as the answer.
 func splitThink(content, reasoning string) (string, string) {
-	rest, ok := strings.CutPrefix(strings.TrimLeft(content, " \t\r\n"), "<think>")
-	if !ok {
-		return content, reasoning
+	add := func(think string) string {
+		think = strings.TrimSpace(think)
+		if reasoning == "" || think == "" {
+			return reasoning + think
+		}
+		return reasoning + "\n" + think
 	}
-	think, answer, closed := strings.Cut(rest, "</think>")
-	if !closed {
-		return content, reasoning // cut short: leave it visible
+	if rest, ok := strings.CutPrefix(strings.TrimLeft(content, " \t\r\n"), "<think>"); ok {
+		think, answer, closed := strings.Cut(rest, "</think>")
+		if !closed {
+			return "", add(rest)
+		}
+		return strings.TrimLeft(answer, " \t\r\n"), add(think)
 	}
-	if reasoning != "" {
-		reasoning += "\n"
+	if think, answer, ok := strings.Cut(content, "</think>"); ok && !strings.Contains(think, "<think>") {
+		return strings.TrimLeft(answer, " \t\r\n"), add(think)
 	}
-	return strings.TrimLeft(answer, " \t\r\n"), reasoning + strings.TrimSpace(think)
+	return content, reasoning
 }
 
 // rejects recognises a 400/422 naming a request field the server does not
@@ -139,16 +125,18 @@ func rejects(err error, field string) bool {
 // joined by index. Without an index (servers differ here) a delta belongs to
 // the call it names by ID; without an ID either, see continues.
 type assembler struct {
-	content, reasoning strings.Builder
-	calls              []*ToolCall
-	byIndex            map[int]*ToolCall
-	finish             string
-	usage              Usage
+	content, reasoning, refusal strings.Builder
+	calls                       []*ToolCall
+	byIndex                     map[int]*ToolCall
+	finish                      string
+	usage                       Usage
+	total                       int // total_tokens reported alone
 }
 
-func (a *assembler) add(chunk openai.ChatCompletionStreamResponse) {
+func (a *assembler) add(chunk openai.ChatCompletionStreamResponse, extras map[int]json.RawMessage) {
 	if chunk.Usage != nil {
 		a.usage = fromUsage(chunk.Usage)
+		a.total = totalOnly(chunk.Usage)
 	}
 	for _, ch := range chunk.Choices {
 		if ch.Index != 0 {
@@ -156,6 +144,7 @@ func (a *assembler) add(chunk openai.ChatCompletionStreamResponse) {
 		}
 		a.content.WriteString(ch.Delta.Content)
 		a.reasoning.WriteString(ch.Delta.ReasoningContent)
+		a.refusal.WriteString(ch.Delta.Refusal)
 		if ch.FinishReason != "" {
 			a.finish = string(ch.FinishReason)
 		}
@@ -163,18 +152,21 @@ func (a *assembler) add(chunk openai.ChatCompletionStreamResponse) {
 		if len(deltas) > 1 && deltas[0].Index == nil {
 			// Several calls in one delta without indexes are distinct
 			// calls by position, whole (Gemini).
-			for _, d := range deltas {
-				a.calls = append(a.calls, &ToolCall{ID: d.ID, Name: d.Function.Name, Arguments: d.Function.Arguments})
+			for pos, d := range deltas {
+				a.calls = append(a.calls, &ToolCall{ID: d.ID, Name: d.Function.Name, Arguments: d.Function.Arguments, Extra: extras[pos]})
 			}
 			continue
 		}
-		for _, d := range deltas {
-			a.addCall(d)
+		for pos, d := range deltas {
+			tc := a.addCall(d)
+			if e := extras[pos]; e != nil {
+				tc.Extra = e
+			}
 		}
 	}
 }
 
-func (a *assembler) addCall(d openai.ToolCall) {
+func (a *assembler) addCall(d openai.ToolCall) *ToolCall {
 	var tc *ToolCall
 	switch {
 	case d.Index != nil:
@@ -182,6 +174,11 @@ func (a *assembler) addCall(d openai.ToolCall) {
 			a.byIndex = map[int]*ToolCall{}
 		}
 		tc = a.byIndex[*d.Index]
+		if tc != nil && d.ID != "" && tc.ID != "" && d.ID != tc.ID {
+			// A new id at a used index is a new call (Ollama numbers
+			// every parallel call 0).
+			tc = nil
+		}
 		if tc == nil {
 			tc = &ToolCall{}
 			a.byIndex[*d.Index] = tc
@@ -211,6 +208,7 @@ func (a *assembler) addCall(d openai.ToolCall) {
 		tc.Name += d.Function.Name
 	}
 	tc.Arguments += d.Function.Arguments
+	return tc
 }
 
 // continues says whether a delta without index or ID continues last: it
@@ -229,12 +227,10 @@ func continues(last *ToolCall, d openai.ToolCall) bool {
 func (a *assembler) response() *Response {
 	msg := Message{Role: Assistant, Content: a.content.String(), Reasoning: a.reasoning.String()}
 	msg.Content, msg.Reasoning = splitThink(msg.Content, msg.Reasoning)
-	for i, tc := range a.calls {
-		call := *tc
-		if call.ID == "" {
-			call.ID = fmt.Sprintf("call_%d", i)
-		}
-		msg.ToolCalls = append(msg.ToolCalls, call)
+	calls := make([]ToolCall, 0, len(a.calls))
+	for _, tc := range a.calls {
+		calls = append(calls, *tc)
 	}
-	return &Response{Message: msg, FinishReason: a.finish, Usage: a.usage}
+	msg.ToolCalls = normalizeCalls(calls)
+	return &Response{Message: msg, FinishReason: a.finish, Usage: a.usage, Refusal: a.refusal.String(), total: a.total}
 }

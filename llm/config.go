@@ -43,6 +43,11 @@ type Config struct {
 	// Protocols selects the protocol per model name, for models without
 	// tool calling behind an endpoint that has others with it.
 	Protocols map[string]Protocol `json:"protocols,omitempty" yaml:"protocols,omitempty"`
+	// SendReasoning names models whose reasoning must come back in the
+	// history (DeepSeek's and Kimi's thinking modes with tool calls). The
+	// Client also learns it from the provider's own 400, so this only
+	// saves that first refused request.
+	SendReasoning map[string]bool `json:"send_reasoning,omitempty" yaml:"send_reasoning,omitempty"`
 	// Prices per model name, for cost estimates and cost budgets.
 	Prices map[string]Price `json:"prices,omitempty" yaml:"prices,omitempty"`
 	// NoStream uses plain JSON replies instead of server-sent events.

@@ -6,6 +6,17 @@
 // reasons and budgets, the text action protocol for models without tool
 // calling, offline token counting and a usage/cost Ledger.
 //
+// Real models and servers misbehave; the loop and the client absorb it at
+// this layer: a reply cut at the output limit, refused, filtered or empty
+// is never a final answer (StopOutputLimit, StopNoAction after a bounded
+// run); tool calls written as text are taken as calls; invalid arguments
+// are repaired or answered with an error and never replayed; glued calls
+// are split and string-typed numbers coerced to the tool's schema;
+// reasoning is kept out of the answer (<think> tags included) and sent back
+// to models that need it; every request is made valid for strict servers
+// (hygiene in client_wire.go); context overflow, silent truncation, quota
+// and missing tool support are named errors.
+//
 // It must never import other issuesmith packages, read environment
 // variables or log prompts, keys or replies above Debug. Model-fixable
 // mistakes (unknown tool, bad arguments) are tool results; only our own

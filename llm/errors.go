@@ -26,20 +26,39 @@ var (
 	ErrMalformedReply = errors.New("malformed model reply")
 	// ErrInvalidJSON: a reply that had to be JSON was not.
 	ErrInvalidJSON = errors.New("model reply is not valid JSON")
-	// ErrContextLength: the prompt does not fit the model's context window.
-	// Agent.Run ends such a run as StopTokenBudget, keeping what it gathered.
+	// ErrContextLength: the prompt does not fit the model's context window
+	// (the endpoint refused it, or cut it silently). Agent.Run ends such a
+	// run as StopContextWindow, keeping what it gathered.
 	ErrContextLength = errors.New("prompt exceeds the model's context window")
+	// ErrQuota: the account behind the key has no quota or credit left
+	// (OpenAI's 429 insufficient_quota); retrying does not help.
+	ErrQuota = errors.New("model account out of quota")
+	// ErrNoToolSupport: the endpoint cannot give this model tools (Ollama's
+	// "does not support tools", vLLM without --enable-auto-tool-choice);
+	// the error names the protocol setting that switches to text actions.
+	ErrNoToolSupport = errors.New("model endpoint cannot call tools for this model")
 )
 
 // explain turns a final transport error into one that names what to fix,
 // with the API key scrubbed from whatever the server echoed.
-func (c *Client) explain(r resolved, err error) error {
-	return redact(c.explainRaw(r, err), c.cfg.APIKey)
+func (c *Client) explain(r resolved, role Role, err error) error {
+	return redact(c.explainRaw(r, role, err), c.cfg.APIKey)
 }
 
-func (c *Client) explainRaw(r resolved, err error) error {
+func (c *Client) explainRaw(r resolved, role Role, err error) error {
 	code, _ := statusOf(err)
 	switch {
+	case errors.Is(err, ErrContextLength), errors.Is(err, ErrTimeout):
+		return err
+	case contextTooLong(err):
+		return fmt.Errorf("%w: model %q: %w", ErrContextLength, r.model, err)
+	case outOfQuota(err):
+		return fmt.Errorf("%w: model %q at %s: the account has no quota or credit left (check its plan and billing; "+
+			"retrying does not help): %w", ErrQuota, r.model, c.base, err)
+	case noToolSupport(err):
+		return fmt.Errorf("%w: model %q at %s: use the text protocol for it: set %s (%s=%s) or %s (%s:%s): %w",
+			ErrNoToolSupport, r.model, c.base, c.cfg.setting("protocols."+r.model), r.model, ProtocolText,
+			c.cfg.setting("roles."+string(role)+".protocol"), role, ProtocolText, err)
 	case errors.Is(err, syscall.ECONNREFUSED) || isDNSError(err) || isTLSError(err):
 		return fmt.Errorf("%w: %s (check %s): %w", ErrUnreachable, c.base, c.cfg.setting("base_url"), err)
 	case code == 401 || code == 403:
@@ -47,8 +66,6 @@ func (c *Client) explainRaw(r resolved, err error) error {
 	case code == 404:
 		return fmt.Errorf("%w: %s answered 404 for model %q (check %s and %s): %w", ErrModelNotFound, c.base, r.model,
 			c.cfg.setting(r.modelKey), c.cfg.setting("base_url"), err)
-	case (code == 400 || code == 413) && contextTooLong(err):
-		return fmt.Errorf("%w: model %q: %w", ErrContextLength, r.model, err)
 	case code == 429:
 		return fmt.Errorf("%w: model %q: %w", ErrRateLimited, r.model, err)
 	}
@@ -84,13 +101,43 @@ func isTLSError(err error) bool {
 }
 
 // contextTooLong recognises the servers' ways of saying the prompt is too
-// long (OpenAI's code, vLLM's, Ollama's and DeepSeek's messages).
+// long: OpenAI's code, vLLM's, Ollama's and DeepSeek's messages,
+// llama.cpp's ("the request exceeds the available context size", type
+// exceed_context_size_error, sent with 400 or 500:
+// https://github.com/ggml-org/llama.cpp/pull/15780) and Gemini's ("The
+// input token count (N) exceeds the maximum number of tokens allowed (M)":
+// https://github.com/google-gemini/gemini-cli/issues/4118).
 func contextTooLong(err error) bool {
+	if code, ok := statusOf(err); ok && code != 400 && code != 413 && code != 500 {
+		return false
+	}
 	msg := strings.ToLower(err.Error())
-	for _, s := range []string{"context_length_exceeded", "maximum context length", "context length", "context window", "too many tokens", "prompt is too long"} {
+	for _, s := range []string{"context_length_exceeded", "maximum context length", "context length", "context window",
+		"too many tokens", "prompt is too long", "exceeds the available context size", "exceed_context_size_error",
+		"maximum number of tokens allowed"} {
 		if strings.Contains(msg, s) {
 			return true
 		}
 	}
 	return false
+}
+
+// outOfQuota recognises OpenAI's 429 insufficient_quota ("You exceeded your
+// current quota"), which no wait cures.
+func outOfQuota(err error) bool {
+	code, _ := statusOf(err)
+	msg := strings.ToLower(err.Error())
+	return code == 429 && (strings.Contains(msg, "insufficient_quota") || strings.Contains(msg, "exceeded your current quota"))
+}
+
+// noToolSupport recognises a server refusing tools for the model: Ollama's
+// "<model> does not support tools"
+// (https://github.com/ollama/ollama/issues/5793) and vLLM's "\"auto\" tool
+// choice requires --enable-auto-tool-choice and --tool-call-parser to be
+// set" (https://github.com/vllm-project/vllm/issues/9986).
+func noToolSupport(err error) bool {
+	code, _ := statusOf(err)
+	msg := strings.ToLower(err.Error())
+	return (code == 400 || code == 422 || code == 500) &&
+		(strings.Contains(msg, "does not support tools") || strings.Contains(msg, "enable-auto-tool-choice"))
 }

@@ -42,9 +42,14 @@ func ChatJSON(ctx context.Context, m Model, req Request, v any, attempts int) (*
 		if i+1 >= attempts {
 			return resp, fmt.Errorf("%w after %d attempts: %v; reply began %q", ErrInvalidJSON, attempts, err, truncate(text, 120))
 		}
-		msgs = append(msgs, Message{Role: Assistant, Content: resp.Message.Content},
-			Message{Role: User, Content: fmt.Sprintf("error: your reply is not valid JSON for the requested shape: %v. "+
-				"Reply with exactly one JSON object and nothing else.", err)})
+		why := fmt.Sprintf("error: your reply is not valid JSON for the requested shape: %v. "+
+			"Reply with exactly one JSON object and nothing else.", err)
+		if resp.FinishReason == FinishLength {
+			// Asking for the same object again invites the same cut.
+			why = "error: your reply was cut off at the output limit before the JSON object was complete. " +
+				"Reply with exactly one JSON object again, shorter: fewer and shorter strings, no commentary."
+		}
+		msgs = append(msgs, Message{Role: Assistant, Content: resp.Message.Content}, Message{Role: User, Content: why})
 	}
 }
 

@@ -64,3 +64,19 @@ func TestChatJSONWithoutServerJSONMode(t *testing.T) {
 	assert.False(t, reqs[2].JSON, "and remembered")
 	assert.Empty(t, sl.waits())
 }
+
+func TestChatJSONTellsACutReplyToBeShorter(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.Script{
+		llmtest.Reply(`{"title": "Fix crash", "files": ["main.go", "conf`).Finish(llm.FinishLength),
+		llmtest.Reply(`{"title": "Fix crash", "files": ["main.go"]}`).When(llmtest.Expect{Last: "cut off at the output limit"}),
+	})
+	c, _ := newClient(t, srv)
+	var v struct {
+		Title string   `json:"title"`
+		Files []string `json:"files"`
+	}
+	_, err := llm.ChatJSON(t.Context(), c, llm.Request{Role: llm.RolePlanner, Messages: userMsg("plan as JSON")}, &v, 2)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"main.go"}, v.Files)
+}

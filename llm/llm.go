@@ -37,7 +37,10 @@ type Message struct {
 	Role    string `json:"role"`
 	Content string `json:"content,omitempty"`
 	// Reasoning holds reasoning_content from models that stream it apart
-	// from the answer. It is kept for logs and never sent back to the model.
+	// from the answer (and <think> text moved out of the content). The
+	// Client sends it back only to models that need it (DeepSeek's and
+	// Kimi's thinking modes with tool calls): configured in
+	// Config.SendReasoning or learnt from the provider's own 400.
 	Reasoning  string     `json:"reasoning,omitempty"`
 	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
 	ToolCallID string     `json:"tool_call_id,omitempty"`
@@ -50,6 +53,10 @@ type ToolCall struct {
 	ID        string `json:"id"`
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"`
+	// Extra is the provider's own data on the call that must come back
+	// with it in the history (Gemini's extra_content with its
+	// thought_signature); the Client echoes it verbatim.
+	Extra json.RawMessage `json:"extra,omitempty"`
 }
 
 // ToolSpec describes a tool to the model. Parameters is a JSON schema object.
@@ -77,7 +84,10 @@ type Request struct {
 type Response struct {
 	Message      Message
 	FinishReason string
-	Usage        Usage
+	// Refusal is the model's structured refusal (OpenAI's refusal field),
+	// given instead of an answer.
+	Refusal string
+	Usage   Usage
 	// UsageEstimated is true when the server reported no usage and Usage
 	// was counted locally with CountTokens.
 	UsageEstimated bool
@@ -85,6 +95,8 @@ type Response struct {
 	Model string
 	// Cost is Usage priced with the model's configured Price (0 without).
 	Cost float64
+	// total is total_tokens from a server that reported nothing else.
+	total int
 }
 
 // Usage counts tokens of one call or a sum of calls.

@@ -154,6 +154,7 @@ func withTextProtocol(msgs []Message, specs []ToolSpec) []Message {
 	for _, s := range specs {
 		fmt.Fprintf(&b, "- %s=>%s: %s\n", s.Name, argHint(s), s.Description)
 	}
+	b.WriteString(textExample(specs))
 	out := make([]Message, 0, len(msgs)+1)
 	if len(msgs) > 0 && msgs[0].Role == System {
 		// One system message: some servers accept no second one.
@@ -163,6 +164,79 @@ func withTextProtocol(msgs []Message, specs []ToolSpec) []Message {
 	}
 	out = append(out, Message{Role: System, Content: b.String()})
 	return append(out, msgs...)
+}
+
+// textExample is a worked example built from the run's own actions: a
+// one-argument action on one line, and a several-parameter one as JSON.
+func textExample(specs []ToolSpec) string {
+	var one, oneTool, multi string
+	for _, s := range specs {
+		if p := primaryParam(s); p != "" {
+			one, oneTool = fmt.Sprintf("%s=>%s", s.Name, exampleValue(p)), s.Name
+			break
+		}
+	}
+	for pass := 0; pass < 2 && multi == ""; pass++ {
+		for _, s := range specs {
+			if pass == 0 && s.Name == oneTool {
+				continue // show a second action when there is one
+			}
+			if multi = multiExample(s); multi != "" {
+				break
+			}
+		}
+	}
+	if one == "" && multi == "" {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\nExample of a correct reply (one short sentence of thought, then the action line, nothing after it):\n")
+	if one != "" {
+		fmt.Fprintf(&b, "I need to see this first.\n%s\n", one)
+	}
+	if multi != "" {
+		fmt.Fprintf(&b, "Another correct reply:\n%s\n", multi)
+	}
+	b.WriteString("Do not wrap the action line in code fences or JSON tool-call syntax.\n")
+	return b.String()
+}
+
+// multiExample shows s's first two parameters as a JSON argument, or ""
+// when s has fewer than two.
+func multiExample(s ToolSpec) string {
+	var doc schemaDoc
+	if json.Unmarshal(s.Parameters, &doc) != nil || len(doc.Properties) < 2 {
+		return ""
+	}
+	keys := make([]string, 0, len(doc.Properties))
+	for k := range doc.Properties {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	fields := make([]string, 0, 2)
+	for _, k := range keys[:2] {
+		v := `"` + exampleValue(k) + `"`
+		switch doc.Properties[k].Type {
+		case "integer", "number":
+			v = "1"
+		case "boolean":
+			v = "true"
+		case "array":
+			v = "[]"
+		}
+		fields = append(fields, fmt.Sprintf("%q: %s", k, v))
+	}
+	return fmt.Sprintf("%s=>{%s}", s.Name, strings.Join(fields, ", "))
+}
+
+func exampleValue(param string) string {
+	switch p := strings.ToLower(param); {
+	case strings.Contains(p, "path") || strings.Contains(p, "file"):
+		return "src/app.go"
+	case strings.Contains(p, "pattern") || strings.Contains(p, "query"):
+		return "func main"
+	}
+	return "value"
 }
 
 func argHint(spec ToolSpec) string {

@@ -32,3 +32,36 @@ func FuzzTextAction(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRepairs: whatever a model writes as arguments or as text, repair,
+// splitting and text calls never panic, and what they give the history is
+// always one JSON object per call (strict servers re-parse it).
+// Run: go test -run '^$' -fuzz FuzzRepairs -fuzztime 30s ./llm
+func FuzzRepairs(f *testing.F) {
+	for _, s := range []string{
+		`{"path":"a"}{"path":"b"}`, "```json\n{\"path\":\"a\"}\n```", `"{\"path\":\"a\"}"`, `{"path":"a"}}`,
+		`{"path": "a`, `<tool_call>{"name":"open","arguments":{"path":"x"}}`, `[{"name":"open","parameters":"{}"}]`, "",
+	} {
+		f.Add(s)
+	}
+	open := NewTool("open", "", func(context.Context, struct {
+		Path string `json:"path"`
+	}) (ToolResult, error) {
+		return ToolResult{}, nil
+	})
+	known := map[string]Tool{"open": open}
+	f.Fuzz(func(t *testing.T, s string) {
+		if fixed, ok := repairArgs(s); ok && !isObject(fixed) {
+			t.Fatalf("repairArgs(%q) = %q, not an object", s, fixed)
+		}
+		calls, _ := parseTextCalls(s, 1, known)
+		calls = append(calls, normalizeCalls([]ToolCall{{Name: "open", Arguments: s}})...)
+		for _, c := range hygiene([]Message{{Role: Assistant, ToolCalls: calls}}) {
+			for _, tc := range c.ToolCalls {
+				if !isObject(tc.Arguments) {
+					t.Fatalf("%q: the history carries %q", s, tc.Arguments)
+				}
+			}
+		}
+	})
+}

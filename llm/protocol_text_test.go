@@ -3,6 +3,7 @@ package llm_test
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -205,4 +206,23 @@ func TestTextProtocolJSONUnderTheActionLine(t *testing.T) {
 	_, err := a.Run(t.Context(), userMsg("go"))
 	require.NoError(t, err)
 	assert.Equal(t, []submitP{{Topic: "t", Files: []string{"a.go"}}, {Topic: "u", Files: []string{}}, {Topic: "plain {text}\nover lines"}}, got)
+}
+
+func TestTextProtocolInstructionsHaveAWorkedExample(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int32
+	srv := llmtest.NewServer(t, llmtest.Script{llmtest.Reply("done")})
+	c, _ := newClient(t, srv)
+	type grepParams struct {
+		Pattern string `json:"pattern"`
+		Limit   int    `json:"limit,omitempty"`
+	}
+	grep := llm.NewTool("grep", "Search.", func(context.Context, grepParams) (llm.ToolResult, error) { return llm.ToolResult{}, nil })
+	a := &llm.Agent{Model: c, Protocol: llm.ProtocolText, Tools: []llm.Tool{readTool(nil, &calls), grep}}
+	_, err := a.Run(t.Context(), userMsg("go"))
+	require.NoError(t, err)
+	sys := srv.Requests()[0].Messages[0].Content
+	assert.Contains(t, sys, "Example of a correct reply")
+	assert.Contains(t, sys, "\nread_file=>src/app.go\n")
+	assert.Contains(t, sys, "\ngrep=>{\"limit\": 1, \"pattern\": \"func main\"}\n")
 }

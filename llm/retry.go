@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -25,6 +26,13 @@ const RoleHeader = "X-Issuesmith-Role"
 type hint struct {
 	role       Role
 	retryAfter string // the last Retry-After header seen
+	// retryAfterMS is the last retry-after-ms header (OpenAI, Azure),
+	// which wins over Retry-After.
+	retryAfterMS string
+	// patches add provider fields to the request body (client_wire.go).
+	patches []extraPatch
+	// body, when set, receives a copy of a plain JSON response body.
+	body *bytes.Buffer
 }
 
 type hintKey struct{}
@@ -38,10 +46,27 @@ func (t *hintTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if h != nil && h.role != "" {
 		req = req.Clone(req.Context())
 		req.Header.Set(RoleHeader, string(h.role))
+		if probed, ok := req.Context().Value(probeKey{}).(Role); ok {
+			req.Header.Set(ProbeHeader, string(probed))
+		}
+	}
+	if h != nil {
+		var err error
+		if req, err = patchRequest(req, h.patches); err != nil {
+			return nil, err
+		}
 	}
 	resp, err := t.base.RoundTrip(req)
 	if h != nil && resp != nil {
 		h.retryAfter = resp.Header.Get("Retry-After")
+		h.retryAfterMS = resp.Header.Get("Retry-After-Ms")
+		if h.body != nil && strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+			h.body.Reset()
+			resp.Body = struct {
+				io.Reader
+				io.Closer
+			}{io.TeeReader(resp.Body, h.body), resp.Body}
+		}
 	}
 	return resp, err
 }
@@ -73,7 +98,11 @@ func (c *Client) withRetry(ctx context.Context, role Role, fn func(context.Conte
 			break
 		}
 		wait := c.backoff(attempt)
-		if ra, ok := parseRetryAfter(h.retryAfter, c.now()); ok {
+		ra, ok := parseRetryAfter(h.retryAfter, c.now())
+		if ms, err := strconv.ParseFloat(h.retryAfterMS, 64); err == nil && ms >= 0 {
+			ra, ok = time.Duration(ms*float64(time.Millisecond)), true
+		}
+		if ok {
 			if ra > c.retry.MaxRetryAfter {
 				return nil, fmt.Errorf("%w: server asks to wait %s (over %s): %w", ErrRateLimited, ra, c.cfg.setting("retry.max_retry_after"), err)
 			}
@@ -126,8 +155,13 @@ func statusOf(err error) (int, bool) {
 }
 
 // retryable says whether err is transient: 408 (a timeout), 429, 5xx, timeouts,
-// connection resets, truncated or malformed streams.
+// connection resets, truncated or malformed streams. A prompt over the
+// context window (llama.cpp answers it with 500), an exhausted quota (429
+// insufficient_quota) and a model without tool support are not.
 func retryable(err error) bool {
+	if contextTooLong(err) || outOfQuota(err) || noToolSupport(err) {
+		return false // the same request fails the same way
+	}
 	if code, ok := statusOf(err); ok {
 		return code == 408 || code == 429 || code >= 500
 	}

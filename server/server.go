@@ -38,7 +38,9 @@ type Server struct {
 	// warnings are start-up checks that failed without stopping the start
 	// (a model the server does not list); /readyz shows them.
 	warnings []string
-	closers  []io.Closer
+	// probe holds the start-up model probe's lines once it ended (probe.go).
+	probe   atomic.Pointer[[]string]
+	closers []io.Closer
 }
 
 // Tuning holds the few knobs tests and demos turn that operators do not:
@@ -182,6 +184,9 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintln(w, "warning:", warn)
 	}
 	sandboxLines(w, s.cfg)
+	for _, line := range s.probeLines() {
+		fmt.Fprintln(w, "model probe:", line)
+	}
 }
 
 // Run listens on the configured address and serves until ctx ends, then shuts down gracefully: stop accepting
@@ -206,6 +211,10 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 		ReadTimeout: cmp.Or(s.tune.ReadTimeout, readTimeout), WriteTimeout: writeTimeout, IdleTimeout: idleTimeout}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(l) }()
+	pctx, stopProbe := context.WithCancel(ctx)
+	waitProbe := s.startProbe(pctx)
+	defer waitProbe()
+	defer stopProbe()
 	s.ready.Store(true)
 	s.log.Info("serving", "addr", l.Addr().String())
 	select {

@@ -44,6 +44,7 @@ type solveFlags struct {
 	force      bool // write into a checkout with uncommitted changes
 	branch     string
 	noBranch   bool // write on the current branch
+	noProbe    bool // skip the start-up probe of the models
 }
 
 func newSolveCmd() *cobra.Command { return newSolveCmdWith(os.Environ) }
@@ -89,6 +90,7 @@ func newSolveCmdWith(environ func() []string) *cobra.Command {
 	cmd.Flags().BoolVar(&f.force, "force", false, "write the change even though the git checkout has uncommitted changes")
 	cmd.Flags().StringVar(&f.branch, "branch", "", "branch to create for the change (default issuesmith/<issue title words>)")
 	cmd.Flags().BoolVar(&f.noBranch, "no-branch", false, "write the change on the current branch instead of a new one")
+	cmd.Flags().BoolVar(&f.noProbe, "no-probe", false, "skip the start-up probe (one tiny tool call per model, printed to stderr)")
 	return cmd
 }
 
@@ -136,6 +138,9 @@ func runSolve(ctx context.Context, f solveFlags, m *config.Model, is preagent.Is
 	client, err := llm.NewClient(lc)
 	if err != nil {
 		return err
+	}
+	if !f.noProbe {
+		probeModels(ctx, client, f, stderr)
 	}
 	var ledger llm.Ledger
 	rec := &solveRecord{Issue: is.Clean()}
@@ -259,4 +264,21 @@ func forTerminal(comment string) string {
 	}
 	text := strings.TrimSpace(strings.Join(out, "\n"))
 	return strings.TrimSpace(strings.TrimSuffix(text, "---")) + "\n" // the footer's rule, now footless
+}
+
+// probeModels prints what one tiny tool call per model of this run says
+// (llm.Client.Probe) before it starts: a model that cannot call tools is
+// named with the setting to change instead of failing on the first step.
+func probeModels(ctx context.Context, client *llm.Client, f solveFlags, stderr io.Writer) {
+	roles := []llm.Role{llm.RoleExplorer}
+	if !f.noObserver {
+		roles = append(roles, llm.RoleObserver)
+	}
+	roles = append(roles, llm.RolePlanner)
+	if !f.planOnly {
+		roles = append(roles, llm.RoleCoder)
+	}
+	for _, p := range client.ProbeAll(ctx, roles...) {
+		fmt.Fprintln(stderr, "solve: probe:", p.String())
+	}
 }

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/llm/llmtest"
 )
@@ -178,5 +181,35 @@ func TestSolveRefusesADirtyCheckout(t *testing.T) {
 	srv = llmtest.NewServer(t, solveScript())
 	if _, progress, err := runSolveCmd(t, srv, "--repo", dir, "--issue", "-", "--plan-only"); err != nil {
 		t.Fatalf("--plan-only writes nothing and is allowed: %v\n%s", err, progress)
+	}
+}
+
+// bot solve probes its models before starting and prints what each said
+// (here a model that writes its tool calls as text, as qwen2.5-coder on
+// Ollama does); --no-probe skips it.
+func TestSolvePrintsTheModelProbe(t *testing.T) {
+	t.Parallel()
+	for _, noProbe := range []bool{false, true} {
+		script := solveScript()
+		if !noProbe {
+			asText := llmtest.Reply(`{"name": "report", "arguments": {"word": "ready"}}`).When(llmtest.Expect{Probe: true})
+			script = append(llmtest.Script{asText}, script...)
+		}
+		srv := llmtest.NewServer(t, script)
+		args := []string{"--repo", solveTree(t), "--issue", "-", "--plan-only"}
+		if noProbe {
+			args = append(args, "--no-probe")
+		}
+		_, progress, err := runSolveCmd(t, srv, args...)
+		require.NoError(t, err, progress)
+		want := `solve: probe: model "scripted" (explorer, tools protocol): writes its tool calls as text; the bot reads ` +
+			`such calls, but use the text protocol: set ISSUESMITH_MODEL_PROTOCOLS (scripted=text)`
+		if noProbe {
+			assert.NotContains(t, progress, "solve: probe:")
+			assert.Empty(t, srv.Probes())
+			continue
+		}
+		assert.Contains(t, progress, want)
+		assert.Less(t, strings.Index(progress, "solve: probe:"), strings.Index(progress, "step 1"), "printed before starting")
 	}
 }

@@ -35,6 +35,27 @@
 //		llmtest.Reply("done").WithUsage(100, 5, 0),
 //	}
 //
+// An exchange can repeat its reply (repeat: n, Times in Go), send
+// finish_reason per reply (length, content_filter), raw provider fields
+// (refusal, extra on the message or on a call, such as Gemini's
+// extra_content; usage with reasoning tokens or total_tokens only), and
+// faults served only while the request lacks some text (unless:), which
+// plays DeepSeek's "reasoning_content must be passed back" and Gemini's
+// thought_signature rules.
+//
+// The server is strict by default: a request whose history breaks a rule
+// real providers enforce (tool-call arguments that are not JSON, a user
+// message right after a tool message, an empty assistant message, a tool
+// call id never answered or a tool message for an unknown id; with
+// WithAlternation also two user messages in a row) fails the test and is
+// answered 400 with that provider's own message (strict.go cites the public
+// reports). Lenient() turns this off for a test that sends such a history
+// on purpose.
+//
+// The start-up probe's requests (llm.ProbeHeader) are answered by the
+// server itself with a well-formed call, outside the script (Probes lists
+// them), unless the next exchange expects one (probe: true).
+//
 // Requests sent concurrently (summary workers) match a group of exchanges
 // marked any_order: true (llmtest.Unordered in Go) in whatever order they
 // arrive.

@@ -7,10 +7,16 @@ import (
 	"time"
 )
 
-func writeError(w http.ResponseWriter, status int, msg string) {
+func writeError(w http.ResponseWriter, status int, msg string) { writeErrorCode(w, status, msg, "") }
+
+func writeErrorCode(w http.ResponseWriter, status int, msg, code string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"message": msg, "type": "llmtest", "code": status}})
+	e := map[string]any{"message": msg, "type": "llmtest", "code": status}
+	if code != "" {
+		e["code"], e["type"] = code, code
+	}
+	_ = json.NewEncoder(w).Encode(map[string]any{"error": e})
 }
 
 func serveFault(w http.ResponseWriter, hr *http.Request, f Fault, req Request) {
@@ -26,11 +32,14 @@ func serveFault(w http.ResponseWriter, hr *http.Request, f Fault, req Request) {
 		if f.RetryAfter != "" {
 			w.Header().Set("Retry-After", f.RetryAfter)
 		}
+		if f.RetryAfterMS != "" {
+			w.Header().Set("retry-after-ms", f.RetryAfterMS)
+		}
 		msg := f.Message
 		if msg == "" {
 			msg = fmt.Sprintf("llmtest: injected status %d", f.Status)
 		}
-		writeError(w, f.Status, msg)
+		writeErrorCode(w, f.Status, msg, f.Code)
 	case f.Malformed && req.Stream:
 		w.Header().Set("Content-Type", "text/event-stream")
 		fmt.Fprint(w, "data: {\"id\":\"x\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hel\"}}]}\n\n")
@@ -74,9 +83,15 @@ func (a Answer) usage() map[string]any {
 	if a.Usage == nil || a.NoUsage {
 		return nil
 	}
+	if a.Usage.TotalOnly {
+		return map[string]any{"total_tokens": a.Usage.Prompt + a.Usage.Completion}
+	}
 	u := map[string]any{
 		"prompt_tokens": a.Usage.Prompt, "completion_tokens": a.Usage.Completion,
 		"total_tokens": a.Usage.Prompt + a.Usage.Completion,
+	}
+	if a.Usage.Reasoning > 0 {
+		u["completion_tokens_details"] = map[string]any{"reasoning_tokens": a.Usage.Reasoning}
 	}
 	switch {
 	case a.Usage.Cached > 0 && a.Usage.DeepSeekCache:
@@ -154,7 +169,14 @@ func delta(d map[string]any, finish string) map[string]any {
 // streamChunks renders a as stream chunks: role, reasoning, content, tool
 // call deltas (id and name first, then argument pieces), finish.
 func streamChunks(a Answer) []map[string]any {
-	out := []map[string]any{delta(map[string]any{"role": "assistant"}, "")}
+	first := map[string]any{"role": "assistant"}
+	for k, v := range a.Extra {
+		first[k] = v
+	}
+	out := []map[string]any{delta(first, "")}
+	if a.Refusal != "" {
+		out = append(out, delta(map[string]any{"refusal": a.Refusal}, ""))
+	}
 	field := a.ReasoningField
 	if field == "" {
 		field = "reasoning_content"
@@ -168,8 +190,15 @@ func streamChunks(a Answer) []map[string]any {
 	var whole []any
 	for i, c := range a.ToolCalls {
 		head := map[string]any{"id": callID(c, i), "type": "function", "function": map[string]any{"name": c.Name, "arguments": ""}}
+		for k, v := range c.Extra {
+			head[k] = v
+		}
+		index := i
+		if a.SameIndex {
+			index = 0
+		}
 		if !a.NoIndex {
-			head["index"] = i
+			head["index"] = index
 		}
 		if a.NoIDs {
 			delete(head, "id")
@@ -187,7 +216,7 @@ func streamChunks(a Answer) []map[string]any {
 			}
 			d := map[string]any{"function": fn}
 			if !a.NoIndex {
-				d["index"] = i
+				d["index"] = index
 			}
 			out = append(out, delta(map[string]any{"tool_calls": []any{d}}, ""))
 		}
@@ -216,12 +245,26 @@ func pieces(s string, n int) []string {
 func servePlain(w http.ResponseWriter, a Answer) {
 	msg := map[string]any{"role": "assistant", "content": a.Content}
 	if a.Reasoning != "" {
-		msg["reasoning_content"] = a.Reasoning
+		field := a.ReasoningField
+		if field == "" {
+			field = "reasoning_content"
+		}
+		msg[field] = a.Reasoning
+	}
+	if a.Refusal != "" {
+		msg["refusal"] = a.Refusal
+	}
+	for k, v := range a.Extra {
+		msg[k] = v
 	}
 	var calls []any
 	for i, c := range a.ToolCalls {
-		calls = append(calls, map[string]any{"id": callID(c, i), "type": "function",
-			"function": map[string]any{"name": c.Name, "arguments": c.arguments()}})
+		call := map[string]any{"id": callID(c, i), "type": "function",
+			"function": map[string]any{"name": c.Name, "arguments": c.arguments()}}
+		for k, v := range c.Extra {
+			call[k] = v
+		}
+		calls = append(calls, call)
 	}
 	if calls != nil {
 		msg["tool_calls"] = calls

@@ -28,6 +28,10 @@ type Exchange struct {
 	Expect   Expect  `yaml:"expect,omitempty"`
 	Faults   []Fault `yaml:"faults,omitempty"`
 	Reply    Answer  `yaml:"reply"`
+	// Repeat plays Reply this many times in a row (0 or 1: once), for a
+	// model that keeps making the same mistake. Faults come before the
+	// first play only.
+	Repeat int `yaml:"repeat,omitempty"`
 }
 
 // Expect is what a request must look like. Empty fields match anything;
@@ -49,6 +53,10 @@ type Expect struct {
 	Tools []string `yaml:"tools,omitempty"`
 	// JSON, when set, must equal whether response_format json_object was asked.
 	JSON *bool `yaml:"json,omitempty"`
+	// Probe matches the start-up probe's requests (llm.ProbeHeader).
+	// Without an exchange expecting it, the server answers a probe itself
+	// with a call of the first offered tool, outside the script.
+	Probe bool `yaml:"probe,omitempty"`
 }
 
 // Fault is a failure injected instead of a reply.
@@ -71,6 +79,18 @@ type Fault struct {
 	// StreamError starts a stream and then sends an error event with this
 	// type (for example overloaded_error), as some servers do after 200.
 	StreamError string `yaml:"stream_error,omitempty"`
+	// Unless serves the fault to every request whose body lacks this
+	// text (it is not used up); the first request containing it skips the
+	// fault. It plays a provider rule such as DeepSeek's
+	// "reasoning_content must be passed back" (unless: reasoning_content)
+	// or Gemini's thought_signature.
+	Unless string `yaml:"unless,omitempty"`
+	// RetryAfterMS is sent as the retry-after-ms header with Status, as
+	// OpenAI and Azure do.
+	RetryAfterMS string `yaml:"retry_after_ms,omitempty"`
+	// Code is the error code sent with Status (for example
+	// insufficient_quota, context_length_exceeded).
+	Code string `yaml:"code,omitempty"`
 }
 
 // Answer is a scripted model reply.
@@ -104,6 +124,16 @@ type Answer struct {
 	Plain bool `yaml:"plain,omitempty"`
 	// Delay pauses before each stream chunk.
 	Delay time.Duration `yaml:"delay,omitempty"`
+	// Refusal is sent as the message's refusal field (OpenAI's structured
+	// refusal), usually with empty content.
+	Refusal string `yaml:"refusal,omitempty"`
+	// Extra holds raw fields added to the message (plain) or to the first
+	// delta (stream) as they are, for provider fields the client must cope
+	// with or echo back.
+	Extra map[string]any `yaml:"extra,omitempty"`
+	// SameIndex sends every tool call with index 0, each with its own id,
+	// as Ollama does for parallel calls.
+	SameIndex bool `yaml:"same_index,omitempty"`
 }
 
 // CallSpec is one scripted tool call. Args is a YAML/JSON object, or a
@@ -112,6 +142,9 @@ type CallSpec struct {
 	ID   string `yaml:"id,omitempty"`
 	Name string `yaml:"name"`
 	Args any    `yaml:"args,omitempty"`
+	// Extra holds raw fields added to the tool call object, such as
+	// Gemini's extra_content.google.thought_signature.
+	Extra map[string]any `yaml:"extra,omitempty"`
 }
 
 // Usage is the token usage a reply reports.
@@ -122,6 +155,11 @@ type Usage struct {
 	// DeepSeekCache reports Cached as DeepSeek does
 	// (prompt_cache_hit_tokens) instead of prompt_tokens_details.
 	DeepSeekCache bool `yaml:"deepseek_cache,omitempty"`
+	// Reasoning is reported as completion_tokens_details.reasoning_tokens.
+	Reasoning int `yaml:"reasoning,omitempty"`
+	// TotalOnly reports total_tokens alone (prompt plus completion), as
+	// some proxies do.
+	TotalOnly bool `yaml:"total_only,omitempty"`
 }
 
 func (c CallSpec) arguments() string {
@@ -161,6 +199,12 @@ func (e Exchange) WithUsage(prompt, completion, cached int) Exchange {
 
 // WithReasoning adds reasoning_content to the reply.
 func (e Exchange) WithReasoning(s string) Exchange { e.Reply.Reasoning = s; return e }
+
+// Times plays the reply n times in a row.
+func (e Exchange) Times(n int) Exchange { e.Repeat = n; return e }
+
+// Finish sets the reply's finish_reason (length, content_filter, ...).
+func (e Exchange) Finish(reason string) Exchange { e.Reply.Finish = reason; return e }
 
 // Split streams the reply in pieces of n bytes.
 func (e Exchange) Split(n int) Exchange { e.Reply.Chunk = n; return e }

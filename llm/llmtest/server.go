@@ -1,6 +1,7 @@
 package llmtest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -26,10 +27,15 @@ type Server struct {
 	mu       sync.Mutex
 	script   Script
 	next     int    // index of the first exchange not yet played
-	played   []bool // per exchange: its reply was served
-	faults   []int  // per exchange: faults already served
+	played   []bool // per exchange: its reply was served (Repeat times)
+	plays    []int  // per exchange: replies served
+	faults   []int  // per exchange: faults already served or skipped
 	requests []Request
 	models   []string // GET /models lists these; nil: 404, as servers without the endpoint
+	// rules are the strict history checks (strict.go); nil: lenient.
+	rules    []Rule
+	rejected []string
+	probes   []Request
 }
 
 // Option configures a Server.
@@ -46,7 +52,8 @@ func WithPrefix(prefix string) Option {
 // answered 400; exchanges left unplayed at the end fail the test too.
 func NewServer(t tb.TB, script Script, opts ...Option) *Server {
 	t.Helper()
-	s := &Server{t: t, script: script, prefix: "/v1", played: make([]bool, len(script)), faults: make([]int, len(script))}
+	s := &Server{t: t, script: script, prefix: "/v1", played: make([]bool, len(script)), plays: make([]int, len(script)),
+		faults: make([]int, len(script)), rules: StrictRules()}
 	for _, o := range opts {
 		o(s)
 	}
@@ -117,6 +124,7 @@ type Request struct {
 	MaxTokens   int  // max_tokens or max_completion_tokens
 	Temperature float64
 	Body        []byte
+	Probe       string // the llm.ProbeHeader value: the role probed
 }
 
 // Last is the last message of the request.
@@ -134,6 +142,9 @@ func (s *Server) handle(w http.ResponseWriter, hr *http.Request) {
 	}
 	body, _ := io.ReadAll(hr.Body)
 	req, err := decodeRequest(hr, body)
+	if err == nil && req.Probe != "" && s.answerProbe(w, hr, req) {
+		return
+	}
 	s.mu.Lock()
 	s.requests = append(s.requests, req)
 	n := len(s.requests)
@@ -145,7 +156,14 @@ func (s *Server) handle(w http.ResponseWriter, hr *http.Request) {
 		s.unexpected(w, n, req, err.Error())
 		return
 	}
-	i, fault, why := s.pick(req)
+	if why := s.check(req); why != "" {
+		s.rejected = append(s.rejected, why)
+		s.mu.Unlock()
+		s.t.Errorf("llmtest: request #%d breaks a provider's history rule (strict mode): %s\n%s", n, why, describe(req))
+		writeError(w, http.StatusBadRequest, why)
+		return
+	}
+	i, fault, why := s.pick(req, body)
 	if why != "" {
 		s.mu.Unlock()
 		s.unexpected(w, n, req, why)
@@ -164,7 +182,7 @@ func (s *Server) handle(w http.ResponseWriter, hr *http.Request) {
 // is AnyOrder, the first unplayed exchange of its AnyOrder group that
 // matches. It returns the fault to serve, if any, or why nothing matched.
 // The caller holds s.mu.
-func (s *Server) pick(req Request) (int, *Fault, string) {
+func (s *Server) pick(req Request, body []byte) (int, *Fault, string) {
 	if s.next >= len(s.script) {
 		return 0, nil, fmt.Sprintf("the script has no exchange left (all %d played)", len(s.script))
 	}
@@ -181,9 +199,20 @@ func (s *Server) pick(req Request) (int, *Fault, string) {
 			whys = append(whys, fmt.Sprintf("it does not match %s: %s", s.label(i), why))
 			continue
 		}
-		if s.faults[i] < len(ex.Faults) {
+		for s.faults[i] < len(ex.Faults) {
+			f := &ex.Faults[s.faults[i]]
+			switch {
+			case f.Unless == "":
+				s.faults[i]++
+				return i, f, ""
+			case !bytes.Contains(body, []byte(f.Unless)):
+				return i, f, "" // served again until a request has the text
+			}
 			s.faults[i]++
-			return i, &ex.Faults[s.faults[i]-1], ""
+		}
+		s.plays[i]++
+		if s.plays[i] < max(1, ex.Repeat) {
+			return i, nil, ""
 		}
 		s.played[i] = true
 		for s.next < len(s.script) && s.played[s.next] {
@@ -230,10 +259,41 @@ func describe(r Request) string {
 	return b.String()
 }
 
+// answerProbe answers a start-up probe that no exchange expects with a
+// well-formed call of the first offered tool (or "OK"), outside the script,
+// so tests of serve and solve need not script it. It records the request in
+// Probes, not Requests.
+func (s *Server) answerProbe(w http.ResponseWriter, hr *http.Request, req Request) bool {
+	s.mu.Lock()
+	expected := s.next < len(s.script) && s.script[s.next].Expect.Probe
+	if !expected {
+		s.probes = append(s.probes, req)
+	}
+	s.mu.Unlock()
+	if expected {
+		return false
+	}
+	a := Answer{Content: "OK"}
+	if len(req.Tools) > 0 {
+		a = Answer{ToolCalls: []CallSpec{{ID: "probe_1", Name: req.Tools[0], Args: map[string]any{"word": "ready"}}}}
+	}
+	serveAnswer(w, hr, a, req)
+	return true
+}
+
+// Probes returns the start-up probe requests the server answered itself.
+func (s *Server) Probes() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.probes...)
+}
+
 // match returns "" when req meets x, else what differs.
 func match(x Expect, req Request) string {
 	last := req.Last()
 	switch {
+	case x.Probe != (req.Probe != ""):
+		return fmt.Sprintf("probe is %v, want %v", req.Probe != "", x.Probe)
 	case x.Role != "" && req.Role != x.Role:
 		return fmt.Sprintf("role is %q, want %q", req.Role, x.Role)
 	case x.Model != "" && req.Model != x.Model:
@@ -324,7 +384,8 @@ type wireCall struct {
 }
 
 func decodeRequest(hr *http.Request, body []byte) (Request, error) {
-	req := Request{Path: hr.URL.Path, Header: hr.Header.Clone(), Role: hr.Header.Get(llm.RoleHeader), Body: body}
+	req := Request{Path: hr.URL.Path, Header: hr.Header.Clone(), Role: hr.Header.Get(llm.RoleHeader), Body: body,
+		Probe: hr.Header.Get(llm.ProbeHeader)}
 	var wr wireRequest
 	if err := json.Unmarshal(body, &wr); err != nil {
 		return req, fmt.Errorf("body is not a chat completions request: %v", err)

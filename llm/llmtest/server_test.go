@@ -1,7 +1,11 @@
 package llmtest_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -126,4 +130,118 @@ func TestAnyOrderGroupServesConcurrentCallers(t *testing.T) {
 	}
 	assert.Equal(t, "last", ask(llm.RolePlanner, "end"))
 	assert.Len(t, srv.Requests(), 11)
+}
+
+func TestStrictModeAnswersWithTheProvidersMessages(t *testing.T) {
+	call := func(id, args string) llm.Message {
+		return llm.Message{Role: llm.Assistant, ToolCalls: []llm.ToolCall{{ID: id, Name: "read_file", Arguments: args}}}
+	}
+	result := func(id string) llm.Message { return llm.Message{Role: llm.ToolRole, ToolCallID: id, Content: "x"} }
+	user := llm.Message{Role: llm.User, Content: "go"}
+	for _, tc := range []struct {
+		name string
+		msgs []llm.Message
+		opts []llmtest.Option
+		want string
+	}{
+		{"bad arguments", []llm.Message{user, call("c1", `{"path": "a`), result("c1")}, nil, "Failed to parse tool call arguments as JSON"},
+		{"user after tool", []llm.Message{user, call("c1", `{}`), result("c1"), user}, nil, "Unexpected role 'user' after role 'tool'"},
+		{"empty assistant", []llm.Message{user, {Role: llm.Assistant}, user}, nil, "all messages must have non-empty content"},
+		{"unanswered id", []llm.Message{user, call("c1", `{}`), user}, nil, "The following tool_call_ids did not have response messages: c1"},
+		{"unknown id", []llm.Message{user, call("c1", `{}`), result("c2")}, nil, "must be a response to a preceeding message with 'tool_calls'"},
+		{"two users", []llm.Message{user, user}, []llmtest.Option{llmtest.WithAlternation()}, "conversation roles must alternate"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := &recorder{TB: t}
+			var srv *llmtest.Server
+			t.Run("inner", func(t *testing.T) {
+				rec.TB = t
+				srv = llmtest.NewServer(rec, llmtest.Script{llmtest.Reply("ok")}, tc.opts...)
+				c, err := llm.NewClient(llm.Config{BaseURL: srv.URL(), Model: "m", Retry: llm.RetryConfig{MaxAttempts: 1}})
+				require.NoError(t, err)
+				// Raw wire: this test checks the server, so the request is
+				// sent as is, without the client's hygiene.
+				_, err = rawChat(t, srv.URL(), tc.msgs)
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tc.want)
+				_, err = c.Chat(t.Context(), llm.Request{Messages: []llm.Message{user}})
+				require.NoError(t, err, "a valid request is served")
+			})
+			assert.Contains(t, rec.failures(), "breaks a provider's history rule (strict mode): ")
+			assert.Equal(t, []string{srv.Rejected()[0]}, srv.Rejected())
+			assert.Contains(t, srv.Rejected()[0], tc.want)
+		})
+	}
+	t.Run("lenient", func(t *testing.T) {
+		srv := llmtest.NewServer(t, llmtest.Script{llmtest.Reply("ok")}, llmtest.Lenient())
+		_, err := rawChat(t, srv.URL(), []llm.Message{user, {Role: llm.Assistant}, user})
+		require.NoError(t, err)
+	})
+}
+
+func TestRepeatAndConditionalFaults(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.Script{
+		llmtest.Reply("again").Times(2),
+		llmtest.Reply("with it").After(llmtest.Fault{Status: 400, Message: "needs the secret", Unless: "SECRET"}),
+	})
+	c := client(t, srv.URL())
+	ask := func(text string) (string, error) {
+		resp, err := c.Chat(t.Context(), llm.Request{Messages: []llm.Message{{Role: llm.User, Content: text}}})
+		if err != nil {
+			return "", err
+		}
+		return resp.Message.Content, nil
+	}
+	for range 2 {
+		got, err := ask("a")
+		require.NoError(t, err)
+		assert.Equal(t, "again", got)
+	}
+	for range 2 {
+		_, err := ask("without it")
+		require.ErrorContains(t, err, "needs the secret", "served until a request has the text")
+	}
+	got, err := ask("SECRET")
+	require.NoError(t, err)
+	assert.Equal(t, "with it", got)
+}
+
+// rawChat posts messages as they are (no client hygiene) and returns the
+// server's error message on a non-200 answer.
+func rawChat(t *testing.T, url string, msgs []llm.Message) (string, error) {
+	t.Helper()
+	type call struct {
+		ID       string `json:"id"`
+		Type     string `json:"type"`
+		Function struct {
+			Name      string `json:"name"`
+			Arguments string `json:"arguments"`
+		} `json:"function"`
+	}
+	type msg struct {
+		Role       string `json:"role"`
+		Content    string `json:"content"`
+		ToolCallID string `json:"tool_call_id,omitempty"`
+		ToolCalls  []call `json:"tool_calls,omitempty"`
+	}
+	var ms []msg
+	for _, m := range msgs {
+		om := msg{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID}
+		for _, tc := range m.ToolCalls {
+			c := call{ID: tc.ID, Type: "function"}
+			c.Function.Name, c.Function.Arguments = tc.Name, tc.Arguments
+			om.ToolCalls = append(om.ToolCalls, c)
+		}
+		ms = append(ms, om)
+	}
+	body, err := json.Marshal(map[string]any{"model": "m", "messages": ms})
+	require.NoError(t, err)
+	resp, err := http.Post(url+"/chat/completions", "application/json", bytes.NewReader(body))
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("%d: %s", resp.StatusCode, b)
+	}
+	return string(b), nil
 }

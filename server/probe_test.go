@@ -1,0 +1,76 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/issuesmith/issuesmith/ghapp/ghtest"
+	"github.com/issuesmith/issuesmith/llm/llmtest"
+)
+
+// The start-up probe runs in the background once serving: it neither
+// blocks the start nor stops it, logs what each model said and shows it on
+// /readyz, naming the protocol setting when a model writes tool calls as
+// text (qwen2.5-coder on Ollama).
+func TestServeProbesTheModels(t *testing.T) {
+	t.Parallel()
+	gh := ghtest.New(t, ghtest.Options{})
+	asText := llmtest.Reply(`{"name": "report", "arguments": {"word": "ready"}}`).When(llmtest.Expect{Probe: true})
+	model := llmtest.NewServer(t, llmtest.Script{asText})
+	cfg := startEnv(t, gh, gh.PrivateKey(), model.URL())
+	var logs syncBuffer
+	srv, err := New(t.Context(), cfg, slog.New(slog.NewTextHandler(&logs, nil)), Tuning{})
+	require.NoError(t, err)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(t.Context())
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ctx, ln) }()
+	t.Cleanup(func() { cancel(); <-served })
+
+	want := `model probe: model "test-model" (explorer, tools protocol): writes its tool calls as text; ` +
+		`the bot reads such calls, but use the text protocol: set ISSUESMITH_MODEL_PROTOCOLS (test-model=text)`
+	var body string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		resp, err := http.Get("http://" + ln.Addr().String() + "/readyz")
+		if err != nil {
+			continue
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if body = string(b); resp.StatusCode == http.StatusOK && !strings.Contains(body, "model probe: running") {
+			break
+		}
+	}
+	require.Contains(t, body, want)
+	require.Contains(t, logs.String(), "level=WARN msg=\"model probe: model \\\"test-model\\\" (explorer")
+	require.Len(t, model.Probes(), 0, "the scripted probe was played")
+}
+
+// syncBuffer is a bytes.Buffer safe for the logger's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
