@@ -39,6 +39,12 @@ type Options struct {
 	// MaxWall bounds the model time of one run the same way; 0 means no
 	// limit. Checks have their own CheckTimeout.
 	MaxWall time.Duration
+	// MaxCost bounds the estimated cost (llm.Response.Cost, from the
+	// configured prices) of one run the same way; 0 means no limit.
+	MaxCost float64
+	// MaxSteps bounds the model calls of one plan item (or fix round, or
+	// review comment); 0 means only Attempts and MaxReads bound them.
+	MaxSteps int
 	// MaxFileLines: a file longer than this is shown as its outline plus
 	// the regions the plan touches; also the line budget of those regions.
 	MaxFileLines int

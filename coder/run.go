@@ -26,6 +26,7 @@ type run struct {
 	// Options.Statuses.
 	statuses []work.ItemStatus
 	used     llm.Usage    // tokens spent by finished sessions, for Options.MaxTokens
+	cost     float64      // cost of finished sessions, for Options.MaxCost
 	diag     *diagnostics // language servers (Options.Diagnostics), nil when off
 	start    time.Time    // for Options.MaxWall
 }
@@ -97,6 +98,7 @@ func (r *run) doItem(ctx context.Context, i int) error {
 		return nil
 	}
 	s := r.newSession(p, []string{p})
+	s.reprompt = func() (string, error) { return r.itemPrompt(i) }
 	prompt, err := r.itemPrompt(i)
 	if err != nil {
 		return err
