@@ -39,8 +39,9 @@ func PlannerOptions(cfg *config.Repo, guidance string) planner.Options {
 // (the caller's Sandbox, SkipGoChecks, ...): blocked paths, check commands
 // — run only when the repository asks (run_commands) and allowChecks lets
 // it (bot serve: ISSUESMITH_ALLOW_CHECK_COMMANDS; its checks run the
-// repository's code on the bot's machine) — and the coder role's token and
-// time budgets for the whole coding run. It is the one mapping: bot serve,
+// repository's code on the bot's machine) — and the coder role's token,
+// cost and time budgets for the whole coding run, and its max_steps as the
+// model calls of each plan item. It is the one mapping: bot serve,
 // bot solve and bot replay all code through it.
 func CoderOptions(base coder.Options, cfg *config.Repo, allowChecks bool) coder.Options {
 	o := base
@@ -55,7 +56,7 @@ func CoderOptions(base coder.Options, cfg *config.Repo, allowChecks bool) coder.
 		o.CheckCommands = append(o.CheckCommands, c.Run)
 	}
 	b := cfg.Role(llm.RoleCoder).Budget()
-	o.MaxTokens, o.MaxWall = b.MaxTokens, b.MaxWall
+	o.MaxTokens, o.MaxWall, o.MaxCost, o.MaxSteps = b.MaxTokens, b.MaxWall, b.MaxCost, b.MaxSteps
 	return o
 }
 

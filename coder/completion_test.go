@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/llm/llmtest"
 	"github.com/issuesmith/issuesmith/work"
 )
 
@@ -183,4 +184,72 @@ func TestAnswerText(t *testing.T) {
 	require.Equal(t, "plain", answerText("plain"))
 	require.True(t, explicitDone("<chat>Done.</chat>"))
 	require.False(t, explicitDone("<chat>Done with Add, now Sub.</chat>"))
+}
+
+func TestModelErrorKeepsEarlierItems(t *testing.T) {
+	t.Parallel()
+	ws := fixture(t, map[string]string{
+		"a.go": "package p\n\nfunc A() int { return 1 }\n", "b.go": "package p\n\nfunc B() int { return 1 }\n",
+		"c.go": "package p\n\nfunc C() int { return 1 }\n",
+	})
+	srv := llmtest.NewServer(t, llmtest.LoadScript(t, "testdata/model_error.yaml"))
+	client, err := llm.NewClient(llm.Config{BaseURL: srv.URL(), Model: "test-coder"})
+	require.NoError(t, err)
+	var statuses []work.ItemStatus
+	c, err := New(client, Options{SkipGoChecks: true, Statuses: func(s []work.ItemStatus) { statuses = s }})
+	require.NoError(t, err)
+	res, err := c.Implement(t.Context(), ws, &work.Spec{Topic: "t"}, &work.Plan{Items: []work.Item{
+		item("a.go", work.ActionModify, "Make `A` return 2."), item("b.go", work.ActionModify, "Make `B` return 2."),
+		item("c.go", work.ActionModify, "Make `C` return 2."),
+	}})
+	require.NoError(t, err, "a model failure on one item keeps the run's result")
+	require.Len(t, srv.Requests(), 2, "c.go is not attempted once the model failed")
+	require.Equal(t, ItemDone, itemByPath(t, res, "a.go").Status)
+	ib := itemByPath(t, res, "b.go")
+	require.Equal(t, ItemFailed, ib.Status)
+	require.Contains(t, ib.Reason, "model_error")
+	require.Contains(t, ib.Reason, "not valid JSON")
+	ic := itemByPath(t, res, "c.go")
+	require.Equal(t, ItemFailed, ic.Status)
+	require.Contains(t, ic.Reason, "not attempted: the model failed on b.go")
+	require.Equal(t, []string{"a.go"}, res.Changes.Paths())
+	require.Contains(t, readFile(t, ws, "a.go"), "return 2")
+	require.False(t, res.OK())
+	require.Len(t, statuses, 3)
+	require.Equal(t, ItemFailed, statuses[2].Status)
+
+	// The script's last reply, never asked for by the coder.
+	_, err = client.Chat(t.Context(), llm.Request{Role: llm.RoleCoder, Messages: []llm.Message{{Role: llm.User, Content: "end"}}})
+	require.NoError(t, err)
+}
+
+func TestCoderCostAndStepBudgets(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{"a.go": "package p\n\nfunc A() int { return 1 }\n", "b.go": "package p\n\nfunc B() int { return 1 }\n"}
+	plan := &work.Plan{Items: []work.Item{item("a.go", work.ActionModify, "Make `A` return 2."), item("b.go", work.ActionModify, "Make `B` return 2.")}}
+
+	t.Run("cost", func(t *testing.T) {
+		t.Parallel()
+		ws := fixture(t, files)
+		srv := llmtest.NewServer(t, llmtest.LoadScript(t, "testdata/budgets.yaml"))
+		client, err := llm.NewClient(llm.Config{BaseURL: srv.URL(), Model: "test-coder",
+			Prices: map[string]llm.Price{"test-coder": {Prompt: 1, Completion: 1}}})
+		require.NoError(t, err)
+		c, err := New(client, Options{SkipGoChecks: true, MaxCost: 0.5})
+		require.NoError(t, err)
+		res, err := c.Implement(t.Context(), ws, &work.Spec{Topic: "t"}, plan)
+		require.NoError(t, err)
+		require.Len(t, srv.Requests(), 1)
+		require.Contains(t, itemByPath(t, res, "a.go").Reason, "cost_budget")
+		require.Contains(t, itemByPath(t, res, "b.go").Reason, "cost budget of 0.50 is spent")
+	})
+	t.Run("steps", func(t *testing.T) {
+		t.Parallel()
+		ws := fixture(t, files)
+		c, srv := scripted(t, "step_limit", Options{SkipGoChecks: true, MaxSteps: 2})
+		res, err := c.Implement(t.Context(), ws, &work.Spec{Topic: "t"}, &work.Plan{Items: plan.Items[:1]})
+		require.NoError(t, err)
+		require.Len(t, srv.Requests(), 2)
+		require.Contains(t, res.Items[0].Reason, "step_limit")
+	})
 }

@@ -98,6 +98,10 @@ func (s *session) converse(ctx context.Context, prompt string) error {
 			msgs = out.Messages
 		}
 		if err != nil {
+			if out != nil && out.Reason == llm.StopModelError && ctx.Err() == nil {
+				s.fail = fmt.Sprintf("stopped by %s: %v (attempts: %d)", llm.StopModelError, err, s.attempts)
+				return &ModelError{Item: s.key, Err: err}
+			}
 			return fmt.Errorf("coder %s: %w", s.key, err)
 		}
 		if s.done || s.declined != "" || s.attempts >= s.r.c.opts.Attempts {

@@ -225,3 +225,15 @@ func withFeedback(msgs []llm.Message, fb string) []llm.Message {
 	prev.Content += "\n\n[Your reply to this was empty, so it was dropped.]\n" + fb
 	return out
 }
+
+// ModelError is a model call that failed for good (after the client's own
+// retries) during one session. Implement keeps what earlier items did: the
+// item fails with the error as its reason, the items after it are not
+// attempted, and the checks still run on the changes made.
+type ModelError struct {
+	Item string // the plan item (or "checks") the session was about
+	Err  error
+}
+
+func (e *ModelError) Error() string { return fmt.Sprintf("coder %s: %v", e.Item, e.Err) }
+func (e *ModelError) Unwrap() error { return e.Err }
