@@ -2,6 +2,7 @@ package agents
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 
 	"github.com/issuesmith/issuesmith/coder"
@@ -30,9 +31,17 @@ func ExplorerOptions(base preagent.Options, cfg *config.Repo) preagent.Options {
 }
 
 // PlannerOptions maps a repository's settings onto the planner's: its
-// planner budget, and the repository guidance ("" for none).
-func PlannerOptions(cfg *config.Repo, guidance string) planner.Options {
-	return planner.Options{Guidance: guidance, Budget: cfg.Role(llm.RolePlanner).Budget()}
+// planner budget, the repository guidance ("" for none) and, with ws, the
+// check of the paths the planner adds against the checkout.
+func PlannerOptions(cfg *config.Repo, guidance string, ws *repo.Workspace) planner.Options {
+	o := planner.Options{Guidance: guidance, Budget: cfg.Role(llm.RolePlanner).Budget()}
+	if ws != nil {
+		o.Exists = func(p string) bool {
+			_, err := ws.Root().Stat(filepath.FromSlash(p))
+			return err == nil
+		}
+	}
+	return o
 }
 
 // CoderOptions maps a repository's settings onto the coder's, over base

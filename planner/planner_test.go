@@ -194,7 +194,7 @@ func TestPlannerPromptExampleAndGuidanceBlock(t *testing.T) {
 		t.Fatalf("no example reply in the prompt:\n%s", sys)
 	}
 	spec := &work.Spec{Topic: "t", Files: []work.FileChange{{Path: "src/x.ts", Action: work.ActionModify, Reason: "r"}}}
-	plan, err := readPlan(sys[start:start+end], spec)
+	plan, err := readPlan(sys[start:start+end], spec, nil)
 	if err != nil {
 		t.Fatalf("the prompt's example is not a valid reply: %v", err)
 	}
