@@ -47,6 +47,11 @@ type session struct {
 	schemaTokens int
 	observed     int       // observer calls made
 	observerUse  llm.Usage // their usage
+	// task is the task message as first sent, before compression added
+	// the record to it.
+	task string
+	// paths lists the repository once, for "did you mean" (didyoumean.go).
+	paths []string
 }
 
 // Explore reads the repository for the issue and returns the spec. A budget,
@@ -84,9 +89,7 @@ func (e *Explorer) Explore(ctx context.Context, is Issue) (*Result, error) {
 			agent.Budget.MaxTokens = max(1, b-out.Usage.Total())
 		}
 		agent.Budget.MaxWall = max(time.Second, s.opts.Budget.MaxWall-time.Since(start))
-		nudge := append(out.Messages, llm.Message{Role: llm.User,
-			Content: "Call submit_spec now with what you have found (files, or questions if the issue is unclear)."})
-		out, err = agent.Run(ctx, nudge)
+		out, err = agent.Run(ctx, nudge(out.Messages))
 		if err != nil {
 			return nil, fmt.Errorf("explore: %w", err)
 		}
@@ -139,7 +142,7 @@ func (s *session) firstMessages(ctx context.Context) ([]llm.Message, error) {
 	if named := s.namedFiles(ctx); named != "" {
 		b.WriteString("\n\n" + named)
 	}
-	b.WriteString("\n\nFind the files that must change for this issue, then call submit_spec.")
+	b.WriteString("\n\nFind the files that must change for this issue, then call submit_spec. Every reply calls one tool.")
 	return []llm.Message{{Role: llm.System, Content: sys}, {Role: llm.User, Content: b.String()}}, nil
 }
 
