@@ -23,7 +23,7 @@ var promptFS embed.FS
 var ErrNeedsAnswers = errors.New("the spec has open questions and no files: answer them first")
 
 // ErrInvalidReply is returned when the model's plan is still unusable after
-// it was shown what was wrong once.
+// it was shown what was wrong (maxAttempts calls in all).
 var ErrInvalidReply = errors.New("the model did not produce a valid plan")
 
 // ErrBudget means the planner's budget (Options.Budget) ran out before the
@@ -37,8 +37,8 @@ type Options struct {
 	// MaxTokens caps the reply (0: the role's configured value).
 	MaxTokens int
 	// Budget bounds one Plan call (a repository's roles.planner): MaxSteps
-	// caps the model calls (never more than two: an answer and one
-	// correction), MaxTokens and MaxCost stop before a correction once the
+	// caps the model calls (never more than maxAttempts: an answer and two
+	// corrections), MaxTokens and MaxCost stop before a correction once the
 	// calls so far reached them, MaxWall bounds the wall time. Zero fields
 	// do not bound.
 	Budget llm.Budget
@@ -78,10 +78,11 @@ type reply struct {
 
 // Plan asks the model for a plan of spec: one item per file, with ordered
 // steps, sorted so that a file comes after the files it depends on. A reply
-// that is not valid JSON or not a valid plan goes back to the model once
-// with what is wrong; a second bad reply returns ErrInvalidReply. A spec with
+// that is not valid JSON or not a valid plan goes back to the model with
+// what is wrong (a cut reply is asked again shorter), at most twice; the
+// third bad reply returns ErrInvalidReply. A spec with
 // only questions returns ErrNeedsAnswers without calling the model. The
-// returned Plan's Usage sums both calls.
+// returned Plan's Usage sums the calls.
 func (p *Planner) Plan(ctx context.Context, spec *work.Spec) (*work.Plan, error) {
 	if spec.NeedsAnswers() {
 		return nil, ErrNeedsAnswers
@@ -121,7 +122,7 @@ func (p *Planner) Plan(ctx context.Context, spec *work.Spec) (*work.Plan, error)
 			plan.Usage = usage
 			return plan, nil
 		}
-		if attempt == 2 {
+		if attempt == maxAttempts {
 			return nil, fmt.Errorf("plan: %w: %v", ErrInvalidReply, perr)
 		}
 		if why := p.spent(attempt, usage, cost); why != "" {
@@ -130,6 +131,10 @@ func (p *Planner) Plan(ctx context.Context, spec *work.Spec) (*work.Plan, error)
 		msgs = correction(msgs, text, perr)
 	}
 }
+
+// maxAttempts bounds the model calls of one Plan: an answer and up to two
+// corrections (a reply cut at the output limit, or empty, costs one).
+const maxAttempts = 3
 
 // errCut is a reply cut at the output limit.
 var errCut = errors.New("the reply was cut off at the output limit")

@@ -123,9 +123,9 @@ func TestPlanInvalidReplyGoesBackOnce(t *testing.T) {
 	}
 }
 
-func TestPlanGivesUpAfterSecondBadReply(t *testing.T) {
+func TestPlanGivesUpAfterThirdBadReply(t *testing.T) {
 	t.Parallel()
-	_, p := scripted(t, llmtest.Script{llmtest.Reply("no"), llmtest.Reply(`{"items":[]}`)})
+	_, p := scripted(t, llmtest.Script{llmtest.Reply("no"), llmtest.Reply("still no"), llmtest.Reply(`{"items":[]}`)})
 	_, err := p.Plan(t.Context(), sampleSpec())
 	if !errors.Is(err, ErrInvalidReply) || !strings.Contains(err.Error(), "no items") {
 		t.Errorf("err = %v", err)
