@@ -27,6 +27,10 @@ func New(model llm.Model, ws *repo.Workspace, idx *summaries.Index, opts Options
 	return &Explorer{model: model, ws: ws, idx: idx, opts: opts.withDefaults()}
 }
 
+// maxNudges bounds the times a run that ended without submit_spec (a reply
+// without a tool call) is asked again.
+const maxNudges = 3
+
 // session is the state of one Explore call.
 type session struct {
 	e     *Explorer
@@ -80,13 +84,15 @@ func (e *Explorer) Explore(ctx context.Context, is Issue) (*Result, error) {
 		return nil, fmt.Errorf("explore: %w", err)
 	}
 	s.account(out)
-	if s.spec == nil && out.Reason == llm.StopFinished && len(out.Steps) < s.opts.Budget.MaxSteps {
-		// The model answered in prose instead of calling submit_spec: ask
-		// once more, within what is left of the step budget.
+	steps := len(out.Steps)
+	for n := 0; n < maxNudges && s.spec == nil && out.Reason == llm.StopFinished && steps < s.opts.Budget.MaxSteps; n++ {
+		// The model answered without calling a tool (prose, an empty
+		// reply, a call written as text): ask again, saying what was
+		// wrong, within what is left of the step budget.
 		s.stepBase = s.step
-		agent.Budget.MaxSteps = min(2, s.opts.Budget.MaxSteps-len(out.Steps))
+		agent.Budget.MaxSteps = min(2, s.opts.Budget.MaxSteps-steps)
 		if b := s.opts.Budget.MaxTokens; b > 0 {
-			agent.Budget.MaxTokens = max(1, b-out.Usage.Total())
+			agent.Budget.MaxTokens = max(1, b-s.done.Total())
 		}
 		agent.Budget.MaxWall = max(time.Second, s.opts.Budget.MaxWall-time.Since(start))
 		out, err = agent.Run(ctx, nudge(out.Messages))
@@ -94,6 +100,7 @@ func (e *Explorer) Explore(ctx context.Context, is Issue) (*Result, error) {
 			return nil, fmt.Errorf("explore: %w", err)
 		}
 		s.account(out)
+		steps += len(out.Steps)
 	}
 	s.res.Reason = out.Reason
 	s.res.Steps = s.step

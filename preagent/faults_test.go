@@ -52,8 +52,8 @@ func TestObserverAndCompressionKeepTheTurnOrder(t *testing.T) {
 	requireStrictHistory(t, srv)
 }
 
-// A model that writes its tool calls as JSON text: the nudge says so, and
-// the partial spec names the cause instead of taking the JSON as the
+// A model that writes its tool calls as JSON text: each of the bounded
+// nudges says so, and the partial spec names the cause instead of taking the JSON as the
 // desired behaviour.
 func TestToolCallsAsTextGiveANamedCause(t *testing.T) {
 	t.Parallel()
@@ -61,6 +61,8 @@ func TestToolCallsAsTextGiveANamedCause(t *testing.T) {
 	const asText = `{"name": "read_file", "arguments": {"path": "src/data/platform.ts"}}`
 	srv, client := scripted(t, llmtest.Script{
 		llmtest.Reply(asText),
+		llmtest.Reply(asText).When(llmtest.Expect{Last: "wrote a tool call as text"}),
+		llmtest.Reply(asText).When(llmtest.Expect{Last: "wrote a tool call as text"}),
 		llmtest.Reply(asText).When(llmtest.Expect{Last: "wrote a tool call as text"}),
 	})
 	res, err := New(client, ws, nil, Options{NoObserver: true}).Explore(t.Context(), Issue{Title: "Add DeepSeek"})

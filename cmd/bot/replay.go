@@ -12,13 +12,14 @@ import (
 	"github.com/issuesmith/issuesmith/agents"
 	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/replay"
+	"github.com/issuesmith/issuesmith/replay/oracle"
 )
 
 // replayFlags are the command line of `bot replay`.
 type replayFlags struct {
-	instances, repos, model, out, only, workdir string
-	jobs, limit                                 int
-	testTimeout, stageTimeout                   time.Duration
+	instances, repos, model, out, only, workdir, faults string
+	jobs, limit                                         int
+	testTimeout, stageTimeout                           time.Duration
 }
 
 func newReplayCmd() *cobra.Command { return newReplayCmdWith(os.Environ) }
@@ -54,6 +55,7 @@ func newReplayCmdWith(environ func() []string) *cobra.Command {
 	fl.DurationVar(&f.testTimeout, "test-timeout", 20*time.Minute, "time limit of one test run (and of setup)")
 	fl.DurationVar(&f.stageTimeout, "stage-timeout", 20*time.Minute, "time limit of each agent stage")
 	fl.StringVar(&f.workdir, "workdir", "", "where the instances' clones are made (default: the temporary folder)")
+	fl.StringVar(&f.faults, "faults", "", "RATE[,SEED]: with --model oracle, misbehave (cut, empty, reasoning, calls as text, stale SEARCH, ...) at that share of turns")
 	return cmd
 }
 
@@ -90,11 +92,22 @@ func runReplay(ctx context.Context, f replayFlags, environ []string, stderr, std
 
 // replaySolver is the solver of --model.
 func replaySolver(f replayFlags, environ []string, stderr io.Writer) (replay.Solver, error) {
+	if f.faults != "" && f.model != "oracle" {
+		return nil, usageErr("--faults works with --model oracle only")
+	}
 	switch f.model {
 	case "gold":
 		return replay.Gold{}, nil
 	case "oracle":
-		return replay.Oracle{Coder: agents.Coder{AllowChecks: true}, StageTimeout: f.stageTimeout}, nil
+		o := replay.Oracle{Coder: agents.Coder{AllowChecks: true}, StageTimeout: f.stageTimeout}
+		if f.faults != "" {
+			fs, err := oracle.ParseFaults(f.faults)
+			if err != nil {
+				return nil, usageErr("--faults: %v", err)
+			}
+			o.Faults = fs
+		}
+		return o, nil
 	}
 	m, err := config.ParseModel(environ)
 	if err != nil {
