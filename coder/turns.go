@@ -121,7 +121,9 @@ func (s *session) afterStep(ctx context.Context, st *llm.State) error {
 			break
 		}
 	}
-	if ai < 0 || ai == len(st.Messages)-1 || len(st.Messages[ai].ToolCalls) == 0 {
+	// AfterStep runs only after a turn that called a tool (natively, or
+	// as the text protocol's action line), so results follow ai.
+	if ai < 0 || ai == len(st.Messages)-1 {
 		return nil
 	}
 	text := answerText(st.Messages[ai].Content)
