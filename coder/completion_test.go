@@ -253,3 +253,12 @@ func TestCoderCostAndStepBudgets(t *testing.T) {
 		require.Contains(t, res.Items[0].Reason, "step_limit")
 	})
 }
+
+func TestPartialApplyThenExplicitDone(t *testing.T) {
+	t.Parallel()
+	res, got, sent := implementOne(t, "partial_then_done", Options{})
+	require.Len(t, sent, 2)
+	require.Equal(t, ItemDone, res.Items[0].Status)
+	require.Contains(t, got, "return b + a")
+	require.Contains(t, got, "return a - b", "the refused block was given up, as the model said")
+}
