@@ -91,7 +91,7 @@ func (a *Planner) Plan(ctx context.Context, dir string, spec *work.Spec, cfg *co
 	}
 	var plan *work.Plan
 	u, err := spendOf(model, func(m llm.Model) error {
-		p, err := planner.New(m, PlannerOptions(cfg, guidance))
+		p, err := planner.New(m, PlannerOptions(cfg, guidance, ws))
 		if err != nil {
 			return err
 		}

@@ -111,7 +111,7 @@ func (l *Local) Run(ctx context.Context, ws *repo.Workspace, is preagent.Issue) 
 	}
 	err = l.stage(ctx, out, "plan", func(ctx context.Context) error {
 		l.say("planning")
-		pl, err := planner.New(l.Model, PlannerOptions(l.Repo, guidance))
+		pl, err := planner.New(l.Model, PlannerOptions(l.Repo, guidance, ws))
 		if err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package agents
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 
 	"github.com/issuesmith/issuesmith/coder"
@@ -30,17 +31,26 @@ func ExplorerOptions(base preagent.Options, cfg *config.Repo) preagent.Options {
 }
 
 // PlannerOptions maps a repository's settings onto the planner's: its
-// planner budget, and the repository guidance ("" for none).
-func PlannerOptions(cfg *config.Repo, guidance string) planner.Options {
-	return planner.Options{Guidance: guidance, Budget: cfg.Role(llm.RolePlanner).Budget()}
+// planner budget, the repository guidance ("" for none) and, with ws, the
+// check of the paths the planner adds against the checkout.
+func PlannerOptions(cfg *config.Repo, guidance string, ws *repo.Workspace) planner.Options {
+	o := planner.Options{Guidance: guidance, Budget: cfg.Role(llm.RolePlanner).Budget()}
+	if ws != nil {
+		o.Exists = func(p string) bool {
+			_, err := ws.Root().Stat(filepath.FromSlash(p))
+			return err == nil
+		}
+	}
+	return o
 }
 
 // CoderOptions maps a repository's settings onto the coder's, over base
 // (the caller's Sandbox, SkipGoChecks, ...): blocked paths, check commands
 // — run only when the repository asks (run_commands) and allowChecks lets
 // it (bot serve: ISSUESMITH_ALLOW_CHECK_COMMANDS; its checks run the
-// repository's code on the bot's machine) — and the coder role's token and
-// time budgets for the whole coding run. It is the one mapping: bot serve,
+// repository's code on the bot's machine) — and the coder role's token,
+// cost and time budgets for the whole coding run, and its max_steps as the
+// model calls of each plan item. It is the one mapping: bot serve,
 // bot solve and bot replay all code through it.
 func CoderOptions(base coder.Options, cfg *config.Repo, allowChecks bool) coder.Options {
 	o := base
@@ -55,7 +65,7 @@ func CoderOptions(base coder.Options, cfg *config.Repo, allowChecks bool) coder.
 		o.CheckCommands = append(o.CheckCommands, c.Run)
 	}
 	b := cfg.Role(llm.RoleCoder).Budget()
-	o.MaxTokens, o.MaxWall = b.MaxTokens, b.MaxWall
+	o.MaxTokens, o.MaxWall, o.MaxCost, o.MaxSteps = b.MaxTokens, b.MaxWall, b.MaxCost, b.MaxSteps
 	return o
 }
 

@@ -31,13 +31,13 @@ func TestRepositoryChecksNeedTheServersConsent(t *testing.T) {
 func TestCoderOptionsFromRepoConfig(t *testing.T) {
 	t.Parallel()
 	rc, err := config.ParseRepo([]byte("version: 1\nrun_commands: true\nblocked_paths: [\"deploy/**\"]\n" +
-		"checks:\n  - {name: unit, run: go test ./...}\nroles:\n  coder: {max_tokens: 1000}\n"))
+		"checks:\n  - {name: unit, run: go test ./...}\nroles:\n  coder: {max_tokens: 1000, max_steps: 7, max_cost_usd: 0.5}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	o := CoderOptions(coder.Options{}, rc, true)
 	if !o.RunCommands || len(o.CheckCommands) != 1 || o.CheckCommands[0] != "go test ./..." ||
-		len(o.Blocked) != 1 || o.Blocked[0] != "deploy/**" || o.MaxTokens != 1000 {
+		len(o.Blocked) != 1 || o.Blocked[0] != "deploy/**" || o.MaxTokens != 1000 || o.MaxSteps != 7 || o.MaxCost != 0.5 {
 		t.Errorf("options = %+v", o)
 	}
 	if d := CoderOptions(coder.Options{}, config.DefaultRepo(), true); d.RunCommands || len(d.CheckCommands) != 0 {

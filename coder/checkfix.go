@@ -2,6 +2,7 @@ package coder
 
 import (
 	"context"
+	"errors"
 	"sort"
 	"strings"
 )
@@ -25,7 +26,7 @@ func (r *run) checkAndFix(ctx context.Context) error {
 		checks := r.runChecks(ctx, changed, round)
 		r.res.Checks = append(r.res.Checks, checks...)
 		failing := fixable(checks, changed)
-		if len(failing) == 0 || round >= rounds {
+		if len(failing) == 0 || round >= rounds || r.modelErr != nil {
 			return nil
 		}
 		if err := r.fixRound(ctx, round+1, rounds, failing, changed); err != nil {
@@ -114,7 +115,15 @@ func (r *run) fixRound(ctx context.Context, round, rounds int, failing []CheckRe
 	}
 	r.event("checks", round, "prompt", "fix round %d of %d: %d failing check(s)", round, rounds, len(failing))
 	s := r.newSession("checks", fp.Allowed)
-	if err := s.converse(ctx, prompt); err != nil {
+	err = s.converse(ctx, prompt)
+	var me *ModelError
+	if errors.As(err, &me) {
+		// The items' changes stand; the failing checks are reported.
+		r.modelErr = me
+		r.event("checks", round, "failed", "fix round %d: %s", round, firstLine(s.fail))
+		err = nil
+	}
+	if err != nil {
 		return err
 	}
 	r.res.Usage = r.res.Usage.Add(s.usage)

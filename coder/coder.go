@@ -39,6 +39,12 @@ type Options struct {
 	// MaxWall bounds the model time of one run the same way; 0 means no
 	// limit. Checks have their own CheckTimeout.
 	MaxWall time.Duration
+	// MaxCost bounds the estimated cost (llm.Response.Cost, from the
+	// configured prices) of one run the same way; 0 means no limit.
+	MaxCost float64
+	// MaxSteps bounds the model calls of one plan item (or fix round, or
+	// review comment); 0 means only Attempts and MaxReads bound them.
+	MaxSteps int
 	// MaxFileLines: a file longer than this is shown as its outline plus
 	// the regions the plan touches; also the line budget of those regions.
 	MaxFileLines int
@@ -250,8 +256,11 @@ type Event struct {
 // Implement carries out plan in the workspace: items in plan order, each
 // through the model and the edit engine, then the checks with bounded fix
 // rounds. Items that fail are reported and do not stop the run (each item's
-// status is in the Result). A Go error (model unreachable,
-// cancelled, disk) ends the run and leaves the edits made so far on disk.
+// status is in the Result). A model call that fails for good (ModelError)
+// fails its item with the error as reason and leaves the later items not
+// attempted; the items before it keep their changes, which are checked as
+// usual (without fix rounds) and returned. Any other Go error (cancelled,
+// disk) ends the run and leaves the edits made so far on disk.
 func (c *Coder) Implement(ctx context.Context, ws *repo.Workspace, spec *work.Spec, plan *work.Plan) (*Result, error) {
 	if ws == nil || plan == nil {
 		return nil, errors.New("implement: workspace and plan are required")
@@ -268,6 +277,10 @@ func (c *Coder) Implement(ctx context.Context, ws *repo.Workspace, spec *work.Sp
 	for i := range plan.Items {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("implement: %w", err)
+		}
+		if r.modelErr != nil {
+			r.skipItem(i)
+			continue
 		}
 		if err := r.doItem(ctx, i); err != nil {
 			return nil, fmt.Errorf("implement %s: %w", plan.Items[i].Path, err)

@@ -6,6 +6,18 @@
 // rollback, gofmt, go vet/go build of touched packages, optional repository
 // check commands). Revise applies a review comment the same way.
 //
+// An item is done only when every block applied or, after a partial apply,
+// on an explicit <chat>done</chat>; it is skipped only on an explicit
+// <no-change> (in review and CI-fix rounds also on prose that declines, but
+// never on prose holding fenced code or announcing a step). A reply cut at
+// the output limit is never applied, reasoning (<think>, or text before a
+// lone </think>) never reaches the engine, blocks written beside a tool call
+// are applied with the call, the report after an applied edit quotes the
+// changed regions' new text (regions.go), and maxFormatErrors replies in a
+// row without a usable edit fail the item with the reason (turns.go). A
+// full context window cuts the conversation back to a fresh prompt once;
+// a second overflow fails the item with context_window.
+//
 // With Options.ApplyModel, a lazy sketch or SEARCH block still refused on an
 // item's last attempt goes to a second model (llm.RoleApply) with only the
 // region the engine located (apply_region.go: the nearest text, else the

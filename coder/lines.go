@@ -11,13 +11,24 @@ import (
 	"github.com/issuesmith/issuesmith/llm"
 )
 
-// systemPrompt is the coder's system prompt: the house rules, plus the
-// line-range section unless line edits are switched off.
-func (c *Coder) systemPrompt() string {
-	if c.opts.NoLineEdits {
-		return c.prompts.system
+// systemPrompt is the coder's system prompt: the house rules with the tools
+// paragraph of the protocol, plus the line-range section unless line edits
+// are switched off.
+func (c *Coder) systemPrompt(p llm.Protocol) string {
+	tools := "You may instead call the `edit_file` tool with the same text in `edits`, and `read_file` to see\n" +
+		"lines of a large file that were not shown to you. Blocks written beside a tool call are applied too."
+	if p == llm.ProtocolText {
+		// The text protocol's one action per reply is for reading only:
+		// edit blocks are the reply itself, never an action's argument.
+		tools = "Write the blocks directly in your reply. To see lines of a large file that were not shown to\n" +
+			"you, send a reply holding only the action line `read_file=>{\"path\": \"src/utils.go\", \"offset\": 120}`;\n" +
+			"the lines come back in the next message. Never put an action line in a reply with blocks."
 	}
-	return c.prompts.system + c.prompts.lines
+	sys := strings.Replace(c.prompts.system, "{{TOOLS}}", tools, 1)
+	if c.opts.NoLineEdits || p == llm.ProtocolText {
+		return sys
+	}
+	return sys + c.prompts.lines
 }
 
 // editLinesParams are the arguments of the edit_lines tool.

@@ -2,6 +2,7 @@ package coder
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -25,7 +26,11 @@ type run struct {
 	// statuses is every plan item's status in plan order, for
 	// Options.Statuses.
 	statuses []work.ItemStatus
-	used     llm.Usage    // tokens spent by finished sessions, for Options.MaxTokens
+	used     llm.Usage // tokens spent by finished sessions, for Options.MaxTokens
+	cost     float64   // cost of finished sessions, for Options.MaxCost
+	// modelErr is the model failure that ended an item: later items are
+	// not attempted and no fix round asks the model again.
+	modelErr *ModelError
 	diag     *diagnostics // language servers (Options.Diagnostics), nil when off
 	start    time.Time    // for Options.MaxWall
 }
@@ -97,16 +102,34 @@ func (r *run) doItem(ctx context.Context, i int) error {
 		return nil
 	}
 	s := r.newSession(p, []string{p})
+	s.reprompt = func() (string, error) { return r.itemPrompt(i) }
 	prompt, err := r.itemPrompt(i)
 	if err != nil {
 		return err
 	}
 	r.event(p, 0, "prompt", "%s, %d steps, %d tokens", it.Action, len(it.Steps), llm.CountText(prompt))
-	if err := s.converse(ctx, prompt); err != nil {
+	err = s.converse(ctx, prompt)
+	var me *ModelError
+	if errors.As(err, &me) {
+		r.modelErr = me
+		err = nil
+	}
+	if err != nil {
 		return err
 	}
 	s.fill(&ir)
 	return nil
+}
+
+// skipItem records plan item i as not attempted because the model failed
+// on an earlier one.
+func (r *run) skipItem(i int) {
+	it := r.plan.Items[i]
+	ir := ItemResult{Path: cleanRel(it.Path), Action: it.Action, Status: ItemFailed,
+		Reason: fmt.Sprintf("not attempted: the model failed on %s: %v", r.modelErr.Item, r.modelErr.Err)}
+	r.event(ir.Path, 0, "failed", "%s", ir.Reason)
+	r.res.Items = append(r.res.Items, ir)
+	r.ended(i, ir)
 }
 
 // deleteItem removes the file, as the plan says; no model call is needed.

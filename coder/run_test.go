@@ -116,6 +116,12 @@ func TestImplementTextProtocol(t *testing.T) {
 	require.Contains(t, readFile(t, ws, "calc.go"), "\treturn b + a\n")
 	require.Contains(t, kinds(res), "calc.go:read")
 	require.Empty(t, srv.Requests()[0].Tools, "no tool list for a text-protocol model")
+	// One way to edit in text mode: blocks in the reply. No tool-call
+	// instructions contradict the one-action-per-reply protocol.
+	sys := srv.Requests()[0].Messages[0].Content
+	require.NotContains(t, sys, "edit_file")
+	require.NotContains(t, sys, "edit_lines")
+	require.Contains(t, sys, "Write the blocks directly in your reply")
 }
 
 func TestImplementNeverWritesThroughSymlinks(t *testing.T) {

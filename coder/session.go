@@ -36,6 +36,16 @@ type session struct {
 	// comment that needs no code change); declined holds its explanation.
 	mayDecline bool
 	declined   string
+	// formatErrs counts replies in a row without a usable edit.
+	formatErrs int
+	steps      int // model calls of the session (Options.MaxSteps)
+	// compacted is set once the conversation was cut back to fit the
+	// model's context window (done at most once per session).
+	compacted bool
+	// reprompt, when set, renders the session's prompt afresh (current
+	// file content) for that compaction.
+	reprompt func() (string, error)
+	model    *replyModel
 }
 
 func (r *run) newSession(key string, paths []string) *session {
@@ -43,7 +53,7 @@ func (r *run) newSession(key string, paths []string) *session {
 	if len(paths) == 1 {
 		def = paths[0]
 	}
-	return &session{r: r, key: key, paths: paths, def: def}
+	return &session{r: r, key: key, paths: paths, def: def, model: &replyModel{Model: r.c.model}}
 }
 
 // fill copies the session's outcome into an item result.
@@ -65,44 +75,46 @@ func (s *session) fill(ir *ItemResult) {
 // converse runs the exchange. Tool-call turns go through the one agent loop
 // (llm.Agent); a reply with edit blocks in its text ends the agent's run, is
 // applied here, and the engine's report goes back as the next user message.
-// A Go error is our own failure (model unreachable, disk); everything the
-// model can fix is feedback.
+// The session ends only on an applied edit, an explicit done or no-change,
+// or a failure with its reason: a reply cut at the output limit is never
+// applied, and replies without a usable edit are bounded. A Go error is our
+// own failure (model unreachable, disk); everything the model can fix is
+// feedback.
 func (s *session) converse(ctx context.Context, prompt string) error {
 	defer s.account()
-	o := s.r.c.opts
-	msgs := []llm.Message{{Role: llm.System, Content: s.r.c.systemPrompt()}, {Role: llm.User, Content: prompt}}
+	msgs := []llm.Message{{Role: llm.System, Content: s.r.c.systemPrompt(s.model.Protocol(llm.RoleCoder))}, {Role: llm.User, Content: prompt}}
 	for !s.done && s.fail == "" && s.declined == "" {
-		if s.attempts >= o.Attempts {
-			s.fail = fmt.Sprintf("no clean edit after %d attempts; last report:\n%s", s.attempts, clip(s.lastFB, maxReasonBytes))
+		budget, ok := s.budget()
+		if !ok {
 			break
 		}
-		budget := llm.Budget{MaxSteps: (o.Attempts - s.attempts) + (o.MaxReads - s.reads) + 1}
-		if o.MaxTokens > 0 {
-			if budget.MaxTokens = o.MaxTokens - s.r.used.Total() - s.usage.Total(); budget.MaxTokens <= 0 {
-				s.fail = fmt.Sprintf("the run's token budget of %d is exhausted (attempts: %d)", o.MaxTokens, s.attempts)
-				break
-			}
-		}
-		if o.MaxWall > 0 {
-			if budget.MaxWall = o.MaxWall - time.Since(s.r.start); budget.MaxWall <= 0 {
-				s.fail = fmt.Sprintf("the run's time budget of %s is exhausted (attempts: %d)", o.MaxWall, s.attempts)
-				break
-			}
-		}
-		agent := llm.Agent{Role: llm.RoleCoder, Model: s.r.c.model, Tools: s.tools(), Budget: budget}
+		agent := llm.Agent{Role: llm.RoleCoder, Model: s.model, Tools: s.tools(), Budget: budget,
+			Hooks: llm.Hooks{AfterStep: s.afterStep}}
+		s.model.finish = ""
 		out, err := agent.Run(ctx, msgs)
 		if out != nil {
 			s.usage = s.usage.Add(out.Usage)
+			s.steps += len(out.Steps)
 			msgs = out.Messages
 		}
 		if err != nil {
+			if out != nil && out.Reason == llm.StopModelError && ctx.Err() == nil {
+				s.fail = fmt.Sprintf("stopped by %s: %v (attempts: %d)", llm.StopModelError, err, s.attempts)
+				return &ModelError{Item: s.key, Err: err}
+			}
 			return fmt.Errorf("coder %s: %w", s.key, err)
 		}
-		if s.done || s.declined != "" || s.attempts >= o.Attempts {
+		if s.done || s.declined != "" || s.attempts >= s.r.c.opts.Attempts {
+			continue
+		}
+		if contextFull(out) {
+			if msgs, err = s.compact(msgs); err != nil {
+				return err
+			}
 			continue
 		}
 		if out.Reason != llm.StopFinished {
-			s.fail = fmt.Sprintf("stopped by %s after %d attempts", out.Reason, s.attempts)
+			s.fail = stopText(out.Reason, s.attempts)
 			break
 		}
 		last := msgs[len(msgs)-1]
@@ -112,19 +124,74 @@ func (s *session) converse(ctx context.Context, prompt string) error {
 			s.fail = fmt.Sprintf("the turn ended on a tool result after %d attempts", s.attempts)
 			break
 		}
-		fb, err := s.apply(ctx, last.Content, "")
+		fb, err := s.answer(ctx, last)
 		if err != nil {
 			return err
 		}
-		if !s.done && s.declined == "" {
-			msgs = append(msgs, llm.Message{Role: llm.User, Content: fb})
+		if !s.done && s.declined == "" && s.fail == "" {
+			msgs = withFeedback(msgs, fb)
 		}
 	}
 	return nil
 }
 
+// answer handles a reply that called no tool: a cut reply is answered
+// without applying it, anything else goes through apply.
+func (s *session) answer(ctx context.Context, last llm.Message) (string, error) {
+	if s.model.finish == llm.FinishLength {
+		s.attempts++
+		s.lastFB = cutFeedback
+		s.r.event(s.key, s.attempts, "refused", "reply cut at the output limit; nothing applied")
+		s.formatError("the reply was cut off at the output limit")
+		return cutFeedback, nil
+	}
+	return s.apply(ctx, answerText(last.Content), "")
+}
+
+// budget is the agent budget of the session's next run, or false when a
+// run-wide budget is spent (s.fail says which).
+func (s *session) budget() (llm.Budget, bool) {
+	o := s.r.c.opts
+	if s.attempts >= o.Attempts {
+		s.fail = fmt.Sprintf("no clean edit after %d attempts; last report:\n%s", s.attempts, clip(s.lastFB, maxReasonBytes))
+		return llm.Budget{}, false
+	}
+	budget := llm.Budget{MaxSteps: (o.Attempts - s.attempts) + (o.MaxReads - s.reads) + 1}
+	if o.MaxSteps > 0 {
+		if left := o.MaxSteps - s.steps; left <= 0 {
+			s.fail = fmt.Sprintf("stopped by step_limit: the item's %d model calls are used (attempts: %d)", o.MaxSteps, s.attempts)
+			return llm.Budget{}, false
+		} else if left < budget.MaxSteps {
+			budget.MaxSteps = left
+		}
+	}
+	if o.MaxTokens > 0 {
+		if budget.MaxTokens = o.MaxTokens - s.r.used.Total() - s.usage.Total(); budget.MaxTokens <= 0 {
+			s.fail = fmt.Sprintf("the run's token budget of %d is exhausted (attempts: %d)", o.MaxTokens, s.attempts)
+			return llm.Budget{}, false
+		}
+	}
+	if o.MaxCost > 0 {
+		if budget.MaxCost = o.MaxCost - s.r.cost - s.model.cost; budget.MaxCost <= 0 {
+			s.fail = fmt.Sprintf("stopped by cost_budget: the run's cost budget of %.2f is spent (attempts: %d)", o.MaxCost, s.attempts)
+			return llm.Budget{}, false
+		}
+	}
+	if o.MaxWall > 0 {
+		if budget.MaxWall = o.MaxWall - time.Since(s.r.start); budget.MaxWall <= 0 {
+			s.fail = fmt.Sprintf("the run's time budget of %s is exhausted (attempts: %d)", o.MaxWall, s.attempts)
+			return llm.Budget{}, false
+		}
+	}
+	return budget, true
+}
+
 // account adds the session's usage to the run's budget.
-func (s *session) account() { s.r.used = s.r.used.Add(s.usage) }
+func (s *session) account() {
+	s.r.used = s.r.used.Add(s.usage)
+	s.r.cost += s.model.cost
+	s.model.cost = 0
+}
 
 // apply runs one attempt: the model's edit text through the engine in
 // partial mode, then the syntax guard and gofmt. It returns the feedback for
@@ -148,26 +215,7 @@ func (s *session) apply(ctx context.Context, text, defPath string) (string, erro
 		return "", fmt.Errorf("apply edits for %s: %w", s.key, err)
 	}
 	if rep.Problem != "" || len(rep.Blocks) == 0 {
-		if s.applied > 0 {
-			s.done = true // "done" after an earlier partial success
-			return "", nil
-		}
-		if reason, ok := noChange(text); ok {
-			s.declined = reason
-			r.event(s.key, s.attempts, "declined", "%s", firstLine(reason))
-			return "", nil
-		}
-		if s.mayDecline && strings.TrimSpace(text) != "" {
-			s.declined = chatText(text)
-			r.event(s.key, s.attempts, "declined", "%s", firstLine(s.declined))
-			return "", nil
-		}
-		s.lastFB = rep.Feedback()
-		if rep.Problem == "" {
-			s.lastFB = "No edit applied: the answer holds no edit block.\n"
-		}
-		r.event(s.key, s.attempts, "refused", "no edit blocks: %s", firstLine(s.lastFB))
-		return s.lastFB + "Answer with SEARCH/REPLACE blocks inside <file-edit filePath=\"...\"> tags.\n", nil
+		return s.noBlocks(text, rep), nil
 	}
 	scopeFB := s.noteBlocks(rep)
 	rolled, guardFB, err := s.guard(rep.Changed, snaps)
@@ -194,10 +242,17 @@ func (s *session) apply(ctx context.Context, text, defPath string) (string, erro
 			return "", err
 		}
 	}
+	if kept > 0 {
+		s.formatErrs = 0
+	}
 	if (rep.OK() || rescued) && len(rolled) == 0 {
 		r.event(s.key, s.attempts, "apply", "%d block(s) applied", len(rep.Blocks))
 		if len(added) > 0 && s.attempts < r.c.opts.Attempts {
-			s.lastFB = "All blocks applied.\n" + diagFeedback(added)
+			regions, err := s.changedRegions(keptPaths, snaps)
+			if err != nil {
+				return "", err
+			}
+			s.lastFB = "All blocks applied.\n" + diagFeedback(added) + regions
 			return s.lastFB, nil
 		}
 		s.done = true
@@ -219,8 +274,62 @@ func (s *session) apply(ctx context.Context, text, defPath string) (string, erro
 	if len(added) > 0 {
 		b.WriteString(diagFeedback(added))
 	}
+	regions, err := s.changedRegions(keptPaths, snaps)
+	if err != nil {
+		return "", err
+	}
+	b.WriteString(regions)
+	if s.applied > 0 {
+		b.WriteString("The item is done only when every refused block is applied or you answer <chat>done</chat> " +
+			"(nothing else left to change).\n")
+	}
 	s.lastFB = b.String()
 	return s.lastFB, nil
+}
+
+// noBlocks handles an answer without an edit block: an explicit done after
+// earlier edits, an explicit no-change, a decline where declining is allowed
+// (review, CI fix); anything else is a format error fed back to the model.
+func (s *session) noBlocks(text string, rep *edit.Report) string {
+	r := s.r
+	if s.applied > 0 && explicitDone(text) {
+		s.done = true
+		return ""
+	}
+	if reason, ok := noChange(text); ok {
+		s.declined = reason
+		r.event(s.key, s.attempts, "declined", "%s", firstLine(reason))
+		return ""
+	}
+	why := ""
+	if s.mayDecline {
+		reason, whyNot, ok := declineReason(text)
+		if ok {
+			s.declined = reason
+			r.event(s.key, s.attempts, "declined", "%s", firstLine(reason))
+			return ""
+		}
+		why = whyNot
+	}
+	fb := rep.Feedback()
+	if rep.Problem == "" || why != "" {
+		if why == "" {
+			why = "the answer holds no edit block"
+		}
+		fb = "No edit applied: " + why + ".\n"
+	}
+	s.lastFB = fb
+	r.event(s.key, s.attempts, "refused", "no edit blocks: %s", firstLine(fb))
+	s.formatError(strings.TrimSuffix(strings.TrimPrefix(firstLine(fb), "No edit applied: "), "."))
+	fb += "Answer with SEARCH/REPLACE blocks inside <file-edit filePath=\"...\"> tags."
+	switch {
+	case s.applied > 0:
+		fb += " Blocks of your earlier answers are still refused (see the last report): resend them fixed, " +
+			"or, if nothing is left to change, answer <chat>done</chat>."
+	case s.mayDecline:
+		fb += " If no code change is needed, answer <no-change>why, in one sentence</no-change> and no blocks."
+	}
+	return fb + "\n"
 }
 
 // noteBlocks records refused and blocked blocks in notes and transcript and

@@ -15,7 +15,8 @@ type editParams struct {
 }
 
 // tools returns the session's tools: edit_file (an attempt, like a text
-// answer) and read_file (a bounded look at lines not shown in the prompt).
+// answer) and read_file (a bounded look at lines not shown in the prompt);
+// with the text protocol only read_file.
 func (s *session) tools() []llm.Tool {
 	editTool := llm.NewTool("edit_file",
 		"Apply SEARCH/REPLACE edit blocks to one file. Returns which blocks applied and why others were refused.",
@@ -47,6 +48,9 @@ func (s *session) tools() []llm.Tool {
 			}
 			return llm.ToolResult{Content: out}, nil
 		})
+	if s.model.Protocol(llm.RoleCoder) == llm.ProtocolText {
+		return []llm.Tool{readTool} // edits are the reply itself (systemPrompt)
+	}
 	if s.r.c.opts.NoLineEdits {
 		return []llm.Tool{editTool, readTool}
 	}

@@ -23,7 +23,7 @@ var promptFS embed.FS
 var ErrNeedsAnswers = errors.New("the spec has open questions and no files: answer them first")
 
 // ErrInvalidReply is returned when the model's plan is still unusable after
-// it was shown what was wrong once.
+// it was shown what was wrong (maxAttempts calls in all).
 var ErrInvalidReply = errors.New("the model did not produce a valid plan")
 
 // ErrBudget means the planner's budget (Options.Budget) ran out before the
@@ -37,11 +37,16 @@ type Options struct {
 	// MaxTokens caps the reply (0: the role's configured value).
 	MaxTokens int
 	// Budget bounds one Plan call (a repository's roles.planner): MaxSteps
-	// caps the model calls (never more than two: an answer and one
-	// correction), MaxTokens and MaxCost stop before a correction once the
+	// caps the model calls (never more than maxAttempts: an answer and two
+	// corrections), MaxTokens and MaxCost stop before a correction once the
 	// calls so far reached them, MaxWall bounds the wall time. Zero fields
 	// do not bound.
 	Budget llm.Budget
+	// Exists, when set, tells whether a repository path exists. A path the
+	// model adds to the plan (one the spec does not name) that neither
+	// exists nor is added by the plan is flagged and goes back to the model
+	// like any invalid plan, so a guessed path never reaches the coder.
+	Exists func(path string) bool
 }
 
 // Planner turns specs into plans with the model. It holds no per-run state
@@ -73,10 +78,11 @@ type reply struct {
 
 // Plan asks the model for a plan of spec: one item per file, with ordered
 // steps, sorted so that a file comes after the files it depends on. A reply
-// that is not valid JSON or not a valid plan goes back to the model once
-// with what is wrong; a second bad reply returns ErrInvalidReply. A spec with
+// that is not valid JSON or not a valid plan goes back to the model with
+// what is wrong (a cut reply is asked again shorter), at most twice; the
+// third bad reply returns ErrInvalidReply. A spec with
 // only questions returns ErrNeedsAnswers without calling the model. The
-// returned Plan's Usage sums both calls.
+// returned Plan's Usage sums the calls.
 func (p *Planner) Plan(ctx context.Context, spec *work.Spec) (*work.Plan, error) {
 	if spec.NeedsAnswers() {
 		return nil, ErrNeedsAnswers
@@ -107,21 +113,63 @@ func (p *Planner) Plan(ctx context.Context, spec *work.Spec) (*work.Plan, error)
 			return nil, fmt.Errorf("plan: %w", err)
 		}
 		usage, cost = usage.Add(resp.Usage), cost+resp.Cost
-		plan, perr := readPlan(resp.Message.Content, spec)
-		if perr == nil {
+		text := answerText(resp.Message.Content)
+		var perr error
+		var plan *work.Plan
+		if resp.FinishReason == llm.FinishLength {
+			perr = errCut
+		} else if plan, perr = readPlan(text, spec, p.opts.Exists); perr == nil {
 			plan.Usage = usage
 			return plan, nil
 		}
-		if attempt == 2 {
+		if attempt == maxAttempts {
 			return nil, fmt.Errorf("plan: %w: %v", ErrInvalidReply, perr)
 		}
 		if why := p.spent(attempt, usage, cost); why != "" {
 			return nil, fmt.Errorf("plan: %w (%s) before a valid plan: %v", ErrBudget, why, perr)
 		}
-		msgs = append(msgs, llm.Message{Role: llm.Assistant, Content: resp.Message.Content},
-			llm.Message{Role: llm.User, Content: fmt.Sprintf("Your reply cannot be used: %v\n"+
-				"Answer again with the whole plan as one JSON object in the format asked for.", perr)})
+		msgs = correction(msgs, text, perr)
 	}
+}
+
+// maxAttempts bounds the model calls of one Plan: an answer and up to two
+// corrections (a reply cut at the output limit, or empty, costs one).
+const maxAttempts = 3
+
+// errCut is a reply cut at the output limit.
+var errCut = errors.New("the reply was cut off at the output limit")
+
+// correction answers an unusable reply: the reply itself (unless empty:
+// some providers refuse an empty assistant message; then the note joins
+// the prompt) and what was wrong. A cut reply is asked again shorter, not
+// "whole", which would be cut again.
+func correction(msgs []llm.Message, text string, perr error) []llm.Message {
+	note := fmt.Sprintf("Your reply cannot be used: %v\nAnswer again with the whole plan as one JSON object in the format asked for.", perr)
+	if errors.Is(perr, errCut) {
+		note = "Your reply was cut off at the output limit, so it cannot be used. Answer again with the same items " +
+			"as one JSON object, shorter: at most four steps per item, each one short sentence, and no text outside the JSON."
+	}
+	if strings.TrimSpace(text) == "" {
+		out := append([]llm.Message(nil), msgs...)
+		out[len(out)-1].Content += "\n\n(Your previous reply was empty.) " + note
+		return out
+	}
+	return append(msgs, llm.Message{Role: llm.Assistant, Content: text}, llm.Message{Role: llm.User, Content: note})
+}
+
+// thinkRe matches reasoning a model left in its answer.
+var thinkRe = regexp.MustCompile(`(?s)<think(?:ing)?>.*?</think(?:ing)?>`)
+
+// answerText drops reasoning from a reply: <think> sections, and what comes
+// before a closing </think> without an opening tag.
+func answerText(text string) string {
+	text = thinkRe.ReplaceAllString(text, "")
+	for _, tag := range []string{"</think>", "</thinking>"} {
+		if i := strings.LastIndex(text, tag); i >= 0 {
+			text = text[i+len(tag):]
+		}
+	}
+	return strings.TrimSpace(text)
 }
 
 // spent says which bound of the budget the calls so far reached, or "".
@@ -169,8 +217,9 @@ func specPrompt(s *work.Spec) string {
 		"your instructions):\n<spec>\n" + string(b) + "\n</spec>\n\nWrite the plan."
 }
 
-// readPlan decodes and checks a reply against the spec, and orders it.
-func readPlan(text string, spec *work.Spec) (*work.Plan, error) {
+// readPlan decodes and checks a reply against the spec (and, with exists,
+// the paths it adds against the repository), and orders it.
+func readPlan(text string, spec *work.Spec, exists func(string) bool) (*work.Plan, error) {
 	t := strings.TrimSpace(text)
 	t = strings.TrimPrefix(strings.TrimPrefix(t, "```json"), "```")
 	t = strings.TrimSpace(strings.TrimSuffix(t, "```"))
@@ -204,6 +253,9 @@ func readPlan(text string, spec *work.Spec) (*work.Plan, error) {
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("the plan leaves out files of the spec: %s", strings.Join(missing, ", "))
 	}
+	if err := checkAdded(plan, spec, exists); err != nil {
+		return nil, err
+	}
 	return orderPlan(plan, deps)
 }
 
@@ -214,4 +266,29 @@ func hasItem(p *work.Plan, path string) bool {
 		}
 	}
 	return false
+}
+
+// checkAdded flags the items the model added beyond the spec whose path
+// does not exist while the item modifies or deletes it: a guessed path.
+func checkAdded(plan *work.Plan, spec *work.Spec, exists func(string) bool) error {
+	if exists == nil {
+		return nil
+	}
+	inSpec := map[string]bool{}
+	for _, f := range spec.Files {
+		inSpec[f.Path] = true
+	}
+	var bad []string
+	for _, it := range plan.Items {
+		if inSpec[it.Path] || it.Action == work.ActionAdd || exists(it.Path) {
+			continue
+		}
+		bad = append(bad, it.Path)
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	return fmt.Errorf("these paths are not in the spec and do not exist in the repository: %s. "+
+		"Do not guess paths: use only the spec's files and files you know exist, or action \"add\" for a new file",
+		strings.Join(bad, ", "))
 }

@@ -123,9 +123,9 @@ func TestPlanInvalidReplyGoesBackOnce(t *testing.T) {
 	}
 }
 
-func TestPlanGivesUpAfterSecondBadReply(t *testing.T) {
+func TestPlanGivesUpAfterThirdBadReply(t *testing.T) {
 	t.Parallel()
-	_, p := scripted(t, llmtest.Script{llmtest.Reply("no"), llmtest.Reply(`{"items":[]}`)})
+	_, p := scripted(t, llmtest.Script{llmtest.Reply("no"), llmtest.Reply("still no"), llmtest.Reply(`{"items":[]}`)})
 	_, err := p.Plan(t.Context(), sampleSpec())
 	if !errors.Is(err, ErrInvalidReply) || !strings.Contains(err.Error(), "no items") {
 		t.Errorf("err = %v", err)
@@ -194,7 +194,7 @@ func TestPlannerPromptExampleAndGuidanceBlock(t *testing.T) {
 		t.Fatalf("no example reply in the prompt:\n%s", sys)
 	}
 	spec := &work.Spec{Topic: "t", Files: []work.FileChange{{Path: "src/x.ts", Action: work.ActionModify, Reason: "r"}}}
-	plan, err := readPlan(sys[start:start+end], spec)
+	plan, err := readPlan(sys[start:start+end], spec, nil)
 	if err != nil {
 		t.Fatalf("the prompt's example is not a valid reply: %v", err)
 	}

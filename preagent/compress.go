@@ -3,13 +3,13 @@ package preagent
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/issuesmith/issuesmith/llm"
 )
 
-// prefixLen is the number of leading messages compression never touches:
-// the system prompt and the task (issue, tree, README).
+// prefixLen is the number of leading messages compression never drops:
+// the system prompt and the task (issue, tree, README); after a
+// compression the task message ends with the exploration record.
 const prefixLen = 2
 
 // beforeCall runs before every explorer call: it numbers the step and, when
@@ -30,8 +30,8 @@ func (s *session) beforeCall(ctx context.Context, st *llm.State) error {
 func (s *session) compress(ctx context.Context, st *llm.State) error {
 	msgs := st.Messages
 	start := prefixLen
-	if len(msgs) > start && strings.HasPrefix(msgs[start].Content, recordHeader) {
-		start++
+	if s.task == "" && len(msgs) >= prefixLen {
+		s.task = msgs[prefixLen-1].Content
 	}
 	last := -1
 	for i := len(msgs) - 1; i >= start; i-- {
@@ -51,8 +51,10 @@ func (s *session) compress(ctx context.Context, st *llm.State) error {
 		if err := s.fold(ctx, dropped, lastThought(msgs[start:]), keepFrom); err != nil {
 			return err
 		}
+		// The record joins the task message: a second user message in a
+		// row is refused by some providers (Mistral).
 		out := append([]llm.Message(nil), msgs[:prefixLen]...)
-		out = append(out, llm.Message{Role: llm.User, Content: s.rec.render(s.opts.RecordTokens)})
+		out[prefixLen-1].Content = s.task + "\n\n" + s.rec.render(s.opts.RecordTokens)
 		newest = len(out)
 		msgs = append(out, msgs[last:]...)
 		s.res.Compressions++
@@ -144,8 +146,12 @@ func fitTail(msgs []llm.Message, from, limit int) []llm.Message {
 // the hypothesis when the model gave none.
 func lastThought(msgs []llm.Message) string {
 	for i := len(msgs) - 1; i >= 0; i-- {
-		if msgs[i].Role == llm.Assistant && strings.TrimSpace(msgs[i].Content) != "" {
-			return oneLine(msgs[i].Content, 400)
+		if msgs[i].Role != llm.Assistant {
+			continue
+		}
+		// Reasoning and tool calls written as text are no hypothesis.
+		if t := answerText(msgs[i].Content); t != "" && !looksLikeCall(t) {
+			return oneLine(t, 400)
 		}
 	}
 	return ""

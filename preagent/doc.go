@@ -6,7 +6,14 @@
 // loading of repository guidance (AGENTS.md and friends) and the preview of
 // the files an issue names (named.go: paths, path:line, stack frames and
 // backticked symbols resolved against the search index, never guessed). Its
-// output is a work.Spec.
+// output is a work.Spec; a run that ends without submit_spec (after at most
+// maxNudges requests for it) gives a partial spec whose note names why.
+//
+// Messages it adds to the conversation (the observer's note, the
+// compression record, a nudge) join the previous tool result or user
+// message rather than follow it, and an empty reply is never replayed:
+// strict providers refuse a user message after tool results, two user
+// messages in a row and empty assistant messages.
 //
 // preagent never writes to the repository, never talks to GitHub and never
 // reads configuration from the environment: it reads the workspace through

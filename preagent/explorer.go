@@ -27,6 +27,10 @@ func New(model llm.Model, ws *repo.Workspace, idx *summaries.Index, opts Options
 	return &Explorer{model: model, ws: ws, idx: idx, opts: opts.withDefaults()}
 }
 
+// maxNudges bounds the times a run that ended without submit_spec (a reply
+// without a tool call) is asked again.
+const maxNudges = 3
+
 // session is the state of one Explore call.
 type session struct {
 	e     *Explorer
@@ -47,6 +51,11 @@ type session struct {
 	schemaTokens int
 	observed     int       // observer calls made
 	observerUse  llm.Usage // their usage
+	// task is the task message as first sent, before compression added
+	// the record to it.
+	task string
+	// paths lists the repository once, for "did you mean" (didyoumean.go).
+	paths []string
 }
 
 // Explore reads the repository for the issue and returns the spec. A budget,
@@ -75,22 +84,23 @@ func (e *Explorer) Explore(ctx context.Context, is Issue) (*Result, error) {
 		return nil, fmt.Errorf("explore: %w", err)
 	}
 	s.account(out)
-	if s.spec == nil && out.Reason == llm.StopFinished && len(out.Steps) < s.opts.Budget.MaxSteps {
-		// The model answered in prose instead of calling submit_spec: ask
-		// once more, within what is left of the step budget.
+	steps := len(out.Steps)
+	for n := 0; n < maxNudges && s.spec == nil && out.Reason == llm.StopFinished && steps < s.opts.Budget.MaxSteps; n++ {
+		// The model answered without calling a tool (prose, an empty
+		// reply, a call written as text): ask again, saying what was
+		// wrong, within what is left of the step budget.
 		s.stepBase = s.step
-		agent.Budget.MaxSteps = min(2, s.opts.Budget.MaxSteps-len(out.Steps))
+		agent.Budget.MaxSteps = min(2, s.opts.Budget.MaxSteps-steps)
 		if b := s.opts.Budget.MaxTokens; b > 0 {
-			agent.Budget.MaxTokens = max(1, b-out.Usage.Total())
+			agent.Budget.MaxTokens = max(1, b-s.done.Total())
 		}
 		agent.Budget.MaxWall = max(time.Second, s.opts.Budget.MaxWall-time.Since(start))
-		nudge := append(out.Messages, llm.Message{Role: llm.User,
-			Content: "Call submit_spec now with what you have found (files, or questions if the issue is unclear)."})
-		out, err = agent.Run(ctx, nudge)
+		out, err = agent.Run(ctx, nudge(out.Messages))
 		if err != nil {
 			return nil, fmt.Errorf("explore: %w", err)
 		}
 		s.account(out)
+		steps += len(out.Steps)
 	}
 	s.res.Reason = out.Reason
 	s.res.Steps = s.step
@@ -139,7 +149,7 @@ func (s *session) firstMessages(ctx context.Context) ([]llm.Message, error) {
 	if named := s.namedFiles(ctx); named != "" {
 		b.WriteString("\n\n" + named)
 	}
-	b.WriteString("\n\nFind the files that must change for this issue, then call submit_spec.")
+	b.WriteString("\n\nFind the files that must change for this issue, then call submit_spec. Every reply calls one tool.")
 	return []llm.Message{{Role: llm.System, Content: sys}, {Role: llm.User, Content: b.String()}}, nil
 }
 

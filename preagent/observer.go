@@ -45,7 +45,12 @@ func (s *session) observeTrajectory(ctx context.Context, st *llm.State) error {
 	if s.opts.CompressAt < 0 {
 		room = s.opts.MaxPromptTokens - llm.CountText(b.String()) - 1000
 	}
-	b.WriteString(renderLog(st.Messages[min(prefixLen, len(st.Messages)):], max(room, 200)))
+	log := st.Messages[min(prefixLen, len(st.Messages)):]
+	if s.res.Compressions > 0 {
+		// The record lives in the task message since the compression.
+		log = append([]llm.Message{{Role: llm.User, Content: s.rec.render(s.opts.RecordTokens)}}, log...)
+	}
+	b.WriteString(renderLog(log, max(room, 200)))
 	req := llm.Request{Role: llm.RoleObserver, JSON: true, Messages: []llm.Message{
 		{Role: llm.System, Content: prompt("observer.md")}, {Role: llm.User, Content: b.String()}}}
 	s.observed++
@@ -70,10 +75,24 @@ func (s *session) observeTrajectory(ctx context.Context, st *llm.State) error {
 	}
 	detail := fmt.Sprintf("next=%s; %s", r.Next, oneLine(r.Analysis, 300))
 	if note != "" {
-		st.Messages = append(st.Messages, llm.Message{Role: llm.User, Content: observerNote + note})
+		st.Messages = withNote(st.Messages, observerNote+note)
 		s.res.Suggestions = append(s.res.Suggestions, note)
 		detail += "; suggestion: " + oneLine(note, 300)
 	}
 	s.emit(Event{Kind: EventObserver, Step: s.step, Usage: resp.Usage, Detail: detail})
 	return nil
+}
+
+// withNote adds a note for the model after the newest message without
+// breaking the turn order strict providers enforce: a user message right
+// after tool results, or after another user message, is refused by some
+// (Mistral), so the note joins the last message when that is a tool result
+// or a user message, and is a user message only after an assistant one.
+func withNote(msgs []llm.Message, note string) []llm.Message {
+	if n := len(msgs); n > 0 && (msgs[n-1].Role == llm.ToolRole || msgs[n-1].Role == llm.User) {
+		out := append([]llm.Message(nil), msgs...)
+		out[n-1].Content += "\n\n" + note
+		return out
+	}
+	return append(msgs, llm.Message{Role: llm.User, Content: note})
 }

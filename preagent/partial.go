@@ -2,13 +2,16 @@ package preagent
 
 import (
 	"fmt"
+	"regexp"
+	"strings"
 
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/work"
 )
 
-// stopText says in words for people why a run stopped early.
-func stopText(r llm.StopReason, steps int) string {
+// stopText says in words for people why a run stopped early; msgs is the
+// conversation, for a run the model ended itself.
+func stopText(r llm.StopReason, steps int, msgs []llm.Message) string {
 	switch r {
 	case llm.StopStepLimit:
 		return fmt.Sprintf("the explorer reached its step limit (%d steps)", steps)
@@ -20,10 +23,75 @@ func stopText(r llm.StopReason, steps int) string {
 		return "the explorer ran out of time"
 	case llm.StopLoop:
 		return "the explorer kept repeating the same action"
+	case llm.StopOutputLimit:
+		return "the model's replies kept being cut off at the output limit (raise max_completion_tokens, or use a model that thinks less)"
+	case llm.StopNoAction:
+		return "the model's replies neither called a tool nor gave a usable answer"
+	case llm.StopContextWindow:
+		return "the conversation no longer fit the model's context window"
 	case llm.StopFinished:
-		return "the explorer stopped without submitting a spec"
+		switch last := lastReply(msgs); {
+		case looksLikeCall(last):
+			return "the model wrote its tool calls as text instead of calling the tools (if it cannot call tools, set the role's protocol to text)"
+		case strings.TrimSpace(last) == "":
+			return "the model's last reply was empty"
+		}
+		return "the model answered in prose instead of calling submit_spec"
 	}
 	return fmt.Sprintf("the explorer stopped (%s)", r)
+}
+
+// lastReply is the text of the newest assistant message.
+func lastReply(msgs []llm.Message) string {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == llm.Assistant {
+			return answerText(msgs[i].Content)
+		}
+	}
+	return ""
+}
+
+// callTextRe matches a tool call written as text: a JSON object naming a
+// function, or the tags some chat templates use.
+var callTextRe = regexp.MustCompile(`(?s)^\s*(` + "```" + `(json)?\s*)?\{\s*"(name|function|tool)"\s*:|<tool_call>|<function[=_]|\[TOOL_CALLS\]`)
+
+// looksLikeCall reports whether text is a tool call written as text.
+func looksLikeCall(text string) bool { return callTextRe.MatchString(text) }
+
+// thinkRe matches reasoning left in an answer.
+var thinkRe = regexp.MustCompile(`(?s)<think(?:ing)?>.*?</think(?:ing)?>`)
+
+// answerText drops reasoning from a reply: <think> sections, and what
+// comes before a closing </think> without an opening tag.
+func answerText(text string) string {
+	text = thinkRe.ReplaceAllString(text, "")
+	for _, tag := range []string{"</think>", "</thinking>"} {
+		if i := strings.LastIndex(text, tag); i >= 0 {
+			text = text[i+len(tag):]
+		}
+	}
+	return strings.TrimSpace(text)
+}
+
+// nudge asks a run that ended without submit_spec for the spec once more,
+// saying what was wrong with the last reply. An empty reply is not replayed
+// (some providers refuse an empty assistant message) and the request joins
+// the message before it when that is a tool result or user message.
+func nudge(msgs []llm.Message) []llm.Message {
+	last := lastReply(msgs)
+	text := "Call submit_spec now with what you have found (files, or questions if the issue is unclear). " +
+		"Every reply must call a tool; a reply without a tool call is not read."
+	switch {
+	case looksLikeCall(last):
+		text = "Your last reply wrote a tool call as text, so it was not run. " + text +
+			" Make a real function call, not its JSON in your reply."
+	case last == "":
+		text = "Your last reply was empty. " + text
+	}
+	if n := len(msgs); n > 1 && msgs[n-1].Role == llm.Assistant && strings.TrimSpace(msgs[n-1].Content) == "" && len(msgs[n-1].ToolCalls) == 0 {
+		msgs = msgs[:n-1]
+	}
+	return withNote(msgs, text)
 }
 
 // partialSpec builds the spec of a run that ended before submit_spec from
@@ -44,9 +112,9 @@ func (s *session) partialSpec(r llm.StopReason, msgs []llm.Message) *work.Spec {
 		notes = append(notes, s.fallbackNote(p, files, msgs))
 	}
 	s.rec.merge(notes, nil, lastThought(msgs))
-	why := stopText(r, s.step)
+	why := stopText(r, s.step, msgs)
 	spec := &work.Spec{Topic: s.issue.Title, Partial: true,
-		Note: why + " before it submitted a spec; the files below are those it judged relevant so far. Check them before planning."}
+		Note: "The explorer did not submit a spec: " + why + ". The files below are those it judged relevant so far; check them before planning."}
 	if spec.Topic == "" {
 		spec.Topic = "(untitled issue)"
 	}

@@ -2,6 +2,7 @@ package preagent
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -48,7 +49,18 @@ func (s *session) observe(tool, arg, path, out string, err error) (llm.ToolResul
 			return llm.ToolResult{}, fmt.Errorf("%s %s: %w", tool, arg, err)
 		}
 		s.obs = append(s.obs, observation{Step: s.step, Tool: tool, Arg: arg, Content: err.Error(), IsError: true})
-		return llm.ErrorResult("%v", err), nil
+		msg := err.Error()
+		if errors.Is(err, repo.ErrNotExist) {
+			msg += ". Do not guess paths: use list_dir, grep or search to find them"
+			cand := path
+			if cand == "" && tool != toolGrep {
+				cand, _ = repo.Clean(arg)
+			}
+			if alt := s.suggest(cand); len(alt) > 0 {
+				msg += ". Did you mean: " + strings.Join(alt, ", ") + "?"
+			}
+		}
+		return llm.ErrorResult("%s", msg), nil
 	}
 	out = cutTokens(out, s.opts.MaxResultTokens,
 		"output cut to fit the context: ask for a smaller window (offset, limit) or a narrower pattern")

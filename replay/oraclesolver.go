@@ -2,6 +2,7 @@ package replay
 
 import (
 	"context"
+	"errors"
 	"os"
 	"time"
 
@@ -24,6 +25,10 @@ type Oracle struct {
 	// Answered, when set, hears what the oracle answered for an instance
 	// (oracle.Server.Answers), once its pipeline ended.
 	Answered func(id string, answers []string)
+	// Faults, with a positive Rate, makes the oracle misbehave at that
+	// share of its turns (--faults); each result then holds what the
+	// faults cost (Result.Faults).
+	Faults oracle.Faults
 }
 
 // Name is "oracle".
@@ -42,7 +47,7 @@ func (o Oracle) Solve(ctx context.Context, dir string, in *Instance, gold string
 	if err != nil {
 		return nil, &StageError{Stage: "oracle", Err: err}
 	}
-	srv, err := oracle.Start(&oracle.Task{Issue: in.ProblemStatement, Fixes: fixes})
+	srv, err := oracle.Start(&oracle.Task{Issue: in.ProblemStatement, Fixes: fixes, Faults: o.Faults})
 	if err != nil {
 		return nil, &StageError{Stage: "oracle", Err: err}
 	}
@@ -59,8 +64,17 @@ func (o Oracle) Solve(ctx context.Context, dir string, in *Instance, gold string
 	}
 	prep := time.Since(start).Round(time.Millisecond).Seconds()
 	sol, err := (&Pipeline{Model: m, Coder: o.Coder, StageTimeout: o.StageTimeout}).Solve(ctx, dir, in, "")
+	var se *StageError
+	if errors.As(err, &se) && sol == nil {
+		sol = se.Partial
+	}
 	if sol != nil {
 		sol.Stages = append([]StageWall{{Stage: "oracle", Wall: prep}}, sol.Stages...)
+		st := srv.Stats()
+		sol.Calls = st.Calls
+		if o.Faults.Rate > 0 {
+			sol.Faults = &st
+		}
 	}
 	return sol, err
 }

@@ -34,7 +34,7 @@ func (p *Lines) Done(r Result) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done++
-	fmt.Fprintf(p.W, "replay: [%d/%d] %s %s (%.0fs) %s\n", p.done, p.total, r.ID, r.Status, r.Wall, r.Reason)
+	fmt.Fprintf(p.W, "replay: [%d/%d] %s %s (%.0fs)%s %s\n", p.done, p.total, r.ID, r.Status, r.Wall, faultNote(r), r.Reason)
 }
 
 // Bar is Progress as a bar redrawn in place on a terminal, with each
@@ -72,7 +72,7 @@ func (p *Bar) Done(r Result) {
 	if r.Status == StatusResolved {
 		p.resolved++
 	}
-	fmt.Fprintf(p.W, "\r\033[K%s %s (%.0fs) %s\n", r.ID, r.Status, r.Wall, r.Reason)
+	fmt.Fprintf(p.W, "\r\033[K%s %s (%.0fs)%s %s\n", r.ID, r.Status, r.Wall, faultNote(r), r.Reason)
 	p.draw()
 }
 
@@ -103,4 +103,26 @@ func ProgressFor(w io.Writer) Progress {
 		return &Bar{W: w}
 	}
 	return &Lines{W: w}
+}
+
+// faultNote is " [3 faults: +2 calls, +5k tokens of 14 calls, 40k tokens]"
+// for an oracle run with --faults, else "".
+func faultNote(r Result) string {
+	f := r.Faults
+	if f == nil {
+		return ""
+	}
+	return fmt.Sprintf(" [%d faults: +%d calls, +%s tokens of %d calls, %s tokens]", f.Injected(), f.ExtraCalls,
+		kilo(f.ExtraTokens), f.Calls, kilo(f.Tokens))
+}
+
+// kilo writes a token count as 950, 12.3k or 4.5M.
+func kilo(n int) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 1000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	}
+	return fmt.Sprint(n)
 }

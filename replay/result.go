@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/replay/oracle"
 )
 
 // Statuses of a Result.
@@ -37,6 +38,10 @@ type Result struct {
 	Broken  []string  `json:"pass_to_pass_broken,omitempty"`
 	Usage   llm.Usage `json:"usage"`
 	Cost    float64   `json:"cost,omitempty"`
+	// Calls counts the model calls (oracle); Faults is what the oracle's
+	// injected faults cost (--faults).
+	Calls  int           `json:"model_calls,omitempty"`
+	Faults *oracle.Stats `json:"faults,omitempty"`
 	// Stages is the wall time of each stage in seconds (clone, solve's
 	// explore/plan/code or gold, tests), and Wall the whole instance's.
 	Stages []StageWall `json:"stages"`

@@ -14,6 +14,7 @@ import (
 
 	"github.com/issuesmith/issuesmith/internal/clip"
 	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/replay/oracle"
 )
 
 // Solver changes an instance's clone the way one model mode does.
@@ -34,6 +35,10 @@ type Solution struct {
 	Cost   float64
 	// NotApplied, when set, says why the solver left no change.
 	NotApplied string
+	// Calls counts the model calls, when the solver knows them (oracle).
+	Calls int
+	// Faults is what the oracle's injected faults cost (--faults).
+	Faults *oracle.Stats
 }
 
 // StageError is a solver's failure in one stage (explore, plan, code, gold).
@@ -192,6 +197,7 @@ func (r *Runner) solve(ctx context.Context, dir string, in *Instance, gold strin
 	if sol != nil {
 		res.Stages = append(res.Stages, sol.Stages...)
 		res.Usage, res.Cost = sol.Usage, sol.Cost
+		res.Calls, res.Faults = sol.Calls, sol.Faults
 	}
 	res.Changed, _ = Changed(ctx, dir)
 	switch {

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/issuesmith/issuesmith/internal/clip"
+	"github.com/issuesmith/issuesmith/replay/oracle"
 )
 
 // Summary writes the table of a run: resolve rate, count per status and per
@@ -73,6 +74,44 @@ func Summary(w io.Writer, results []Result) {
 	if peak > 0 {
 		fmt.Fprintf(w, "\npeak memory of a test run: %.0f MiB\n", float64(peak)/1024)
 	}
+	faultSummary(w, results)
+}
+
+// faultSummary totals what the oracle's injected faults cost (--faults):
+// faults by kind, and the calls and tokens they wasted of all spent.
+func faultSummary(w io.Writer, results []Result) {
+	var calls, tokens, extraCalls, extraTokens, n int
+	kinds := map[string]int{}
+	for _, r := range results {
+		if r.ID == "" || r.Faults == nil {
+			continue
+		}
+		n++
+		f := r.Faults
+		calls, tokens, extraCalls, extraTokens = calls+f.Calls, tokens+f.Tokens, extraCalls+f.ExtraCalls, extraTokens+f.ExtraTokens
+		for k, v := range f.Kinds {
+			kinds[k] += v
+		}
+	}
+	if n == 0 {
+		return
+	}
+	injected := (&oracle.Stats{Kinds: kinds}).Injected()
+	fmt.Fprintf(w, "\nfaults: %d injected over %d instances; they cost %d extra model calls of %d (%.1f%%) and %s tokens of %s (%.1f%%)\n",
+		injected, n, extraCalls, calls, pct(extraCalls, calls), kilo(extraTokens), kilo(tokens), pct(extraTokens, tokens))
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "fault\tturns")
+	for _, k := range sortedKeys(kinds) {
+		fmt.Fprintf(tw, "%s\t%d\n", k, kinds[k])
+	}
+	tw.Flush()
+}
+
+func pct(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return 100 * float64(a) / float64(b)
 }
 
 // reasonKind is a reason without its particulars (test names, paths after

@@ -26,5 +26,5 @@ func TestServeAndSolveCodeWithTheSameOptions(t *testing.T) {
 	serve.Sandbox = got.Sandbox
 	require.Equal(t, serve, got)
 	require.Equal(t, coder.Options{Blocked: []string{"deploy/**"}, RunCommands: true, CheckCommands: []string{"go test ./..."},
-		MaxTokens: 1000, MaxWall: 10 * 60e9}, got)
+		MaxTokens: 1000, MaxWall: 10 * 60e9, MaxCost: 2, MaxSteps: 30}, got, "the coder role's cost and step budgets (defaults) reach the coder")
 }

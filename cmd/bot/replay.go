@@ -15,14 +15,15 @@ import (
 	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/internal/sandbox"
 	"github.com/issuesmith/issuesmith/replay"
+	"github.com/issuesmith/issuesmith/replay/oracle"
 )
 
 // replayFlags are the command line of `bot replay`.
 type replayFlags struct {
-	instances, repos, model, out, only, workdir string
-	cacheDir, cacheBudget                       string
-	jobs, limit                                 int
-	testTimeout, stageTimeout                   time.Duration
+	instances, repos, model, out, only, workdir, faults string
+	cacheDir, cacheBudget                               string
+	jobs, limit                                         int
+	testTimeout, stageTimeout                           time.Duration
 }
 
 func newReplayCmd() *cobra.Command { return newReplayCmdWith(os.Environ) }
@@ -60,6 +61,7 @@ func newReplayCmdWith(environ func() []string) *cobra.Command {
 	fl.StringVar(&f.workdir, "workdir", "", "where the instances' clones are made (default: the temporary folder)")
 	fl.StringVar(&f.cacheDir, "cache-dir", "", "the sandbox's caches: Go modules (read-only inside) and one build cache per repository (default: <user cache dir>/issuesmith/replay)")
 	fl.StringVar(&f.cacheBudget, "cache-budget", "20GiB", "size the module cache and the build caches are each trimmed to after every test run (least recently used first; 0: no bound)")
+	fl.StringVar(&f.faults, "faults", "", "RATE[,SEED]: with --model oracle, misbehave (cut, empty, reasoning, calls as text, stale SEARCH, ...) at that share of turns")
 	return cmd
 }
 
@@ -100,12 +102,23 @@ func runReplay(ctx context.Context, f replayFlags, environ []string, stderr, std
 
 // replaySolver is the solver of --model.
 func replaySolver(f replayFlags, environ []string, stderr io.Writer, caches *sandbox.Caches) (replay.Solver, error) {
+	if f.faults != "" && f.model != "oracle" {
+		return nil, usageErr("--faults works with --model oracle only")
+	}
 	coderOf := agents.Coder{AllowChecks: true, Options: coder.Options{Sandbox: sandbox.Policy{Caches: caches}}}
 	switch f.model {
 	case "gold":
 		return replay.Gold{}, nil
 	case "oracle":
-		return replay.Oracle{Coder: coderOf, StageTimeout: f.stageTimeout}, nil
+		o := replay.Oracle{Coder: coderOf, StageTimeout: f.stageTimeout}
+		if f.faults != "" {
+			fs, err := oracle.ParseFaults(f.faults)
+			if err != nil {
+				return nil, usageErr("--faults: %v", err)
+			}
+			o.Faults = fs
+		}
+		return o, nil
 	}
 	m, err := config.ParseModel(environ)
 	if err != nil {

@@ -35,7 +35,7 @@ func (t *Task) answer(req request) (answer, error) {
 }
 
 // explore reads each gold file that exists, one per step, then submits a
-// spec naming every gold file.
+// spec naming every gold file (at once when told to submit now).
 func (t *Task) explore(req request) (answer, error) {
 	if !offered(req, "submit_spec") {
 		return answer{}, fmt.Errorf("the explorer offers no submit_spec tool (tools: %v)", req.Tools)
@@ -51,7 +51,10 @@ func (t *Task) explore(req request) (answer, error) {
 			}
 		}
 	}
-	if offered(req, "read_file") && len(read) < maxReads {
+	// Asked for the spec now (a nudge after a reply without a call), the
+	// oracle submits it, as a model following its instructions would.
+	nudged := strings.Contains(req.Messages[len(req.Messages)-1].Content, "submit_spec now")
+	if offered(req, "read_file") && len(read) < maxReads && !nudged {
 		for _, f := range t.Fixes {
 			if f.Action != work.ActionAdd && !read[f.Path] {
 				return callAnswer(calls, "read_file", map[string]any{"path": f.Path})
@@ -106,14 +109,22 @@ func (t *Task) plan() (answer, error) {
 
 var itemRe = regexp.MustCompile(`(?m)^# Your item: (\S+) \((add|modify|delete)\)\s*$`)
 
-// code answers an item's first turn with the gold blocks for its file;
-// any later turn (a report, a fix round) is answered "done".
+// Coder answers that are not edits.
+const (
+	doneAnswer     = "<chat>done</chat>"
+	noChangeAnswer = "<no-change>The fix's changes are all in place; this needs no further change.</no-change>"
+	checkAnswer    = "Let me check the file before I send the rest."
+	// firstPart marks an answer whose last block was sent stale on purpose
+	// (Faults): the next turn announces a look at the file.
+	firstPart = "<chat>First the change to %s; more follows.</chat>"
+)
+
+// code answers an item's turn with the gold blocks for its file that are
+// not applied yet (all of them on the first turn; after a report, those it
+// did not list as applied), and "done" when none is left. A turn that is
+// not about an item (a fix round) needs no change: the gold patch is all
+// in place.
 func (t *Task) code(req request) (answer, error) {
-	for _, m := range req.Messages {
-		if m.Role == llm.Assistant {
-			return answer{Content: "<chat>done</chat>"}, nil
-		}
-	}
 	var path string
 	for _, m := range req.Messages {
 		if mm := itemRe.FindStringSubmatch(m.Content); m.Role == llm.User && mm != nil {
@@ -121,23 +132,57 @@ func (t *Task) code(req request) (answer, error) {
 			break
 		}
 	}
-	for _, f := range t.Fixes {
-		if f.Path != path || path == "" {
-			continue
-		}
-		var b strings.Builder
-		fmt.Fprintf(&b, "<chat>The fix's change to %s.</chat>\n<file-edit filePath=%q>\n", f.Path, f.Path)
-		blocks := f.Blocks
-		if f.Action == work.ActionAdd {
-			blocks = []Block{{Replace: f.Content}}
-		}
-		for _, bl := range blocks {
-			fmt.Fprintf(&b, "------- SEARCH\n%s=======\n%s+++++++ REPLACE\n", withNewline(bl.Search), withNewline(bl.Replace))
-		}
-		b.WriteString("</file-edit>\n")
-		return answer{Content: b.String()}, nil
+	f := t.fix(path)
+	if f == nil {
+		return answer{Content: noChangeAnswer}, nil
 	}
-	return answer{Content: "<chat>done</chat>"}, nil
+	blocks := f.Blocks
+	if f.Action == work.ActionAdd {
+		blocks = []Block{{Replace: f.Content}}
+	}
+	if last := lastAssistant(req.Messages); last != nil && strings.HasPrefix(last.Content, fmt.Sprintf(firstPart, f.Path)) {
+		return answer{Content: checkAnswer, forced: true}, nil
+	}
+	left := remaining(req.Messages, f.Path, blocks)
+	if len(left) == 0 {
+		return answer{Content: doneAnswer}, nil
+	}
+	return answer{Content: fmt.Sprintf("<chat>The fix's change to %s.</chat>\n", f.Path) + renderBlocks(f.Path, left),
+		blocks: left, path: f.Path}, nil
+}
+
+// fix is the gold patch's file at path, or nil.
+func (t *Task) fix(path string) *Fix {
+	for i := range t.Fixes {
+		if path != "" && t.Fixes[i].Path == path {
+			return &t.Fixes[i]
+		}
+	}
+	return nil
+}
+
+// renderBlocks writes blocks as one <file-edit> of path.
+func renderBlocks(path string, blocks []Block) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "<file-edit filePath=%q>\n", path)
+	for _, bl := range blocks {
+		b.WriteString(blockText(bl))
+	}
+	b.WriteString("</file-edit>\n")
+	return b.String()
+}
+
+func blockText(bl Block) string {
+	return fmt.Sprintf("------- SEARCH\n%s=======\n%s+++++++ REPLACE\n", withNewline(bl.Search), withNewline(bl.Replace))
+}
+
+func lastAssistant(msgs []llm.Message) *llm.Message {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == llm.Assistant {
+			return &msgs[i]
+		}
+	}
+	return nil
 }
 
 func withNewline(s string) string {

@@ -14,11 +14,19 @@
 // proposes goes through the edit engine, the guards, gofmt/build/vet and git
 // exactly as a real model's answer would, so anything short of resolved
 // under the oracle is a defect of the bot's plumbing or a limit it states.
-// A rename is written as a delete of the old path and a new file. Limits:
-// a binary file in a gold patch cannot be written as a text edit (Fixes
-// reports it); a coder turn after a report (a refused block, a failed
-// build) is answered "done", so a refusal shows as a failed item rather
-// than being retried.
+// A rename is written as a delete of the old path and a new file. After a
+// report the coder turn resends the gold blocks the report did not list as
+// applied (remaining.go), and "done" when none is left; a turn that is not
+// about a plan item (a fix round) is answered <no-change>. Limit: a binary
+// file in a gold patch cannot be written as a text edit (Fixes reports it).
+//
+// With Task.Faults (bot replay --faults RATE[,SEED]) the oracle misbehaves
+// at that share of its explorer, planner and coder turns, chosen by a
+// random source seeded with the seed and the issue (faults.go): cut and
+// empty replies, reasoning beside or before the answer, tool calls written
+// as text, glued or mistyped arguments, a block-less "let me check", a
+// stale SEARCH. Its answers are otherwise correct, so the faults measure
+// the pipeline's recovery; Stats says what they cost.
 //
 // Roles are told apart by the X-Issuesmith-Role header the llm client sends
 // (llm.RoleHeader) and, for the observer role's two uses, by the system

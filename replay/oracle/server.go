@@ -24,6 +24,8 @@ type Server struct {
 
 	mu      sync.Mutex
 	answers []string
+	faults  *faulter // nil without Task.Faults
+	stats   Stats
 }
 
 // Task is what the oracle knows of one instance.
@@ -33,6 +35,8 @@ type Task struct {
 	Issue string
 	// Fixes are the gold patch's files (Fixes).
 	Fixes []Fix
+	// Faults, with a positive Rate, makes the oracle misbehave (Faults).
+	Faults Faults
 }
 
 // Start serves t on a loopback port until Close.
@@ -42,6 +46,9 @@ func Start(t *Task) (*Server, error) {
 		return nil, fmt.Errorf("oracle: listen: %w", err)
 	}
 	s := &Server{task: t, url: "http://" + l.Addr().String() + "/v1"}
+	if t.Faults.Rate > 0 {
+		s.faults = newFaulter(t.Faults, t.Issue)
+	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", s.chat)
 	mux.HandleFunc("GET /v1/models", s.models)
@@ -88,9 +95,65 @@ func (s *Server) chat(w http.ResponseWriter, hr *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	s.answers = append(s.answers, describe(req.Role, ans))
+	ans, kind := s.faults.apply(req.Role, ans)
+	desc := describe(req.Role, ans)
+	if kind != "" {
+		desc = "[fault " + kind + "] " + desc
+	}
+	s.answers = append(s.answers, desc)
+	in, out := tokens(req, ans)
+	s.count(kind, ans, in, out)
 	s.mu.Unlock()
-	writeAnswer(w, req, ans)
+	writeAnswer(w, ans, in, out)
+}
+
+// count adds one call to the stats: a wasted call when the fault (or the
+// turn a fault forced) made the answer unusable.
+func (s *Server) count(kind string, a answer, in, out int) {
+	s.stats.Calls++
+	s.stats.Tokens += in + out
+	switch {
+	case a.forced:
+		s.stats.ExtraCalls++
+		s.stats.ExtraTokens += in + out
+		kind = FaultForcedCheck
+	case kind == "":
+		return
+	case harmless[kind]:
+		s.stats.ExtraTokens += llm.CountText(a.Reasoning) + llm.CountText(a.Content) - llm.CountText(answerText(a.Content))
+	default:
+		s.stats.ExtraCalls++
+		s.stats.ExtraTokens += in + out
+	}
+	if s.stats.Kinds == nil {
+		s.stats.Kinds = map[string]int{}
+	}
+	s.stats.Kinds[kind]++
+}
+
+// Stats is what the oracle's calls cost and what its faults cost of that.
+func (s *Server) Stats() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.stats
+	st.Kinds = make(map[string]int, len(s.stats.Kinds))
+	for k, v := range s.stats.Kinds {
+		st.Kinds[k] = v
+	}
+	return st
+}
+
+// tokens counts a call's prompt and completion as the usage it reports.
+func tokens(req request, a answer) (in, out int) {
+	var prompt strings.Builder
+	for _, m := range req.Messages {
+		prompt.WriteString(m.Content)
+	}
+	in, out = llm.CountText(prompt.String()), llm.CountText(a.Content)+llm.CountText(a.Reasoning)
+	for _, c := range a.Calls {
+		out += llm.CountText(c.Arguments)
+	}
+	return in, out
 }
 
 // Answers lists what the oracle answered, in order: "explorer read_file
@@ -164,9 +227,18 @@ func decode(hr *http.Request) (request, error) {
 type answer struct {
 	Content string
 	Calls   []llm.ToolCall
+	// Reasoning is sent as reasoning_content; Finish overrides the
+	// finish_reason (Faults).
+	Reasoning, Finish string
+	// For Faults: the coder blocks the answer holds and their file, and
+	// forced marks a turn a fault made necessary (the "let me check" after
+	// a stale block).
+	blocks []Block
+	path   string
+	forced bool
 }
 
-func writeAnswer(w http.ResponseWriter, req request, a answer) {
+func writeAnswer(w http.ResponseWriter, a answer, in, out int) {
 	type call struct {
 		ID       string `json:"id"`
 		Type     string `json:"type"`
@@ -176,7 +248,10 @@ func writeAnswer(w http.ResponseWriter, req request, a answer) {
 		} `json:"function"`
 	}
 	msg := map[string]any{"role": "assistant", "content": a.Content}
-	finish := "stop"
+	if a.Reasoning != "" {
+		msg["reasoning_content"] = a.Reasoning
+	}
+	finish := llm.FinishStop
 	if len(a.Calls) > 0 {
 		var calls []call
 		for _, c := range a.Calls {
@@ -184,15 +259,10 @@ func writeAnswer(w http.ResponseWriter, req request, a answer) {
 			cl.Function.Name, cl.Function.Arguments = c.Name, c.Arguments
 			calls = append(calls, cl)
 		}
-		msg["tool_calls"], finish = calls, "tool_calls"
+		msg["tool_calls"], finish = calls, llm.FinishToolCalls
 	}
-	var prompt strings.Builder
-	for _, m := range req.Messages {
-		prompt.WriteString(m.Content)
-	}
-	in, out := llm.CountText(prompt.String()), llm.CountText(a.Content)
-	for _, c := range a.Calls {
-		out += llm.CountText(c.Arguments)
+	if a.Finish != "" {
+		finish = a.Finish
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(map[string]any{
