@@ -38,65 +38,44 @@ func describe(e session.Event) eventView {
 			v.Blocks = append(v.Blocks, block{Label: label, Text: text})
 		}
 	}
+	v.Summary = e.Summary()
 	switch {
 	case e.Model != nil:
 		describeModel(&v, e.Model, add)
 	case e.Tool != nil:
 		t := e.Tool
-		v.Summary = t.Name + " " + oneLine(t.Args, 80)
 		v.Status = okFail(!t.IsError && t.Error == "")
 		add("Arguments", t.Args)
 		add(fmt.Sprintf("Result (%s bytes)", thousands(int64(t.ResultBytes))), t.Result)
 		add("Error", t.Error)
 	case e.Compression != nil:
-		c := e.Compression
-		v.Summary = fmt.Sprintf("compressed the history: %s → %s tokens", thousands(int64(c.TokensBefore)), thousands(int64(c.TokensAfter)))
-		add("Record", c.Record)
+		add("Record", e.Compression.Record)
 	case e.Observer != nil:
-		v.Summary = "observer: " + oneLine(e.Observer.Text, 100)
 		add("Said", e.Observer.Text)
 	case e.Edit != nil:
 		describeEdit(&v, e.Edit, add)
 	case e.Check != nil:
 		c := e.Check
-		v.Summary = c.Name
 		v.Status = okFail(c.OK)
 		add("Command", c.Command)
 		add("Output (tail)", c.Output)
 	case e.Commit != nil:
 		c := e.Commit
-		v.Summary = fmt.Sprintf("pushed %.10s to %s", c.SHA, c.Branch)
 		add("Message", c.Message)
 	case e.GitHub != nil:
 		g := e.GitHub
-		v.Summary = strings.TrimSpace("GitHub: " + g.What + " " + g.Target)
 		add("Link", g.URL)
 		add("Text", g.Text)
 	case e.Cut != nil:
-		v.Summary = "cut: " + oneLine(e.Cut.Text, 100)
 		add("Note", e.Cut.Text)
 	}
 	return v
 }
 
 func describeModel(v *eventView, m *session.ModelCall, add func(string, string)) {
-	s := fmt.Sprintf("%s · %s · %s in", m.Role, m.Model, thousands(int64(m.PromptTokens)))
-	if m.CachedTokens > 0 {
-		s += fmt.Sprintf(" (%s cached)", thousands(int64(m.CachedTokens)))
-	}
-	s += fmt.Sprintf(" · %s out · %.4f", thousands(int64(m.CompletionTokens)), m.Cost)
-	if m.FinishReason != "" {
-		s += " · " + m.FinishReason
-	}
-	var calls []string
 	for _, tc := range m.ToolCalls {
-		calls = append(calls, tc.Name)
 		add("Tool call "+tc.Name, tc.Arguments)
 	}
-	if len(calls) > 0 {
-		s += " → " + strings.Join(calls, ", ")
-	}
-	v.Summary = s
 	if m.Error != "" {
 		v.Status = "fail"
 	}
@@ -119,11 +98,6 @@ func describeModel(v *eventView, m *session.ModelCall, add func(string, string))
 }
 
 func describeEdit(v *eventView, e *session.Edit, add func(string, string)) {
-	if e.Applied {
-		v.Summary = strings.TrimSpace("edit " + e.Path + ": applied " + e.Where)
-	} else {
-		v.Summary = "edit " + e.Path + ": refused: " + oneLine(e.Refused, 80)
-	}
 	v.Status = okFail(e.Applied)
 	if e.Diff != "" {
 		b := block{Label: "Diff"}
@@ -153,17 +127,6 @@ func okFail(ok bool) string {
 		return "ok"
 	}
 	return "fail"
-}
-
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > n {
-		r := []rune(s)
-		if len(r) > n {
-			return string(r[:n]) + "…"
-		}
-	}
-	return s
 }
 
 func sortPrompts(ps []promptView) {

@@ -177,7 +177,7 @@ func TestSignedInPersonSeesOnlyWhatGitHubLetsThemRead(t *testing.T) {
 
 	resp, body = f.do(t, http.MethodGet, "/sessions/"+itoa(f.web), alice)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
-	for _, want := range []string{"the bug is in handler.go", "explorer · m1 · 1,200 in", "<details", `<span class="add">&#43;new line</span>`,
+	for _, want := range []string{"the bug is in handler.go", "explorer · m1 · 1200 in", "<details", `<span class="add">&#43;new line</span>`,
 		`<span class="del">-old line</span>`, "go build", "You are the explorer.", "cost 0.0123"} {
 		require.Contains(t, body, want)
 	}
