@@ -80,26 +80,28 @@ func (r *Recorder) prompts(ctx context.Context, req llm.Request) (system, tools 
 		}
 	}
 	if sys != "" {
-		system = r.blob(ctx, "system", r.secrets.Text(sys))
+		system = r.blob(ctx, "system", sys)
 	}
 	if len(req.Tools) > 0 {
 		b, err := json.Marshal(req.Tools)
 		if err == nil {
-			tools = r.blob(ctx, "tools", r.secrets.Text(string(b)))
+			tools = r.blob(ctx, "tools", string(b))
 		}
 	}
 	return system, tools
 }
 
-// blob stores body once per session under its hash.
-func (r *Recorder) blob(ctx context.Context, kind, body string) string {
-	sum := sha256.Sum256([]byte(body))
+// blob stores raw, redacted, once per session under its hash; a text seen
+// before is neither redacted nor stored again.
+func (r *Recorder) blob(ctx context.Context, kind, raw string) string {
+	sum := sha256.Sum256([]byte(raw))
 	h := hex.EncodeToString(sum[:8])
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.blobs[h] {
 		return h
 	}
+	body := r.secrets.Text(raw)
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), writeTimeout)
 	defer cancel()
 	stored, err := r.sink.PutSessionBlob(ctx, r.id, h, kind, body)
@@ -123,13 +125,26 @@ func (r *Recorder) tail(req llm.Request) (msgs []Message, rewritten bool) {
 	key := convKey(req)
 	r.mu.Lock()
 	prev, seen := r.convs[key]
-	from := 0
-	if seen && len(req.Messages) >= prev.n && hashMessages(req.Messages[:prev.n]) == prev.h {
-		from = prev.n
-	} else if seen {
-		rewritten = true
+	r.mu.Unlock()
+	// One pass: the hash of the messages the previous call sent, then of
+	// all of them.
+	h := sha256.New()
+	from, at := 0, 0
+	if seen && len(req.Messages) >= prev.n {
+		for _, m := range req.Messages[:prev.n] {
+			writeMessage(h, m)
+		}
+		at = prev.n
+		if hex.EncodeToString(h.Sum(nil)[:12]) == prev.h {
+			from = prev.n
+		}
 	}
-	r.convs[key] = conv{n: len(req.Messages), h: hashMessages(req.Messages)}
+	rewritten = seen && from == 0
+	for _, m := range req.Messages[at:] {
+		writeMessage(h, m)
+	}
+	r.mu.Lock()
+	r.convs[key] = conv{n: len(req.Messages), h: hex.EncodeToString(h.Sum(nil)[:12])}
 	r.mu.Unlock()
 	for i, m := range req.Messages[from:] {
 		if m.Role == llm.System || (i == 0 && from > 0 && m.Role == llm.Assistant) {

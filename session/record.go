@@ -10,25 +10,39 @@ import (
 
 var zeroDelta store.SessionDelta
 
-// clean redacts s, then clips it to n bytes (the tail when tail is set),
-// marking the cut.
+// redactSlack is how much text beyond a clip is redacted with it, so a
+// secret crossing the cut is still whole when the redactor sees it.
+const redactSlack = 512
+
+// clean redacts s, then clips it to n bytes, marking the cut. Only the
+// bytes that can be kept are redacted (the redactor's regular expressions
+// are most of recording's cost).
 func (r *Recorder) clean(s string, n int) string {
-	s = r.secrets.Text(s)
-	return clip.Bytes(s, n, "\n[cut]")
+	if len(s) > n+redactSlack {
+		s = clip.Bytes(s, n+redactSlack, "")
+	}
+	return clip.Bytes(r.secrets.Text(s), n, "\n[cut]")
 }
 
 // cleanTail is clean keeping the last n bytes: the end of an output says
 // what failed.
 func (r *Recorder) cleanTail(s string, n int) string {
+	if len(s) > n+redactSlack {
+		s = s[runeStart(s, len(s)-n-redactSlack):]
+	}
 	s = r.secrets.Text(s)
 	if len(s) <= n {
 		return s
 	}
-	i := len(s) - n
-	for i < len(s) && s[i]&0xC0 == 0x80 { // a UTF-8 continuation byte
+	return "[cut]\n" + s[runeStart(s, len(s)-n):]
+}
+
+// runeStart moves i forward to the start of a UTF-8 character.
+func runeStart(s string, i int) int {
+	for i < len(s) && s[i]&0xC0 == 0x80 { // a continuation byte
 		i++
 	}
-	return "[cut]\n" + s[i:]
+	return i
 }
 
 // Edit records one edit block: applied where, or refused why and the

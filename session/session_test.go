@@ -218,7 +218,11 @@ func TestBoundCompactsThenDrops(t *testing.T) {
 // re-run is a new attempt.
 func TestResumeNeverRepeatsAFinishedStep(t *testing.T) {
 	t.Parallel()
-	st := storetest.SQLite(t)
+	t.Run("sqlite", func(t *testing.T) { testResume(t, storetest.SQLite(t)) })
+	t.Run("postgres", func(t *testing.T) { testResume(t, storetest.StartPostgres(t).Open(t)) })
+}
+
+func testResume(t *testing.T, st *store.Store) {
 	ctx := t.Context()
 	r := session.Start(ctx, st, meta(9), session.Options{})
 	r.Begin(ctx, session.StageExplore, "explore")
