@@ -43,7 +43,14 @@ func sessionOptions(cfg *config.Server, reg prometheus.Registerer, log *slog.Log
 		Help: "Session events that could not be stored (the run went on without them).",
 	})
 	reg.MustRegister(failures)
-	return session.Options{MaxBytes: cfg.Sessions.MaxBytes, Logger: log, OnError: func(error) { failures.Inc() }}
+	// Every secret the server holds is redacted by value besides by shape
+	// (installation tokens have a published shape).
+	secrets := []string{cfg.WebhookSecret, cfg.Sessions.OAuthClientSecret}
+	if key, err := cfg.Model.APIKeyValue(); err == nil {
+		secrets = append(secrets, key)
+	}
+	return session.Options{MaxBytes: cfg.Sessions.MaxBytes, Logger: log, Secrets: secrets,
+		OnError: func(error) { failures.Inc() }}
 }
 
 // pruneSessions deletes the sessions older than the retention now and then

@@ -12,6 +12,8 @@ import (
 
 	"github.com/issuesmith/issuesmith/ghapp/ghtest"
 	"github.com/issuesmith/issuesmith/llm/llmtest"
+	"github.com/issuesmith/issuesmith/session"
+	"github.com/issuesmith/issuesmith/store"
 )
 
 // Without a public URL or OAuth credentials the sessions page is off:
@@ -53,4 +55,25 @@ func TestSessionsPageOnAndOff(t *testing.T) {
 	require.Equal(t, http.StatusSeeOther, rec.Code)
 	require.True(t, strings.HasPrefix(rec.Header().Get("Location"), strings.TrimSuffix(gh.URL(), "/")+"/login/oauth/authorize?"))
 	require.Contains(t, rec.Header().Get("Location"), "redirect_uri=https%3A%2F%2Fbot.example%2Fsessions%2Fcallback")
+}
+
+// The server's recorders redact the secrets it holds by value, whatever
+// their shape, and keep the configured bound.
+func TestSessionOptionsRedactTheServersSecrets(t *testing.T) {
+	t.Parallel()
+	gh := ghtest.New(t, ghtest.Options{})
+	model := llmtest.NewServer(t, nil, llmtest.WithModels("test-model"))
+	cfg := startEnv(t, gh, gh.PrivateKey(), model.URL(), "ISSUESMITH_MODEL_API_KEY=plainmodelkey",
+		"ISSUESMITH_SESSIONS_MAX_BYTES=300000", "ISSUESMITH_WEBHOOK_SECRET=hooksecretvalue")
+	srv, err := New(t.Context(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), Tuning{})
+	require.NoError(t, err)
+	defer srv.Close()
+	require.Equal(t, int64(300000), srv.sessions.MaxBytes)
+	r := session.Start(t.Context(), srv.store, store.Session{Owner: "o", Repo: "r", Issue: 1}, srv.sessions)
+	r.Check(t.Context(), session.Check{Name: "env", Output: "KEY plainmodelkey HOOK " + cfg.WebhookSecret + "-x"}, 0)
+	rec, err := session.Load(t.Context(), srv.store, r.ID())
+	require.NoError(t, err)
+	out := rec.Events[0].Check.Output
+	require.NotContains(t, out, "plainmodelkey")
+	require.Equal(t, "KEY [redacted] HOOK [redacted]-x", out)
 }

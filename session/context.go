@@ -2,6 +2,8 @@ package session
 
 import (
 	"context"
+	"strconv"
+	"strings"
 
 	"github.com/issuesmith/issuesmith/llm"
 )
@@ -27,3 +29,12 @@ func WrapModel(m llm.Model) llm.Model { return &model{next: m} }
 // WrapTool returns t recording each call to the Recorder of the call's
 // context.
 func WrapTool(t llm.Tool) llm.Tool { return &tool{next: t} }
+
+// Link is the address of session id on the sessions page of the bot at
+// publicURL ("" when there is no page: no public URL, or no session).
+func Link(publicURL string, id int64) string {
+	if publicURL == "" || id <= 0 {
+		return ""
+	}
+	return strings.TrimSuffix(publicURL, "/") + "/sessions/" + strconv.FormatInt(id, 10)
+}

@@ -43,3 +43,10 @@ func TestLookedAt(t *testing.T) {
 	require.LessOrEqual(t, len(big), session.MaxLookedAt)
 	require.True(t, strings.Contains(big, "more\n"), "what did not fit is counted")
 }
+
+func TestLink(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, "https://bot.example/sessions/12", session.Link("https://bot.example/", 12))
+	require.Empty(t, session.Link("", 12))
+	require.Empty(t, session.Link("https://bot.example", 0))
+}
