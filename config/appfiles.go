@@ -26,6 +26,9 @@ type AppSettings struct {
 	APIURL string
 	// BotLogin is the App's bot user, "<slug>[bot]".
 	BotLogin string
+	// PublicURL, ClientID and ClientSecret turn the sessions page on
+	// (written when set).
+	PublicURL, ClientID, ClientSecret string
 }
 
 // AppFiles are the two files a registration writes; neither may exist
@@ -58,7 +61,12 @@ func (f *AppFiles) Write(s AppSettings) error {
 		"%sAPP_ID=%d\n%sPRIVATE_KEY_FILE=%s\n%sWEBHOOK_SECRET=%s\n%sGITHUB_URL=%s\n%sBOT_LOGIN=%s\n",
 		s.Name, s.HTMLURL, p, FileVar, f.Env,
 		p, s.ID, p, f.Key, p, s.WebhookSecret, p, s.APIURL, p, s.BotLogin)
-	if strings.ContainsAny(s.WebhookSecret+s.BotLogin+f.Key+s.APIURL, "\r\n") {
+	for _, kv := range [][2]string{{"PUBLIC_URL", s.PublicURL}, {"OAUTH_CLIENT_ID", s.ClientID}, {"OAUTH_CLIENT_SECRET", s.ClientSecret}} {
+		if kv[1] != "" {
+			env += p + kv[0] + "=" + kv[1] + "\n"
+		}
+	}
+	if strings.ContainsAny(s.WebhookSecret+s.BotLogin+f.Key+s.APIURL+s.PublicURL+s.ClientID+s.ClientSecret, "\r\n") {
 		return errors.New("save app settings: a value holds a line break")
 	}
 	if err := os.MkdirAll(filepath.Dir(f.Key), 0o700); err != nil {

@@ -87,6 +87,8 @@ type Server struct {
 	// ForkOwner is the user or organization that owns the forks (with
 	// PushFork); the App must be installed there.
 	ForkOwner string `env:"FORK_OWNER"`
+	// Sessions holds the sessions page and record settings (sessions.go).
+	Sessions Sessions `envPrefix:""`
 	// Model holds the language model settings (variables ISSUESMITH_MODEL_*).
 	Model Model `envPrefix:"MODEL_"`
 	// Sandbox holds the sandbox's caches, disk floor and egress ceiling.
@@ -177,6 +179,7 @@ func (s *Server) Validate() error {
 		bad("SUMMARY_REFRESH", `must be a cron schedule ("0 3 * * *", "@daily", "@every 6h") or off`)
 	}
 	errs = append(errs, s.validatePush()...)
+	errs = append(errs, s.Sessions.validate()...)
 	errs = append(errs, s.Model.validate(true)...)
 	if len(errs) > 0 {
 		return fmt.Errorf("server config: %w", errors.Join(errs...))

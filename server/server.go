@@ -19,6 +19,7 @@ import (
 	"github.com/issuesmith/issuesmith/agents"
 	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/repo"
+	"github.com/issuesmith/issuesmith/session"
 	"github.com/issuesmith/issuesmith/store"
 	"github.com/issuesmith/issuesmith/summaries"
 	"github.com/issuesmith/issuesmith/webhook"
@@ -41,6 +42,9 @@ type Server struct {
 	// probe holds the start-up model probe's lines once it ended (probe.go).
 	probe   atomic.Pointer[[]string]
 	closers []io.Closer
+	// sessions are the options of each run's session recorder (the
+	// workflow's jobs start one per run; see sessions.go).
+	sessions session.Options
 }
 
 // Tuning holds the few knobs tests and demos turn that operators do not:
@@ -154,6 +158,17 @@ func New(ctx context.Context, cfg *config.Server, log *slog.Logger, tune Tuning)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{}))
+	page, off, err := sessionsPage(cfg, st, log)
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	if off != "" {
+		s.warnings = append(s.warnings, off)
+	}
+	mux.Handle("/sessions", page)
+	mux.Handle("/sessions/", page)
+	s.sessions = sessionOptions(cfg, m.reg, log)
 	s.handler = mux
 	return s, nil
 }
@@ -207,6 +222,9 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	if err := s.engine.Start(ctx); err != nil {
 		return err
 	}
+	pctx, stopPrune := context.WithCancel(ctx)
+	defer stopPrune()
+	go pruneSessions(pctx, s.store, s.cfg.Sessions.Retention, s.log)
 	hs := &http.Server{Handler: s.handler, ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: cmp.Or(s.tune.ReadTimeout, readTimeout), WriteTimeout: writeTimeout, IdleTimeout: idleTimeout}
 	errc := make(chan error, 1)

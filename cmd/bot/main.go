@@ -59,13 +59,14 @@ func newRootCmd() *cobra.Command {
 	}
 	root.SetVersionTemplate("{{.Version}}")
 	root.AddCommand(
-		// Subcommands, one file each: serve, solve, apply, search, summarize, setup, migrate, redeliver, try, version.
+		// Subcommands, one file each: serve, solve, apply, search, summarize, setup, migrate, redeliver, sessions, try, version.
 		newApplyCmd(),
 		newMigrateCmd(),
 		newRedeliverCmd(),
 		newSearchCmd(),
 		newSummarizeCmd(),
 		newServeCmd(),
+		newSessionsCmd(),
 		newSetupCmd(),
 		newSolveCmd(),
 		newTryCmd(),

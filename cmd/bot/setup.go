@@ -75,7 +75,8 @@ func runSetup(ctx context.Context, out io.Writer, o setupOptions) error {
 		APIURL: apiURL, HTTPClient: &http.Client{Timeout: 30 * time.Second},
 		Save: func(_ context.Context, c *ghapp.AppCredentials) error {
 			return files.Write(config.AppSettings{Name: c.Name, HTMLURL: c.HTMLURL, ID: c.ID, PrivateKey: c.PrivateKey,
-				WebhookSecret: c.WebhookSecret, APIURL: apiURL, BotLogin: c.BotLogin()})
+				WebhookSecret: c.WebhookSecret, APIURL: apiURL, BotLogin: c.BotLogin(),
+				PublicURL: publicURLOf(m.HookAttributes.URL), ClientID: c.ClientID, ClientSecret: c.ClientSecret})
 		}})
 	if err != nil {
 		ln.Close()
@@ -122,7 +123,24 @@ func setupManifest(o setupOptions) (*ghapp.Manifest, error) {
 	if err := m.Validate(); err != nil {
 		return nil, usageErr("setup: %v", err)
 	}
+	if public := publicURLOf(m.HookAttributes.URL); public != "" {
+		m.CallbackURLs = append(m.CallbackURLs, public+sessionsCallback) // signing in to the sessions page
+	}
 	return m, nil
+}
+
+// sessionsCallback is the sessions page's OAuth callback under the public URL.
+const sessionsCallback = "/sessions/callback"
+
+// publicURLOf is the bot's public address for its webhook URL
+// (https://HOST/webhook → https://HOST), "" when the URL does not end in
+// /webhook.
+func publicURLOf(webhookURL string) string {
+	public, ok := strings.CutSuffix(strings.TrimSuffix(webhookURL, "/"), "/webhook")
+	if !ok {
+		return ""
+	}
+	return public
 }
 
 // setupAPIURL is --api-url, or the API root that belongs to --github-url.

@@ -155,13 +155,15 @@ func TestSetupRegistersTheAppFromAppYML(t *testing.T) {
 	r := startSetup(t)
 	action, manifest := r.startForm(t)
 
-	// The manifest is app.yml as JSON, with the webhook and redirect set.
+	// The manifest is app.yml as JSON, with the webhook and redirect set,
+	// and the sessions page's sign-in callback under the webhook's host.
 	want := map[string]any{}
 	data, err := os.ReadFile("../../app.yml")
 	require.NoError(t, err)
 	require.NoError(t, yaml.Unmarshal(data, &want))
 	want["hook_attributes"].(map[string]any)["url"] = testWebhook
 	want["redirect_url"] = r.base + "/callback"
+	want["callback_urls"] = []any{strings.TrimSuffix(testWebhook, "/webhook") + "/sessions/callback"}
 	var got map[string]any
 	require.NoError(t, json.Unmarshal([]byte(manifest), &got))
 	require.Equal(t, want, got)
@@ -218,6 +220,10 @@ func checkWrittenConfig(t *testing.T, r *setupRun, app ghtest.ManifestApp) {
 	require.Equal(t, r.gh.URL(), cfg.GitHubURL)
 	require.Equal(t, "issuesmith[bot]", cfg.BotLogin)
 	require.Equal(t, keyPath, cfg.PrivateKeyFile)
+	require.Equal(t, app.ClientSecret, cfg.Sessions.OAuthClientSecret, "the sessions page's sign-in")
+	require.NotEmpty(t, cfg.Sessions.OAuthClientID)
+	require.Equal(t, strings.TrimSuffix(testWebhook, "/webhook"), cfg.Sessions.PublicURL)
+	require.Empty(t, cfg.Sessions.PageOff(), "setup turns the sessions page on")
 	key, err := cfg.Key()
 	require.NoError(t, err)
 	require.Equal(t, r.gh.PrivateKey(), key)

@@ -17,6 +17,7 @@ import (
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/preagent"
 	"github.com/issuesmith/issuesmith/repo"
+	"github.com/issuesmith/issuesmith/store"
 	"github.com/issuesmith/issuesmith/work"
 )
 
@@ -43,8 +44,9 @@ type solveFlags struct {
 	planOnly   bool // stop after the plan (no coding stage)
 	force      bool // write into a checkout with uncommitted changes
 	branch     string
-	noBranch   bool // write on the current branch
-	noProbe    bool // skip the start-up probe of the models
+	noBranch   bool   // write on the current branch
+	noProbe    bool   // skip the start-up probe of the models
+	session    string // --session FILE: the run's session as JSON lines
 }
 
 func newSolveCmd() *cobra.Command { return newSolveCmdWith(os.Environ) }
@@ -91,6 +93,7 @@ func newSolveCmdWith(environ func() []string) *cobra.Command {
 	cmd.Flags().StringVar(&f.branch, "branch", "", "branch to create for the change (default issuesmith/<issue title words>)")
 	cmd.Flags().BoolVar(&f.noBranch, "no-branch", false, "write the change on the current branch instead of a new one")
 	cmd.Flags().BoolVar(&f.noProbe, "no-probe", false, "skip the start-up probe (one tiny tool call per model, printed to stderr)")
+	cmd.Flags().StringVar(&f.session, "session", "", "write the run's session (model calls, edits, checks) to FILE as JSON lines")
 	return cmd
 }
 
@@ -142,13 +145,19 @@ func runSolve(ctx context.Context, f solveFlags, m *config.Model, is preagent.Is
 	if !f.noProbe {
 		probeModels(ctx, client, f, stderr)
 	}
+	key, _ := m.APIKeyValue()
+	sess, err := openSolveSession(ctx, f.session, ws.Dir(), key)
+	if err != nil {
+		return err
+	}
 	var ledger llm.Ledger
 	rec := &solveRecord{Issue: is.Clean()}
 	meta := work.Meta{RunID: "local", Version: 1}
-	l := &agents.Local{Model: ledger.Track("solve", client), Repo: rcfg, Coder: solveCoder(), PlanOnly: f.planOnly,
+	l := &agents.Local{Model: ledger.Track("solve", sess.rec.Model(client)), Repo: rcfg, Coder: solveCoder(), PlanOnly: f.planOnly,
 		Explorer: preagent.Options{NoObserver: f.noObserver, Budget: llm.Budget{MaxSteps: f.maxSteps}, Progress: progressPrinter(stderr)},
 		Exclude:  []string{pathIn(ws.Dir(), f.issue)},
 		OnStage: func(stage string) {
+			sess.stage(ctx, stage)
 			if stage == "indexing" {
 				fmt.Fprintln(stderr, "solve: indexing", ws.Dir())
 				return
@@ -182,6 +191,11 @@ func runSolve(ctx context.Context, f solveFlags, m *config.Model, is preagent.Is
 	}
 	out, err := l.Run(ctx, ws, is)
 	if err != nil {
+		_ = sess.end(ctx, store.StateFailed)
+		return err
+	}
+	sess.code(ctx, out.Code)
+	if err := sess.end(ctx, store.StateDone); err != nil {
 		return err
 	}
 	rec.Explore, rec.Spec, rec.Plan = out.Explore, out.Spec, out.Plan

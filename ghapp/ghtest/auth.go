@@ -66,6 +66,9 @@ func (s *Server) authenticate(c *call) (response, bool) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if strings.HasPrefix(cred, "ghu_") {
+		return s.authenticateUser(c, cred)
+	}
 	tok, ok := s.st.tokens[cred]
 	if !ok || !time.Now().Before(tok.expires) {
 		s.failf("%s with an unknown or expired installation token", c.op)

@@ -1,6 +1,7 @@
 package ghtest
 
 import (
+	"bytes"
 	"crypto/rsa"
 	"encoding/json"
 	"io"
@@ -166,6 +167,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(r.URL.Path, blobPrefix):
 		s.serveBlob(w, r)
 		return
+	case strings.HasPrefix(r.URL.Path, "/login/oauth/"):
+		rec := Request{Method: r.Method, Path: r.URL.Path, Op: r.Method + " " + r.URL.Path, Body: string(body)}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		rec.Status = s.serveOAuth(w, r)
+		s.mu.Lock()
+		s.requests = append(s.requests, rec)
+		s.mu.Unlock()
+		return
 	case r.URL.Path == "/graphql":
 		rec := Request{Method: r.Method, Path: r.URL.Path, Op: "POST /graphql", Body: string(body)}
 		rec.Status = s.serveGraphQL(w, r, body)
@@ -244,13 +253,16 @@ func (s *Server) serve(r *http.Request, body []byte, rec *Request) response {
 		return response{status: f.Status, header: f.Header, raw: []byte(f.Body)}
 	}
 	h, ok := handlers[rec.Op]
-	if !ok {
+	if !ok && userOps[rec.Op] == nil {
 		s.failf("%s has no handler in the fake", rec.Op)
 		return errorResp(http.StatusNotImplemented, "not implemented by ghtest")
 	}
 	c := &call{s: s, r: r, body: body, params: params, op: rec.Op}
 	if resp, ok := s.authenticate(c); !ok {
 		return resp
+	}
+	if c.user != "" {
+		h = userOps[c.op]
 	}
 	s.mu.Lock()
 	resp := h(c)
@@ -329,6 +341,8 @@ type call struct {
 	op     string
 	// installation is the token's installation; 0 for App (JWT) calls.
 	installation int64
+	// user is the person a user token belongs to ("" otherwise).
+	user string
 }
 
 func (c *call) param(name string) string { return c.params[name] }

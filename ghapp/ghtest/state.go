@@ -87,6 +87,7 @@ type state struct {
 	manifests      []*ManifestApp // registered by the manifest flow (WebHandler)
 	hooks          hookLog        // the App's webhook delivery log
 	forks          forkState      // accounts and forks (handlers_forks.go)
+	oauth          oauthState     // the OAuth web flow and user tokens (oauth.go)
 	// resolve turns a branch into its head commit (SetRefResolver).
 	resolve func(owner, name, ref string) string
 }

@@ -45,6 +45,8 @@ const OPERATIONS = [
   ["get", "/repos/{owner}/{repo}/commits/{ref}/check-runs"],
   ["get", "/repos/{owner}/{repo}/check-runs/{check_run_id}/annotations"],
   ["get", "/repos/{owner}/{repo}/actions/jobs/{job_id}/logs"],
+  // sessions page: the signed-in person, asked with their own token (issue 21)
+  ["get", "/user"],
 ];
 
 const pkg = process.argv[2];

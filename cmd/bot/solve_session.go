@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/issuesmith/issuesmith/coder"
+	"github.com/issuesmith/issuesmith/session"
+	"github.com/issuesmith/issuesmith/store"
+)
+
+// solveSession is `bot solve --session FILE`: the run's session written as
+// JSON lines (session.File) while it goes. Every method is a no-op without
+// --session.
+type solveSession struct {
+	rec *session.Recorder
+	fh  *os.File
+}
+
+// stageOf names the session stage of an agents.Local stage announcement.
+var stageOf = map[string]string{"indexing": session.StageExplore, "planning": session.StagePlan, "coding": session.StageCode}
+
+func openSolveSession(ctx context.Context, path, dir string, secrets ...string) (*solveSession, error) {
+	if path == "" {
+		return &solveSession{}, nil
+	}
+	fh, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return nil, usageErr("--session %s: %v", path, err)
+	}
+	meta := store.Session{Owner: "local", Repo: filepath.Base(dir), Requester: os.Getenv("USER"), Stage: session.StageExplore}
+	rec := session.Start(ctx, session.NewFile(fh), meta, session.Options{Secrets: secrets, MaxBytes: 1 << 40})
+	if rec == nil {
+		fh.Close()
+		return nil, fmt.Errorf("--session %s: could not start writing the session", path)
+	}
+	rec.Begin(ctx, session.StageExplore, session.StageExplore)
+	return &solveSession{rec: rec, fh: fh}, nil
+}
+
+// stage starts the session's stage for a Local stage announcement.
+func (s *solveSession) stage(ctx context.Context, announced string) {
+	if st, ok := stageOf[announced]; ok && st != session.StageExplore {
+		s.rec.Finish(ctx)
+		s.rec.Begin(ctx, st, st)
+	}
+}
+
+// code records what the coder did: each edit applied or refused, each
+// check, and the change per file.
+func (s *solveSession) code(ctx context.Context, res *coder.Result) {
+	if s.rec == nil || res == nil {
+		return
+	}
+	diffs := map[string]string{}
+	for _, f := range res.Changes.Files {
+		diffs[f.Path] = f.Diff
+	}
+	for _, ev := range res.Transcript {
+		switch ev.Kind {
+		case "apply":
+			s.rec.Edit(ctx, session.Edit{Path: ev.Item, Applied: true, Where: ev.Detail, Diff: diffs[ev.Item]})
+			delete(diffs, ev.Item) // the file's whole diff once, with its first applied edit
+		case "refused", "blocked":
+			s.rec.Edit(ctx, session.Edit{Path: ev.Item, Refused: ev.Detail})
+		}
+	}
+	for _, c := range res.Checks {
+		s.rec.Check(ctx, session.Check{Name: c.Name, Command: c.Command, OK: c.OK, Output: c.Output}, c.Duration)
+	}
+}
+
+// end closes the session in state.
+func (s *solveSession) end(ctx context.Context, state string) error {
+	if s.rec == nil {
+		return nil
+	}
+	s.rec.Finish(ctx)
+	s.rec.End(ctx, state)
+	return s.fh.Close()
+}

@@ -1,0 +1,77 @@
+package server
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/issuesmith/issuesmith/config"
+	"github.com/issuesmith/issuesmith/session"
+	"github.com/issuesmith/issuesmith/sessionweb"
+	"github.com/issuesmith/issuesmith/store"
+)
+
+// sessionsPage is the handler of /sessions: the page when the public URL
+// and the App's OAuth credentials are set, else a 404 saying why, which
+// off also returns for /readyz.
+func sessionsPage(cfg *config.Server, st *store.Store, log *slog.Logger) (h http.Handler, off string, err error) {
+	if why := cfg.Sessions.PageOff(); why != "" {
+		return sessionweb.Off(why), why, nil
+	}
+	key, err := cfg.Key() // the cookie key derives from the App's private key
+	if err != nil {
+		return nil, "", err
+	}
+	page, err := sessionweb.New(sessionweb.Options{Store: st, PublicURL: cfg.Sessions.PublicURL, GitHubURL: cfg.GitHubURL,
+		ClientID: cfg.Sessions.OAuthClientID, ClientSecret: cfg.Sessions.OAuthClientSecret, Secret: key,
+		Operators: cfg.Sessions.Operators, Logger: log})
+	if err != nil {
+		return nil, "", err
+	}
+	return page, "", nil
+}
+
+// sessionOptions are the options every run's session.Recorder gets: the
+// configured bound, and a log line and the failure metric when recording
+// fails.
+func sessionOptions(cfg *config.Server, reg prometheus.Registerer, log *slog.Logger) session.Options {
+	failures := prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "issuesmith_session_record_failures_total",
+		Help: "Session events that could not be stored (the run went on without them).",
+	})
+	reg.MustRegister(failures)
+	// Every secret the server holds is redacted by value besides by shape
+	// (installation tokens have a published shape).
+	secrets := []string{cfg.WebhookSecret, cfg.Sessions.OAuthClientSecret}
+	if key, err := cfg.Model.APIKeyValue(); err == nil {
+		secrets = append(secrets, key)
+	}
+	return session.Options{MaxBytes: cfg.Sessions.MaxBytes, Logger: log, Secrets: secrets,
+		OnError: func(error) { failures.Inc() }}
+}
+
+// pruneSessions deletes the sessions older than the retention now and then
+// every pruneEvery until ctx ends.
+func pruneSessions(ctx context.Context, st *store.Store, retention time.Duration, log *slog.Logger) {
+	t := time.NewTicker(pruneEvery)
+	defer t.Stop()
+	for {
+		n, err := st.DeleteSessionsBefore(ctx, time.Now().Add(-retention))
+		switch {
+		case err != nil && ctx.Err() == nil:
+			log.Warn("sessions: deleting sessions past their retention", "err", err)
+		case n > 0:
+			log.Info("sessions: deleted sessions past their retention", "sessions", n, "retention", retention)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+const pruneEvery = 6 * time.Hour

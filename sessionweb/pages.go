@@ -1,0 +1,124 @@
+package sessionweb
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/issuesmith/issuesmith/session"
+	"github.com/issuesmith/issuesmith/store"
+)
+
+// states are the run states a list can be filtered by.
+var states = []string{store.StateActive, store.StateWaiting, store.StateDone, store.StateFailed, store.StateCancelled}
+
+// list serves GET /sessions: the sessions the person may see, newest first.
+func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
+	si := h.current(r)
+	if si == nil {
+		h.signedOut(w, r, "")
+		return
+	}
+	ctx := r.Context()
+	q := r.URL.Query()
+	page, _ := strconv.Atoi(q.Get("page"))
+	page = max(page, 1)
+	f := store.SessionFilter{Repo: q.Get("repo"), State: q.Get("state"), Limit: h.opts.PageSize + 1,
+		Offset: (page - 1) * h.opts.PageSize}
+	repos, err := h.st.SessionRepos(ctx)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	f.Visible, err = h.visible(ctx, si, repos)
+	if errors.Is(err, errRefused) {
+		h.refused(w, r)
+		return
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	rows, err := h.st.ListSessions(ctx, f)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	v := listView{Login: si.Login, Repo: f.Repo, State: f.State, States: states, Repos: repos, Page: page}
+	if f.Visible != nil {
+		v.Repos = f.Visible
+	}
+	if len(rows) > h.opts.PageSize {
+		rows = rows[:h.opts.PageSize]
+		v.Older = pageURL(q, page+1)
+	}
+	if page > 1 {
+		v.Newer = pageURL(q, page-1)
+	}
+	for _, s := range rows {
+		v.Rows = append(v.Rows, h.row(s))
+	}
+	h.render(w, http.StatusOK, "list", v)
+}
+
+func pageURL(q url.Values, page int) string {
+	q2 := url.Values{}
+	for k, vs := range q {
+		q2[k] = vs
+	}
+	q2.Set("page", strconv.Itoa(page))
+	return "/sessions?" + q2.Encode()
+}
+
+// detail serves GET /sessions/{id}: the timeline, to a person who may read
+// the session's repository (403 otherwise, 404 for no such session).
+func (h *Handler) detail(w http.ResponseWriter, r *http.Request) {
+	si := h.current(r)
+	if si == nil {
+		h.signedOut(w, r, "")
+		return
+	}
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		h.render(w, http.StatusNotFound, "message", messageView{Login: si.Login, Title: "No such session"})
+		return
+	}
+	ctx := r.Context()
+	sess, err := h.st.Session(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		h.render(w, http.StatusNotFound, "message", messageView{Login: si.Login, Title: "No such session"})
+		return
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	ok, err := h.canRead(ctx, si, sess.FullRepo())
+	if errors.Is(err, errRefused) {
+		h.refused(w, r)
+		return
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if !ok {
+		h.render(w, http.StatusForbidden, "message", messageView{Login: si.Login, Title: "Not yours to see",
+			Text: "GitHub says you cannot read the repository of this session."})
+		return
+	}
+	rec, err := session.Load(ctx, h.st, id)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.render(w, http.StatusOK, "detail", h.timeline(si.Login, rec))
+}
+
+// issueURL links an issue on GitHub's web.
+func (h *Handler) issueURL(s *store.Session) string {
+	web := strings.TrimSuffix(h.oauth.Endpoint.AuthURL, "/login/oauth/authorize")
+	return web + "/" + url.PathEscape(s.Owner) + "/" + url.PathEscape(s.Repo) + "/issues/" + strconv.Itoa(s.Issue)
+}
