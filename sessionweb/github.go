@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/go-github/v60/github"
+	"golang.org/x/sync/errgroup"
 )
 
 // errRefused: GitHub answered 401 to the person's token.
@@ -83,23 +84,35 @@ func (h *Handler) canRead(ctx context.Context, si *signIn, full string) (bool, e
 }
 
 // visible returns the repositories of repos si can read (nil for an
-// operator: all of them).
+// operator: all of them), asking GitHub about at most askAtOnce at a time.
 func (h *Handler) visible(ctx context.Context, si *signIn, repos []string) ([]string, error) {
 	if h.operator(si.Login) {
 		return nil, nil
 	}
+	ok := make([]bool, len(repos))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(askAtOnce)
+	for i, full := range repos {
+		g.Go(func() error {
+			var err error
+			ok[i], err = h.canRead(gctx, si, full)
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
 	out := []string{}
-	for _, full := range repos {
-		ok, err := h.canRead(ctx, si, full)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
+	for i, full := range repos {
+		if ok[i] {
 			out = append(out, full)
 		}
 	}
 	return out, nil
 }
+
+// askAtOnce bounds the GitHub calls one list page makes at a time.
+const askAtOnce = 8
 
 // accessCache remembers GitHub's answers for a while.
 type accessCache struct {
