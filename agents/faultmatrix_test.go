@@ -55,9 +55,14 @@ const (
 		"\tfmt.Println(greet.Hello(os.Args[1]))\n\tfmt.Println(greet.Goodbye(os.Args[1]))\n+++++++ REPLACE\n</file-edit>\n"
 )
 
-// fmStaleGreetEdit is a block whose SEARCH is not in greet.go.
-const fmStaleGreetEdit = "<file-edit filePath=\"greet/greet.go\">\n------- SEARCH\n// Package greet says hello.\n=======\n" +
-	"// Package greet says hello and goodbye.\n+++++++ REPLACE\n</file-edit>\n"
+// fmStaleGreetEdit is a block whose SEARCH is not in greet.go, and
+// fmFixedGreetEdit the same change resent with the file's real text.
+const (
+	fmStaleGreetEdit = "<file-edit filePath=\"greet/greet.go\">\n------- SEARCH\n// Package greet says hello.\n=======\n" +
+		"// Package greet says hello and goodbye.\n+++++++ REPLACE\n</file-edit>\n"
+	fmFixedGreetEdit = "<file-edit filePath=\"greet/greet.go\">\n------- SEARCH\n// Package greet greets.\n=======\n" +
+		"// Package greet says hello and goodbye.\n+++++++ REPLACE\n</file-edit>\n"
+)
 
 var fmTree = map[string]string{
 	"go.mod":                 "module example.com/greet\n\ngo 1.22\n",
@@ -117,11 +122,10 @@ type fmRow struct {
 	want string
 	done bool
 	// drain is how many scripted exchanges the run leaves for the test to
-	// play afterwards (the reply behind a fault that ends the run).
+	// play afterwards (the reply behind a fault that ends the run); each is
+	// played with a request made from the exchange's own expectation.
 	drain int
-	check func(t *testing.T, dir string)
-	// skip names the i25-agents fix a row waits for (this branch only).
-	skip string
+	check func(t *testing.T, run fmRun)
 	// body replaces the issue's body.
 	body string
 }
@@ -133,12 +137,8 @@ var fmLongBody = "The CLI should say goodbye after the greeting.\n\n```\n" +
 
 func fmRows() []fmRow {
 	b := fmBase
-	greetLacks := func(s string) func(t *testing.T, dir string) {
-		return func(t *testing.T, dir string) {
-			got, err := os.ReadFile(filepath.Join(dir, "greet/greet.go"))
-			require.NoError(t, err)
-			assert.NotContains(t, string(got), s)
-		}
+	greetLacks := func(s string) func(t *testing.T, run fmRun) {
+		return func(t *testing.T, run fmRun) { assert.NotContains(t, run.file(t, "greet/greet.go"), s) }
 	}
 	thinking := func(e llmtest.Exchange) llmtest.Exchange { return e.WithReasoning("The issue wants a goodbye.") }
 	deepseek := llmtest.Fault{Status: 400, Unless: "reasoning_content",
@@ -233,17 +233,49 @@ func fmRows() []fmRow {
 			script: with(b(), exSubmit, b()[exSubmit].After(llmtest.Fault{Drop: true})), done: true},
 		{name: "stream cut before any answer", report: "https://github.com/vllm-project/vllm/issues/27921", env: retries,
 			script: with(b(), exMain, b()[exMain].After(llmtest.Fault{Cut: true})), done: true},
-		// The agents' side (i25-agents).
+		// The agents' side.
 		{name: "a block-less 'let me re-read' after a partial apply is not done", report: "https://github.com/anomalyco/opencode/issues/23065",
+			// The coder answers the block-less reply by asking for the
+			// refused block again (not with the next item); the model
+			// then resends it fixed and only that ends the item.
 			script: with(b(), exGreet, llmtest.Reply(fmGreetEdit+fmStaleGreetEdit).When(b()[exGreet].Expect),
-				llmtest.Reply("Let me re-read the file.").When(llmtest.Expect{Role: "coder", Last: "not_found"})),
-			want: "refused", skip: "needs i25-agents: coder completion only on an explicit done"},
+				llmtest.Reply("Let me re-read the file.").When(llmtest.Expect{Role: "coder", Last: "not_found"}),
+				llmtest.Reply(fmFixedGreetEdit).When(llmtest.Expect{Role: "coder", Last: "Blocks of your earlier answers are still refused"})),
+			done: true, check: func(t *testing.T, run fmRun) {
+				greet := run.file(t, "greet/greet.go")
+				assert.Contains(t, greet, "func Goodbye(name string) string {", "block 1 kept")
+				assert.Contains(t, greet, "// Package greet says hello and goodbye.\n", "block 2 applied once fixed")
+				it := run.item(t, "greet/greet.go")
+				assert.Equal(t, 3, it.Attempts, "done only on the third answer: %v", it.Notes)
+				assert.Contains(t, strings.Join(it.Notes, " | "), "attempt 1: block 2 refused (not_found)")
+			}},
 		{name: "a model error on item 2 keeps item 1", report: "https://github.com/NousResearch/hermes-agent/issues/20154",
 			script: with(b(), exMain, b()[exMain].After(llmtest.Fault{Status: 400, Message: "Unexpected role 'user' after role 'tool'"})),
-			want:   "Goodbye", drain: 1, skip: "needs i25-agents: finished items kept when a later item hits a model error"},
+			want:   "stopped by model_error", drain: 1, check: func(t *testing.T, run fmRun) {
+				require.NoError(t, run.err, "a model error on one item is the item's outcome, not the run's")
+				greet := run.item(t, "greet/greet.go")
+				assert.Equal(t, coder.ItemDone, greet.Status)
+				assert.Contains(t, run.file(t, "greet/greet.go"), "func Goodbye(name string) string {", "item 1's change is kept")
+				main := run.item(t, "main.go")
+				assert.Equal(t, coder.ItemFailed, main.Status)
+				assert.Contains(t, main.Reason, "Unexpected role 'user' after role 'tool'", "item 2 names the model error")
+				assert.Equal(t, fmTree["main.go"], run.file(t, "main.go"))
+			}},
 		{name: "a cut plan is not asked again whole", report: "https://github.com/posit-dev/chatlas/issues/327",
-			script: with(b(), exPlan, llmtest.Reply(fmPlan[:80]).Finish(llm.FinishLength).When(b()[exPlan].Expect), b()[exPlan]),
-			done:   true, skip: "needs i25-agents: planner reacts to a cut reply"},
+			script: with(b(), exPlan, llmtest.Reply(fmPlan[:80]).Finish(llm.FinishLength).When(b()[exPlan].Expect),
+				llmtest.Reply(fmPlan).When(llmtest.Expect{Role: "planner", Last: "cut off at the output limit"})),
+			done: true, check: func(t *testing.T, run fmRun) {
+				var asks []string
+				for _, r := range run.requests {
+					if r.Role == string(llm.RolePlanner) && len(r.Messages) > 2 {
+						asks = append(asks, r.Messages[len(r.Messages)-1].Content)
+					}
+				}
+				require.Len(t, asks, 1, "one follow-up after the cut")
+				assert.NotContains(t, asks[0], "the whole plan")
+				assert.Contains(t, asks[0], "the same items")
+				assert.Contains(t, asks[0], "shorter")
+			}},
 	}
 }
 
@@ -252,9 +284,6 @@ func TestModelFaultMatrix(t *testing.T) {
 	for _, row := range fmRows() {
 		t.Run(row.name, func(t *testing.T) {
 			t.Parallel()
-			if row.skip != "" && os.Getenv("FM_ALL") == "" {
-				t.Skip(row.skip)
-			}
 			require.NotEmpty(t, row.report, "every row cites the public report it plays")
 			runFaultRow(t, row)
 		})
@@ -303,10 +332,11 @@ func runFaultRow(t *testing.T, row fmRow) {
 		assert.Contains(t, said, row.want)
 	}
 	if row.check != nil {
-		row.check(t, dir)
+		row.check(t, fmRun{dir: dir, out: out, err: err, requests: srv.Requests()})
 	}
 	for range row.drain {
-		_, _ = model.Chat(t.Context(), llm.Request{Role: llm.RoleExplorer, Messages: []llm.Message{{Role: llm.User, Content: "drain: Add a goodbye; func Hello(name string) string"}}})
+		x := row.script[len(row.script)-srv.Remaining()].Expect
+		_, _ = model.Chat(t.Context(), llm.Request{Role: llm.Role(x.Role), Messages: []llm.Message{{Role: llm.User, Content: "drain: " + x.Last + "; " + x.ToolResult}}})
 	}
 
 	requests := len(srv.Requests())
@@ -321,12 +351,48 @@ func runFaultRow(t *testing.T, row fmRow) {
 			got, rerr := os.ReadFile(filepath.Join(dir, it.Path))
 			require.NoError(t, rerr)
 			assert.NotEqual(t, fmTree[it.Path], string(got), "%s is done without its change", it.Path)
-			if n := len(it.Notes); n > 0 {
-				assert.NotContains(t, it.Notes[n-1], "refused", "%s is done while a block is refused", it.Path)
+			// A block refused on an earlier attempt may be fixed later; on
+			// the attempt that ended the item none may be refused.
+			final := fmt.Sprintf("attempt %d:", it.Attempts)
+			for _, n := range it.Notes {
+				if strings.HasPrefix(n, final) {
+					assert.NotContains(t, n, "refused", "%s is done while a block is refused", it.Path)
+				}
 			}
 		}
 	}
 	t.Logf("%s: %d model calls; outcome: %s", row.name, requests, said)
+}
+
+// fmRun is what a row's check looks at: the repository after the run, the
+// run's outcome and error, and the requests the scripted server saw.
+type fmRun struct {
+	dir      string
+	out      *Outcome
+	err      error
+	requests []llmtest.Request
+}
+
+// file is the content of the repository's file at rel.
+func (r fmRun) file(t *testing.T, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(r.dir, filepath.FromSlash(rel)))
+	require.NoError(t, err)
+	return string(b)
+}
+
+// item is the coder's result for the plan item at path.
+func (r fmRun) item(t *testing.T, path string) coder.ItemResult {
+	t.Helper()
+	require.NotNil(t, r.out, "no outcome")
+	require.NotNil(t, r.out.Code, "the coder did not run")
+	for _, it := range r.out.Code.Items {
+		if it.Path == path {
+			return it
+		}
+	}
+	require.Failf(t, "no item", "the coder reported no item %s", path)
+	return coder.ItemResult{}
 }
 
 // fmOutcome is everything the run said about how it ended.

@@ -65,7 +65,9 @@ func TestPartialApplyIsNotDoneWithoutAnExplicitDone(t *testing.T) {
 	require.Len(t, sent, 4, "announcing a step and an empty reply are refused, not taken as done")
 	it := res.Items[0]
 	require.Equal(t, ItemDone, it.Status)
-	require.Equal(t, 4, it.Attempts)
+	// The empty reply is asked again by the agent loop (llm.Run) and is no attempt.
+	require.Equal(t, 3, it.Attempts)
+	require.Contains(t, lastOf(sent[3]), "Your reply was empty")
 	require.Contains(t, got, "return b + a")
 	require.Contains(t, got, "return -(b - a)")
 
