@@ -52,13 +52,14 @@ func TestObserverAndCompressionKeepTheTurnOrder(t *testing.T) {
 	requireStrictHistory(t, srv)
 }
 
-// A model that writes its tool calls as JSON text: each of the bounded
-// nudges says so, and the partial spec names the cause instead of taking the JSON as the
-// desired behaviour.
+// A model that writes its tool calls as JSON text naming a tool it does not
+// have (the loop runs text calls of known tools itself): each of the bounded
+// nudges says so, and the partial spec names the cause instead of taking the
+// JSON as the desired behaviour.
 func TestToolCallsAsTextGiveANamedCause(t *testing.T) {
 	t.Parallel()
 	ws := openWS(t, copyTree(t, "testdata/platforms"))
-	const asText = `{"name": "read_file", "arguments": {"path": "src/data/platform.ts"}}`
+	const asText = `{"name": "open_file", "arguments": {"path": "src/data/platform.ts"}}`
 	srv, client := scripted(t, llmtest.Script{
 		llmtest.Reply(asText),
 		llmtest.Reply(asText).When(llmtest.Expect{Last: "wrote a tool call as text"}),
@@ -74,20 +75,22 @@ func TestToolCallsAsTextGiveANamedCause(t *testing.T) {
 		t.Errorf("note = %q", sp.Note)
 	}
 	for _, d := range sp.Desired {
-		if strings.Contains(d, `"read_file"`) {
+		if strings.Contains(d, `"open_file"`) {
 			t.Errorf("desired behaviour is the raw call: %q", d)
 		}
 	}
 	requireStrictHistory(t, srv)
 }
 
-// An empty reply is not replayed: the nudge joins the task message.
+// An empty reply is answered by the agent loop ("Your reply was empty") and
+// never replayed empty: the strict server, which refuses an empty assistant
+// message as Anthropic's layer does, accepts every request.
 func TestEmptyReplyIsNotReplayed(t *testing.T) {
 	t.Parallel()
 	ws := openWS(t, copyTree(t, "testdata/platforms"))
 	srv, client := scripted(t, llmtest.Script{
 		llmtest.Reply(""),
-		llmtest.Call("submit_spec", submitPlatform).When(llmtest.Expect{Last: "Your last reply was empty"}),
+		llmtest.Call("submit_spec", submitPlatform).When(llmtest.Expect{Last: "Your reply was empty"}),
 	})
 	res, err := New(client, ws, nil, Options{NoObserver: true}).Explore(t.Context(), Issue{Title: "Add DeepSeek"})
 	if err != nil {
