@@ -5,6 +5,9 @@
 // issue's journey: stage, state, comment ids, branch, PR, tokens, cost), step
 // checkpoints that make every workflow step idempotent, per-issue leases
 // (one run per issue at a time) and the file-summary cache keyed by blob hash.
+// A Tx (Queue.InTx) puts run writes, the insert of a job and the completion
+// of the running one in one transaction; a run's save is a compare-and-swap
+// on its version.
 //
 // It must never call GitHub, git or a model, and never log secrets: a DSN
 // with a password is reported only without it.

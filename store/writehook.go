@@ -30,7 +30,9 @@ type Write struct {
 // the crash and fault-injection tests; it is never set in production). A
 // hook may kill the process. An error it returns is a transient database
 // failure: on SQLite that commit fails and is rolled back; on PostgreSQL
-// (the write is durable already) the next statement that writes fails.
+// (the write is durable already) the connection drops under the next
+// statement that writes (database/sql retries a dropped connection by
+// itself; a pgx transaction, as in Tx and River, sees the error).
 type WriteHook func(w Write) error
 
 var writeHook struct {

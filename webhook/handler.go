@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-github/v60/github"
+	"github.com/issuesmith/issuesmith/internal/clip"
 	"github.com/issuesmith/issuesmith/workflow"
 )
 
@@ -117,6 +118,10 @@ func New(opts Options) (*Handler, error) {
 	return h, nil
 }
 
+// MaxDeliveryID bounds X-GitHub-Delivery (GitHub's are 36-byte GUIDs): a
+// longer one is refused with 400 instead of being stored as a key.
+const MaxDeliveryID = 128
+
 // ServeHTTP verifies, filters, deduplicates, authorises and hands on one
 // delivery (Intake, or Deliveries and Consumer). Answers: 202 dispatched;
 // 200 ignored, duplicate or denied; 400 malformed; 401 missing or bad
@@ -126,7 +131,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	event := r.Header.Get("X-GitHub-Event")
 	delivery := r.Header.Get("X-GitHub-Delivery")
-	log := h.opts.Logger.With("delivery", delivery, "event", event)
+	log := h.opts.Logger.With("delivery", clip.Bytes(delivery, MaxDeliveryID, "…"), "event", event)
 	code, result, msg := h.handle(w, r, event, delivery, start, log)
 	if h.opts.Observe != nil {
 		h.opts.Observe(h.metricEvent(event), result, time.Since(start))
@@ -159,6 +164,9 @@ func (h *Handler) handle(w http.ResponseWriter, r *http.Request, event, delivery
 	}
 	if event == "" || delivery == "" {
 		return http.StatusBadRequest, ResultBadRequest, "missing X-GitHub-Event or X-GitHub-Delivery"
+	}
+	if len(delivery) > MaxDeliveryID {
+		return http.StatusBadRequest, ResultBadRequest, fmt.Sprintf("X-GitHub-Delivery over %d bytes", MaxDeliveryID)
 	}
 	if event == "ping" {
 		return http.StatusOK, ResultIgnored, "pong"
