@@ -14,7 +14,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/issuesmith/issuesmith/config"
-	"github.com/issuesmith/issuesmith/internal/sandbox"
 	"github.com/issuesmith/issuesmith/llm/llmtest"
 	"github.com/issuesmith/issuesmith/replay"
 )
@@ -102,9 +101,10 @@ func (f *fixture) file(t *testing.T, instances ...replay.Instance) string {
 
 func (f *fixture) runner(t *testing.T, solver replay.Solver, timeout time.Duration) *replay.Runner {
 	t.Helper()
-	caches, err := sandbox.NewCaches(t.TempDir(), sandbox.CacheOptions{})
-	require.NoError(t, err)
-	tests, _ := replay.NewTestRunner(t.Context(), timeout, nil, caches)
+	// The sandbox's default caches, one build cache for every fixture (they
+	// are one test's repositories): warm from the second test on.
+	tests, _ := replay.NewTestRunner(t.Context(), timeout, nil, nil)
+	tests.Policy.Repo = "issuesmith-replay-tests"
 	return &replay.Runner{Repos: f.repos, Solver: solver, Tests: *tests, Jobs: 1,
 		Out: filepath.Join(t.TempDir(), "results.jsonl"), WorkDir: t.TempDir()}
 }

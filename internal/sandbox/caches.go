@@ -40,6 +40,8 @@ type Caches struct {
 	leases     map[string]int       // "repo:<dir>" or "mod:<path@version>" → running commands
 	index      map[string]*modEntry // path@version → where and when last used
 	downloaded map[string][]string  // go.mod+go.sum digest → module keys (skips a repeated download)
+	lastTrim   time.Time
+	trimMu     sync.Mutex // one Trim at a time
 }
 
 // CacheOptions configure Caches.
@@ -69,7 +71,7 @@ func NewCaches(root string, opts CacheOptions) (*Caches, error) {
 			return nil, fmt.Errorf("sandbox caches: %w", err)
 		}
 	}
-	c := &Caches{root: root, opts: opts, leases: map[string]int{}, downloaded: map[string][]string{}}
+	c := &Caches{root: root, opts: opts, leases: map[string]int{}, downloaded: map[string][]string{}, lastTrim: time.Now()}
 	if err := c.loadIndex(); err != nil {
 		return nil, err
 	}
@@ -125,6 +127,7 @@ func (c *Caches) leaseRepo(key string) (dir string, release func(), err error) {
 		end()
 		now := time.Now()
 		_ = os.Chtimes(dir, now, now)
+		c.autoTrim()
 	}, nil
 }
 

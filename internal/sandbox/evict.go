@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sort"
@@ -22,6 +23,8 @@ type TrimReport struct {
 // the last run that needed them, repository caches by their last run —
 // and never what a running command holds.
 func (c *Caches) Trim() (TrimReport, error) {
+	c.trimMu.Lock()
+	defer c.trimMu.Unlock()
 	var rep TrimReport
 	if err := c.trimModules(&rep); err != nil {
 		return rep, err
@@ -172,4 +175,28 @@ func (c *Caches) SetBudgets(modules, build int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.opts.ModuleBudget, c.opts.BuildBudget = modules, build
+}
+
+// trimEvery is how often a finished command may start a background Trim.
+const trimEvery = 5 * time.Minute
+
+// autoTrim trims in the background when budgets are set and the last
+// trim is older than trimEvery: `bot serve` stays within its budgets
+// without a schedule of its own.
+func (c *Caches) autoTrim() {
+	c.mu.Lock()
+	due := (c.opts.ModuleBudget > 0 || c.opts.BuildBudget > 0) && time.Since(c.lastTrim) > trimEvery
+	if due {
+		c.lastTrim = time.Now()
+	}
+	c.mu.Unlock()
+	if due {
+		go func() {
+			if rep, err := c.Trim(); err != nil {
+				slog.Warn("sandbox caches: trim", "err", err)
+			} else if rep.Freed > 0 {
+				slog.Info("sandbox caches: trimmed", "modules", rep.Modules, "repos", rep.Repos, "freed", Size(rep.Freed))
+			}
+		}()
+	}
 }

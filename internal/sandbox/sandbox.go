@@ -164,10 +164,12 @@ func (p Policy) mounts(ctx context.Context, c *Cmd, abs string) ([]string, []str
 // vendored, where the go tool's default -mod=vendor stays).
 func goEnv(dir string) []string {
 	env := []string{"GOTOOLCHAIN=local", "GOPROXY=off", "GOWORK=off", "GOENV=off"}
+	// -buildvcs=false: the worktree's git directory (a mirror) is not
+	// mounted, so stamping a main package's VCS state would fail.
 	if _, err := os.Stat(filepath.Join(dir, "vendor", "modules.txt")); err != nil {
-		env = append(env, "GOFLAGS=-mod=readonly")
+		env = append(env, "GOFLAGS=-mod=readonly -buildvcs=false")
 	} else {
-		env = append(env, "GOFLAGS=")
+		env = append(env, "GOFLAGS=-buildvcs=false")
 	}
 	return env
 }
