@@ -46,23 +46,6 @@ const cutFeedback = "Your reply was cut off at the output limit, so nothing of i
 	"Send it again, shorter: only the blocks still needed, each with a small SEARCH (the lines to change " +
 	"plus a few lines of context), and no explanation. If there is more to change, send the rest in the next reply.\n"
 
-// thinkRe matches a reasoning section a model left in its answer text.
-var thinkRe = regexp.MustCompile(`(?s)<think(?:ing)?>.*?</think(?:ing)?>`)
-
-// answerText is the part of a reply that is the answer: reasoning in
-// <think> tags removed, and everything before a closing </think> that has
-// no opening tag (some servers strip only the opening one). Drafts of edit
-// blocks inside reasoning are never applied.
-func answerText(text string) string {
-	text = thinkRe.ReplaceAllString(text, "")
-	for _, tag := range []string{"</think>", "</thinking>"} {
-		if i := strings.LastIndex(text, tag); i >= 0 {
-			text = text[i+len(tag):]
-		}
-	}
-	return text
-}
-
 // explicitDone reports whether a reply without blocks says the item is
 // finished the way the prompt asks: <chat>done</chat>, or a bare "done".
 func explicitDone(text string) bool {
@@ -239,3 +222,6 @@ type ModelError struct {
 
 func (e *ModelError) Error() string { return fmt.Sprintf("coder %s: %v", e.Item, e.Err) }
 func (e *ModelError) Unwrap() error { return e.Err }
+
+// answerText is a reply's answer without reasoning (llm.AnswerText).
+func answerText(text string) string { return llm.AnswerText(text) }

@@ -157,21 +157,6 @@ func correction(msgs []llm.Message, text string, perr error) []llm.Message {
 	return append(msgs, llm.Message{Role: llm.Assistant, Content: text}, llm.Message{Role: llm.User, Content: note})
 }
 
-// thinkRe matches reasoning a model left in its answer.
-var thinkRe = regexp.MustCompile(`(?s)<think(?:ing)?>.*?</think(?:ing)?>`)
-
-// answerText drops reasoning from a reply: <think> sections, and what comes
-// before a closing </think> without an opening tag.
-func answerText(text string) string {
-	text = thinkRe.ReplaceAllString(text, "")
-	for _, tag := range []string{"</think>", "</thinking>"} {
-		if i := strings.LastIndex(text, tag); i >= 0 {
-			text = text[i+len(tag):]
-		}
-	}
-	return strings.TrimSpace(text)
-}
-
 // spent says which bound of the budget the calls so far reached, or "".
 func (p *Planner) spent(calls int, u llm.Usage, cost float64) string {
 	b := p.opts.Budget
@@ -292,3 +277,6 @@ func checkAdded(plan *work.Plan, spec *work.Spec, exists func(string) bool) erro
 		"Do not guess paths: use only the spec's files and files you know exist, or action \"add\" for a new file",
 		strings.Join(bad, ", "))
 }
+
+// answerText is a reply's answer without reasoning (llm.AnswerText), trimmed.
+func answerText(text string) string { return strings.TrimSpace(llm.AnswerText(text)) }

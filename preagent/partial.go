@@ -58,21 +58,6 @@ var callTextRe = regexp.MustCompile(`(?s)^\s*(` + "```" + `(json)?\s*)?\{\s*"(na
 // looksLikeCall reports whether text is a tool call written as text.
 func looksLikeCall(text string) bool { return callTextRe.MatchString(text) }
 
-// thinkRe matches reasoning left in an answer.
-var thinkRe = regexp.MustCompile(`(?s)<think(?:ing)?>.*?</think(?:ing)?>`)
-
-// answerText drops reasoning from a reply: <think> sections, and what
-// comes before a closing </think> without an opening tag.
-func answerText(text string) string {
-	text = thinkRe.ReplaceAllString(text, "")
-	for _, tag := range []string{"</think>", "</thinking>"} {
-		if i := strings.LastIndex(text, tag); i >= 0 {
-			text = text[i+len(tag):]
-		}
-	}
-	return strings.TrimSpace(text)
-}
-
 // nudge asks a run that ended without submit_spec for the spec once more,
 // saying what was wrong with the last reply. An empty reply is not replayed
 // (some providers refuse an empty assistant message) and the request joins
@@ -132,3 +117,6 @@ func (s *session) partialSpec(r llm.StopReason, msgs []llm.Message) *work.Spec {
 	}
 	return spec
 }
+
+// answerText is a reply's answer without reasoning (llm.AnswerText), trimmed.
+func answerText(text string) string { return strings.TrimSpace(llm.AnswerText(text)) }
