@@ -20,6 +20,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/transport"
 	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
+
+	"github.com/issuesmith/issuesmith/internal/redact"
 )
 
 // Backend names the git implementation an operation used.
@@ -147,7 +149,7 @@ func (c *Cache) Sync(ctx context.Context, rawURL, token string) (SyncStats, erro
 
 // sync does Sync's work with the mirror locked.
 func (c *Cache) sync(ctx context.Context, m mirror, token string) (SyncStats, error) {
-	red := newRedactor(token)
+	red := redact.New(token)
 	_, statErr := os.Stat(filepath.Join(m.dir, "HEAD"))
 	cloned := errors.Is(statErr, fs.ErrNotExist)
 	size := dirSize(filepath.Join(m.dir, "objects"))
@@ -168,7 +170,7 @@ func (c *Cache) sync(ctx context.Context, m mirror, token string) (SyncStats, er
 		}
 		st, err = c.syncGoGit(ctx, m, token, budget)
 		if err != nil && backend == BackendAuto && fallbackWorthy(ctx, err) && cliAvailable() {
-			reason := "go-git failed: " + red.text(err.Error())
+			reason := "go-git failed: " + red.Text(err.Error())
 			if cloned { // start the CLI from a clean directory
 				_ = os.RemoveAll(m.dir)
 			}
@@ -182,7 +184,7 @@ func (c *Cache) sync(ctx context.Context, m mirror, token string) (SyncStats, er
 	}
 	st.SizeBytes = dirSize(filepath.Join(m.dir, "objects"))
 	if err != nil {
-		err = red.err(err)
+		err = red.Err(err)
 		c.log.WarnContext(ctx, "git sync failed", "repo", m.url, "backend", st.Backend, "err", err)
 		return st, fmt.Errorf("sync %s: %w", m.url, err)
 	}

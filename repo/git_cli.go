@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/issuesmith/issuesmith/internal/procenv"
+	"github.com/issuesmith/issuesmith/internal/redact"
 )
 
 // gitUser is the HTTP basic-auth user GitHub expects with an installation
@@ -33,10 +34,10 @@ func runGit(ctx context.Context, dir, token string, args ...string) (cliResult, 
 	cmd.Env = append(gitEnv(),
 		"GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=", "SSH_ASKPASS=",
 		"GIT_CONFIG_NOSYSTEM=1", "LC_ALL=C")
-	red := newRedactor()
+	red := redact.Secrets{}
 	if token != "" {
 		basic := base64.StdEncoding.EncodeToString([]byte(gitUser + ":" + token))
-		red = newRedactor(token, basic)
+		red = redact.New(token, basic)
 		cmd.Env = append(cmd.Env, "GIT_CONFIG_COUNT=1",
 			"GIT_CONFIG_KEY_0=http.extraHeader",
 			"GIT_CONFIG_VALUE_0=Authorization: Basic "+basic)
@@ -44,7 +45,7 @@ func runGit(ctx context.Context, dir, token string, args ...string) (cliResult, 
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
-	res := cliResult{stdout: stdout.String(), stderr: red.text(strings.TrimSpace(stderr.String()))}
+	res := cliResult{stdout: stdout.String(), stderr: red.Text(strings.TrimSpace(stderr.String()))}
 	if cmd.ProcessState != nil {
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 			res.maxRSS = ru.Maxrss * 1024 // Linux reports kilobytes
@@ -55,7 +56,7 @@ func runGit(ctx context.Context, dir, token string, args ...string) (cliResult, 
 			return res, ctx.Err()
 		}
 		res.exitErr = err
-		return res, fmt.Errorf("git %s: %s: %w", args[0], lastLine(res.stderr), red.err(err))
+		return res, fmt.Errorf("git %s: %s: %w", args[0], lastLine(res.stderr), red.Err(err))
 	}
 	return res, nil
 }

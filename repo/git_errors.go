@@ -3,7 +3,6 @@ package repo
 import (
 	"errors"
 	"fmt"
-	"strings"
 )
 
 // Sentinels for git outcomes the workflow handles. Errors returned by Cache
@@ -70,40 +69,4 @@ func short(h string) string {
 	default:
 		return h
 	}
-}
-
-// redactor removes secrets from text headed for errors and logs.
-type redactor []string
-
-// newRedactor redacts the given secrets (empty ones are ignored).
-func newRedactor(secrets ...string) redactor {
-	var r redactor
-	for _, s := range secrets {
-		if len(s) >= 4 {
-			r = append(r, s)
-		}
-	}
-	return r
-}
-
-// text returns s with every secret replaced by "***".
-func (r redactor) text(s string) string {
-	for _, secret := range r {
-		s = strings.ReplaceAll(s, secret, "***")
-	}
-	return s
-}
-
-// err returns err with its text redacted, keeping the sentinels it wraps
-// reachable through errors.Is only when the text was clean. A wrapped error
-// whose text held a secret is flattened, so no caller can print it.
-func (r redactor) err(err error) error {
-	if err == nil {
-		return nil
-	}
-	msg := err.Error()
-	if clean := r.text(msg); clean != msg {
-		return errors.New(clean)
-	}
-	return err
 }

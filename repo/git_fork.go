@@ -7,6 +7,8 @@ import (
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/issuesmith/issuesmith/internal/redact"
 )
 
 // UseFork makes the worktree's remote a fork of the repository it was
@@ -17,7 +19,7 @@ import (
 // fetched with token and checked out in place of the base. url carries no
 // credentials; no error text holds the token.
 func (wt *Worktree) UseFork(ctx context.Context, url, token string, reuse bool) error {
-	red := newRedactor(token)
+	red := redact.New(token)
 	cfg, err := wt.repo.Config()
 	if err != nil {
 		return fmt.Errorf("use fork: %w", err)
@@ -29,7 +31,7 @@ func (wt *Worktree) UseFork(ctx context.Context, url, token string, reuse bool) 
 	wt.url = url
 	tip, err := wt.remoteTip(ctx, token)
 	if err != nil {
-		return fmt.Errorf("use fork: list the fork's branches: %w", red.err(err))
+		return fmt.Errorf("use fork: list the fork's branches: %w", red.Err(err))
 	}
 	tracking := plumbing.NewRemoteReferenceName("origin", wt.Branch)
 	wt.RemoteTip = tip
@@ -40,7 +42,7 @@ func (wt *Worktree) UseFork(ctx context.Context, url, token string, reuse bool) 
 		return nil
 	}
 	if err := wt.fetchBranch(ctx, token); err != nil {
-		return fmt.Errorf("use fork: fetch %s: %w", wt.Branch, red.err(err))
+		return fmt.Errorf("use fork: fetch %s: %w", wt.Branch, red.Err(err))
 	}
 	if !reuse {
 		return nil

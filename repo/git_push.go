@@ -10,6 +10,8 @@ import (
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/issuesmith/issuesmith/internal/redact"
 )
 
 // PushOptions tune a push.
@@ -32,14 +34,14 @@ func (wt *Worktree) Push(ctx context.Context, token string, opts PushOptions) er
 		return fmt.Errorf("push: %w", err)
 	}
 	perr := &PushError{Branch: wt.Branch, Expected: wt.RemoteTip}
-	red := newRedactor(token)
+	red := redact.New(token)
 	actual, err := wt.remoteTip(ctx, token)
 	if err != nil {
 		if errors.Is(err, ErrAuth) {
-			perr.Kind, perr.Reason = ErrAuth, red.text(err.Error())
+			perr.Kind, perr.Reason = ErrAuth, red.Text(err.Error())
 			return perr
 		}
-		return fmt.Errorf("push %s: %w", wt.Branch, red.err(err))
+		return fmt.Errorf("push %s: %w", wt.Branch, red.Err(err))
 	}
 	perr.Actual = actual
 	if actual == head {
@@ -69,10 +71,10 @@ func (wt *Worktree) Push(ctx context.Context, token string, opts PushOptions) er
 		var pe *PushError
 		if errors.As(err, &pe) {
 			pe.Branch, pe.Expected, pe.Actual = wt.Branch, wt.RemoteTip, actual
-			pe.Reason = red.text(pe.Reason)
+			pe.Reason = red.Text(pe.Reason)
 			return pe
 		}
-		return fmt.Errorf("push %s: %w", wt.Branch, red.err(err))
+		return fmt.Errorf("push %s: %w", wt.Branch, red.Err(err))
 	}
 	wt.RemoteTip = head
 	ref := plumbing.NewHashReference(plumbing.NewRemoteReferenceName("origin", wt.Branch), plumbing.NewHash(head))

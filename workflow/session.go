@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"regexp"
 	"slices"
 	"strconv"
 	"sync"
@@ -13,6 +12,7 @@ import (
 	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/internal/ghtext"
+	secrets "github.com/issuesmith/issuesmith/internal/redact"
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/store"
 	"github.com/issuesmith/issuesmith/work"
@@ -274,16 +274,6 @@ func (s *session) waitForFix(ctx context.Context, stage string, err error) error
 
 func runID(r *store.Run) string { return strconv.FormatInt(r.ID, 10) }
 
-// secretRE finds credentials that must never reach a comment: userinfo in
-// URLs and GitHub token shapes.
-var secretRE = regexp.MustCompile(`(://)[^/\s:@]+:[^/\s@]+@|\b(gh[pousr]_|github_pat_)[A-Za-z0-9_]{16,}`)
-
-// redact removes credentials from text bound for GitHub or logs.
-func redact(s string) string {
-	return secretRE.ReplaceAllStringFunc(s, func(m string) string {
-		if len(m) > 3 && m[:3] == "://" {
-			return "://***@"
-		}
-		return "***"
-	})
-}
+// redact removes credentials from text bound for GitHub or logs (the one
+// redactor, internal/redact).
+func redact(s string) string { return secrets.Text(s) }
