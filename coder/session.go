@@ -3,7 +3,6 @@ package coder
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -377,31 +376,4 @@ func (s *session) noteBlocks(rep *edit.Report) string {
 	return fmt.Sprintf("Not written: %s.\nDo not resend blocks for these paths: they are never written. "+
 		"The files you may write are: %s. If nothing else is needed, answer <chat>done</chat>.\n",
 		strings.Join(blocked, "; "), strings.Join(ok, ", "))
-}
-
-// chatText returns the prose of an answer: the <chat> part when there is
-// one, else the whole text, trimmed.
-func chatText(text string) string {
-	if _, rest, ok := strings.Cut(text, "<chat>"); ok {
-		if body, _, ok := strings.Cut(rest, "</chat>"); ok {
-			return strings.TrimSpace(body)
-		}
-	}
-	return strings.TrimSpace(text)
-}
-
-// noChangeRe is the one way the model may say that an item needs no edit
-// (the file already does what the steps ask, often because an earlier item
-// did it). Only this explicit tag with a reason is accepted: a reply that
-// merely forgot its blocks is refused and retried, never taken as done.
-var noChangeRe = regexp.MustCompile(`(?s)<no-change>(.*?)</no-change>`)
-
-// noChange returns the reason of a <no-change> answer, if text is one.
-func noChange(text string) (string, bool) {
-	m := noChangeRe.FindStringSubmatch(text)
-	if m == nil {
-		return "", false
-	}
-	reason := strings.Join(strings.Fields(m[1]), " ")
-	return reason, reason != ""
 }

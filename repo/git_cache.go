@@ -319,47 +319,6 @@ func mapTransportErr(err error) error {
 	return err
 }
 
-// cliAuthErr wraps a git CLI failure in ErrAuth when git's own words say
-// the credentials were missing or refused. It matches whole messages, never
-// bare status digits: a repository named svc-403, a port 40171 or a hook's
-// text must not read as a login failure.
-func cliAuthErr(stderr string, err error) error {
-	if authFailure(stderr) {
-		return fmt.Errorf("%w: %v", ErrAuth, err)
-	}
-	return err
-}
-
-// authFailure reports whether git's stderr says authentication failed:
-// git's "Authentication failed for '<url>'" (a 401 after sending
-// credentials), "could not read Username/Password" and "terminal prompts
-// disabled" (a 401 with none to send), "The requested URL returned error:
-// 401/403" (git's HTTP error line) and GitHub's "Invalid username or
-// password" and "Permission to <repo> denied to <user>".
-func authFailure(stderr string) bool {
-	for _, l := range strings.Split(stderr, "\n") {
-		l = strings.TrimSpace(l)
-		switch {
-		case strings.HasPrefix(l, "fatal: Authentication failed for "),
-			strings.HasPrefix(l, "fatal: could not read Username for "),
-			strings.HasPrefix(l, "fatal: could not read Password for "),
-			strings.HasSuffix(l, ": terminal prompts disabled"),
-			httpAuthStatus.MatchString(l),
-			l == "remote: Invalid username or password.",
-			githubDenied.MatchString(l):
-			return true
-		}
-	}
-	return false
-}
-
-var (
-	// httpAuthStatus is git's line for an HTTP 401/403 answer (http.c).
-	httpAuthStatus = regexp.MustCompile(`^(fatal|error): unable to access '[^']*': The requested URL returned error: 40[13]$`)
-	// githubDenied is GitHub's remote line for a token without write access.
-	githubDenied = regexp.MustCompile(`^remote: Permission to \S+ denied to \S+\.$`)
-)
-
 // unsafeName matches characters not kept in cache directory names.
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
