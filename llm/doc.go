@@ -15,9 +15,11 @@
 // reasoning is kept out of the answer (<think> tags included) and sent back
 // to models that need it; every request is made valid for strict servers
 // (hygiene in client_wire.go); context overflow, silent truncation, quota
-// and missing tool support are named errors.
+// and missing tool support are named errors. AnswerText is the one rule for
+// reasoning left in a reply's text; the roles use it.
 //
-// It must never import other issuesmith packages, read environment
+// It must never import other issuesmith packages (internal/clip, a leaf,
+// is the one exception), read environment
 // variables or log prompts, keys or replies above Debug. Model-fixable
 // mistakes (unknown tool, bad arguments) are tool results; only our own
 // failures are Go errors.
