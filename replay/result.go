@@ -48,8 +48,11 @@ type Result struct {
 	Wall   float64     `json:"wall_s"`
 	// PeakRSSKB is the peak resident memory of the test command's process
 	// tree (KiB), when the platform reports it.
-	PeakRSSKB int64  `json:"test_peak_rss_kb,omitempty"`
-	At        string `json:"at"`
+	PeakRSSKB int64 `json:"test_peak_rss_kb,omitempty"`
+	// Reused, with --verdicts, names the instance (and when) whose test
+	// run of the same tree judged this one: its tests did not run again.
+	Reused string `json:"verdict_reused_from,omitempty"`
+	At     string `json:"at"`
 }
 
 // StageWall is one stage's wall time.

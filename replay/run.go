@@ -75,6 +75,9 @@ type Runner struct {
 	// system's temporary folder); each is removed after its instance.
 	WorkDir  string
 	Progress Progress
+	// Verdicts, when set, reuses the test run of a tree already judged
+	// (--verdicts).
+	Verdicts *TreeVerdicts
 }
 
 // Run replays instances not already in Out and returns every instance's
@@ -229,6 +232,20 @@ func (r *Runner) test(ctx context.Context, dir string, in *Instance, test string
 		res.Status, res.Reason = StatusError, "test patch does not apply: "+oneLine(err.Error())
 		return
 	}
+	key := ""
+	if r.Verdicts != nil {
+		var err error
+		if key, err = verdictKey(ctx, dir, in); err != nil {
+			res.Status, res.Reason = StatusError, "tree of the clone: "+oneLine(err.Error())
+			return
+		}
+		if d, ok := r.Verdicts.get(key); ok {
+			res.Reused = d.Instance + " " + d.At
+			res.stage("tests", 0)
+			r.judge(d.run(in), in, res)
+			return
+		}
+	}
 	t := time.Now()
 	err := r.Tests.prefetch(ctx, dir)
 	if err == nil {
@@ -241,6 +258,16 @@ func (r *Runner) test(ctx context.Context, dir string, in *Instance, test string
 	}
 	run := r.Tests.Run(ctx, dir, in)
 	res.stage("tests", run.Wall)
+	if key != "" && ctx.Err() == nil {
+		if err := r.Verdicts.keep(key, in, run); err != nil {
+			res.Reason = "verdict not kept: " + oneLine(err.Error()) // judged below all the same
+		}
+	}
+	r.judge(run, in, res)
+}
+
+// judge sets res's status from a test run.
+func (r *Runner) judge(run *TestRun, in *Instance, res *Result) {
 	res.PeakRSSKB = run.PeakRSSKB
 	v := Judge(in, run.Results)
 	res.Failing, res.Broken = v.Failing, v.Broken

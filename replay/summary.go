@@ -22,11 +22,15 @@ func Summary(w io.Writer, results []Result) {
 	var order []string
 	var wall float64
 	var peak int64
+	reused := 0
 	for _, r := range results {
 		if r.ID == "" {
 			continue // not run (interrupted)
 		}
 		n++
+		if r.Reused != "" {
+			reused++
+		}
 		status[r.Status]++
 		if r.Status == StatusResolved {
 			resolved++
@@ -71,6 +75,9 @@ func Summary(w io.Writer, results []Result) {
 	}
 	fmt.Fprintf(tw, "instance\t%d\t%.1f\t%.1f\n", n, wall, wall/float64(n))
 	tw.Flush()
+	if reused > 0 {
+		fmt.Fprintf(w, "\njudged from an earlier test run of the same tree (--verdicts): %d\n", reused)
+	}
 	if peak > 0 {
 		fmt.Fprintf(w, "\npeak memory of a test run: %.0f MiB\n", float64(peak)/1024)
 	}

@@ -21,7 +21,7 @@ import (
 // replayFlags are the command line of `bot replay`.
 type replayFlags struct {
 	instances, repos, model, out, only, workdir, faults string
-	cacheDir, cacheBudget                               string
+	cacheDir, cacheBudget, verdicts                     string
 	jobs, limit                                         int
 	testTimeout, stageTimeout                           time.Duration
 }
@@ -62,6 +62,7 @@ func newReplayCmdWith(environ func() []string) *cobra.Command {
 	fl.StringVar(&f.cacheDir, "cache-dir", "", "the sandbox's caches: Go modules (read-only inside) and one build cache per repository (default: <user cache dir>/issuesmith/replay)")
 	fl.StringVar(&f.cacheBudget, "cache-budget", "20GiB", "size the module cache and the build caches are each trimmed to after every test run (least recently used first; 0: no bound)")
 	fl.StringVar(&f.faults, "faults", "", "RATE[,SEED]: with --model oracle, misbehave (cut, empty, reasoning, calls as text, stale SEARCH, ...) at that share of turns")
+	fl.StringVar(&f.verdicts, "verdicts", "", "file of judged trees (JSON lines): a tree already tested by the same command is judged from it, not tested again")
 	return cmd
 }
 
@@ -89,6 +90,15 @@ func runReplay(ctx context.Context, f replayFlags, environ []string, stderr, std
 	fmt.Fprintln(stderr, "replay:", how)
 	r := &replay.Runner{Repos: f.repos, Solver: solver, Tests: *tests, Jobs: f.jobs, Out: f.out,
 		WorkDir: f.workdir, StageTimeout: 3 * f.stageTimeout, Progress: replay.ProgressFor(stderr)}
+	if f.verdicts != "" {
+		v, err := replay.OpenTreeVerdicts(f.verdicts)
+		if err != nil {
+			return err
+		}
+		defer v.Close()
+		fmt.Fprintf(stderr, "replay: %d judged trees in %s\n", v.Len(), f.verdicts)
+		r.Verdicts = v
+	}
 	start := time.Now()
 	results, err := r.Run(ctx, insts)
 	fmt.Fprintln(stderr)
