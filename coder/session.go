@@ -88,7 +88,7 @@ func (s *session) converse(ctx context.Context, prompt string) error {
 			break
 		}
 		agent := llm.Agent{Role: llm.RoleCoder, Model: s.model, Tools: s.tools(), Budget: budget,
-			Hooks: llm.Hooks{AfterStep: s.afterStep}}
+			Hooks: llm.Hooks{AfterStep: s.afterStep}, Reminder: coderReminder}
 		s.model.finish = ""
 		out, err := agent.Run(ctx, msgs)
 		if out != nil {

@@ -252,3 +252,8 @@ func noChange(text string) (string, bool) {
 	reason := strings.Join(strings.Fields(m[1]), " ")
 	return reason, reason != ""
 }
+
+// coderReminder ends every request (llm.Agent.Reminder): the reply forms
+// the system prompt lists, where a long context ends.
+const coderReminder = "Reply with SEARCH/REPLACE edit blocks copied from the file as it is now, " +
+	"<chat>done</chat> after a report when nothing is left, or <no-change>why</no-change>."

@@ -25,6 +25,13 @@ type Agent struct {
 	Hooks    Hooks
 	// Loop tunes loop detection; the zero value uses the defaults.
 	Loop LoopPolicy
+	// Reminder, when set, ends every request: it is added to the last
+	// message when that is a tool result or the task (never kept in the
+	// history, so earlier requests stay a prefix of later ones). The
+	// format rule belongs where a long context ends, not only in the
+	// system prompt far above it. In the text protocol it is followed by
+	// the action form.
+	Reminder string
 }
 
 // Hooks let a role shape the loop without forking it.

@@ -235,6 +235,7 @@ func (r *run) call(ctx context.Context) (*Response, StopReason, error) {
 	} else {
 		req.Tools = r.specs
 	}
+	req.Messages = withReminder(req.Messages, r.a.Reminder, r.protocol, len(r.specs))
 	resp, err := r.a.Model.Chat(ctx, req)
 	if err == nil {
 		return resp, "", nil

@@ -282,3 +282,24 @@ func (n *schemaNode) hint() string {
 	}
 	return "<" + n.Type + ">"
 }
+
+// withReminder ends the request with reminder (Agent.Reminder): a copy of
+// msgs whose last message, a tool result or a user message, carries it.
+// In the text protocol with actions it names their form. After an
+// assistant message or with no reminder, msgs is returned as it is.
+func withReminder(msgs []Message, reminder string, p Protocol, actions int) []Message {
+	if reminder == "" || len(msgs) == 0 {
+		return msgs
+	}
+	last := msgs[len(msgs)-1]
+	if last.Role != ToolRole && last.Role != User {
+		return msgs
+	}
+	if p == ProtocolText && actions > 0 {
+		reminder += " To use a tool, write name=>argument on its own line."
+	}
+	out := append([]Message(nil), msgs...)
+	last.Content = strings.TrimRight(last.Content, "\n") + "\n\n<reminder>" + reminder + "</reminder>"
+	out[len(out)-1] = last
+	return out
+}

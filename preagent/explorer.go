@@ -77,7 +77,8 @@ func (e *Explorer) Explore(ctx context.Context, is Issue) (*Result, error) {
 	}
 	agent := &llm.Agent{
 		Role: llm.RoleExplorer, Model: e.model, Tools: tools, Budget: s.opts.Budget, Protocol: s.opts.Protocol,
-		Hooks: llm.Hooks{BeforeCall: s.beforeCall, AfterStep: s.afterStep},
+		Hooks:    llm.Hooks{BeforeCall: s.beforeCall, AfterStep: s.afterStep},
+		Reminder: explorerReminder,
 	}
 	out, err := agent.Run(ctx, msgs)
 	if err != nil {
@@ -113,6 +114,9 @@ func (e *Explorer) Explore(ctx context.Context, is Issue) (*Result, error) {
 	s.res.Spec = s.partialSpec(out.Reason, out.Messages)
 	return s.res, nil
 }
+
+// explorerReminder ends every request (llm.Agent.Reminder).
+const explorerReminder = "Reply with one tool call. When you know which files must change and why, call submit_spec."
 
 // account adds a finished loop run's usage.
 func (s *session) account(out *llm.Outcome) {
