@@ -138,6 +138,7 @@ func New(ctx context.Context, cfg *config.Server, log *slog.Logger, tune Tuning)
 		LeaseTTL: tune.LeaseTTL, RescueAfter: tune.RescueAfter,
 		Observe: m.job, Usage: m.usage, RefreshSchedule: sched,
 		Redeliver: redeliverPass, RedeliverSchedule: redeliverSched,
+		Preflight: func(context.Context) error { return CheckSpace(cfg) },
 	})
 	if err != nil {
 		s.Close()

@@ -87,6 +87,10 @@ type Options struct {
 	// looking after it was queued (default 3h).
 	CIPoll time.Duration
 	CIWait time.Duration
+	// Preflight, when set, runs before a stage that clones, builds or
+	// tests (explore, code, revise, CI); its error ends the run with the
+	// error's text as the comment (the server's free-space floor).
+	Preflight func(ctx context.Context) error
 }
 
 // Defaults of Options.LeaseTTL and Options.RescueAfter: a PostgreSQL

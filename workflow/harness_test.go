@@ -57,6 +57,8 @@ type harness struct {
 	// refreshSchedule, when set, is the engine's RefreshSchedule (set
 	// it, then stop and start the engine).
 	refreshSchedule river.PeriodicSchedule
+	// preflight, when set, is the engine's Preflight.
+	preflight func(context.Context) error
 }
 
 func newHarness(t *testing.T, ag *agents) *harness {
@@ -110,8 +112,8 @@ func (h *harness) build() *workflow.Engine {
 	}, workflow.Options{
 		BotLogin: h.gh.BotLogin(), PollInterval: 20 * time.Millisecond, LeaseWait: -1, WatchInterval: 20 * time.Millisecond,
 		LeaseTTL: leaseTTL, JobTimeout: h.jobTimeout, RefreshSchedule: h.refreshSchedule, CIPoll: 50 * time.Millisecond,
-		Logger: testLogger(),
-		Cost:   func(_ llm.Role, u llm.Usage) float64 { return float64(u.Total()) / 1e6 },
+		Logger: testLogger(), Preflight: h.preflight,
+		Cost: func(_ llm.Role, u llm.Usage) float64 { return float64(u.Total()) / 1e6 },
 	})
 	require.NoError(h.t, err)
 	return eng

@@ -310,6 +310,11 @@ func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run,
 		log.Info("run is past this stage; nothing to do", "run_stage", run.Stage)
 		return "", nil
 	}
+	if e.o.Preflight != nil && a.Stage != StagePlan && a.Stage != StageMention {
+		if err := e.o.Preflight(ctx); err != nil {
+			return "", permanent(err)
+		}
+	}
 	s, err := e.newSession(ctx, log, run, fmt.Sprintf("run%d-%s-job%d", run.ID, a.Stage, jobID))
 	if err != nil {
 		return "", err
