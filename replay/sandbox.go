@@ -10,8 +10,8 @@ import (
 // NewTestRunner returns the test runner for this host: under bubblewrap
 // when it works, with internal/sandbox's one policy (caches, when given:
 // the modules downloaded by the bot and read-only inside, the build cache
-// the repository's own; the network on only for an instance's setup
-// command), otherwise with the scrubbed environment and a process-group
+// the repository's own; no network, an instance's setup command reaching
+// SetupHosts through the egress proxy), otherwise with the scrubbed environment and a process-group
 // kill; why is the second value.
 func NewTestRunner(_ context.Context, timeout time.Duration, hide []string, caches *sandbox.Caches) (*TestRunner, string) {
 	r := &TestRunner{Timeout: timeout, Policy: sandbox.Policy{Hide: hide, Caches: caches}}

@@ -20,14 +20,23 @@ type TestRunner struct {
 	// Timeout bounds one test run (the whole process group is killed).
 	Timeout time.Duration
 	// Sandbox runs the command under bubblewrap when it works on this host;
-	// Policy is its policy (internal/sandbox's: the network on only for
-	// setup commands). Off, the command runs with the scrubbed environment
+	// Policy is its policy (internal/sandbox's: no network; setup commands
+	// reach SetupHosts through the egress proxy). Off, the command runs with the scrubbed environment
 	// only.
 	Sandbox bool
 	Policy  sandbox.Policy
 	// Env is added to the scrubbed environment (GOFLAGS, GOCACHE, ...).
 	Env []string
+	// SetupHosts are the hosts an instance's setup command may reach,
+	// through the sandbox's egress proxy (--setup-hosts); tests get none.
+	SetupHosts []string
 }
+
+// DefaultSetupHosts are the package registries a setup command installs
+// from by default: PyPI, npm, the Go module proxy and checksum database,
+// GitHub's archives.
+var DefaultSetupHosts = []string{"pypi.org", "files.pythonhosted.org", "registry.npmjs.org",
+	"proxy.golang.org", "sum.golang.org", "github.com", "codeload.github.com", "objects.githubusercontent.com"}
 
 // TestRun is what one run of the test command showed.
 type TestRun struct {
@@ -113,14 +122,17 @@ func (r *TestRunner) trim() {
 	_, _ = r.Policy.Caches.Trim()
 }
 
-// command is line under sh in dir: in the sandbox (network only when
-// asked: setup and module downloads) or with a process-group kill.
-func (r *TestRunner) command(ctx context.Context, dir, line string, network bool) (*sandbox.Cmd, error) {
+// command is line under sh in dir: in the sandbox (with no network; a
+// setup command reaches SetupHosts through the egress proxy) or with a
+// process-group kill.
+func (r *TestRunner) command(ctx context.Context, dir, line string, setup bool) (*sandbox.Cmd, error) {
 	env := append(procenv.Scrubbed(), r.Env...)
 	argv := []string{"/bin/sh", "-c", line}
 	if r.Sandbox {
 		p := r.Policy
-		p.Network = network
+		if setup && len(r.SetupHosts) > 0 {
+			p.Egress = &sandbox.Egress{Hosts: r.SetupHosts, Run: "replay setup"}
+		}
 		return p.Command(ctx, dir, argv, env)
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
@@ -137,8 +149,8 @@ func (r *TestRunner) command(ctx context.Context, dir, line string, network bool
 	return sandbox.Plain(cmd), nil
 }
 
-// RunSetup runs an instance's setup command (if any) the same way, with
-// the network on (it installs what the tests need).
+// RunSetup runs an instance's setup command (if any) the same way; it
+// installs what the tests need from SetupHosts alone.
 func (r *TestRunner) RunSetup(ctx context.Context, dir, line string) error {
 	if strings.TrimSpace(line) == "" {
 		return nil

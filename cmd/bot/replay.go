@@ -22,6 +22,7 @@ import (
 type replayFlags struct {
 	instances, repos, model, out, only, workdir, faults string
 	cacheDir, cacheBudget, verdicts                     string
+	setupHosts                                          []string
 	jobs, limit                                         int
 	testTimeout, stageTimeout                           time.Duration
 }
@@ -62,6 +63,7 @@ func newReplayCmdWith(environ func() []string) *cobra.Command {
 	fl.StringVar(&f.cacheDir, "cache-dir", "", "the sandbox's caches: Go modules (read-only inside) and one build cache per repository (default: <user cache dir>/issuesmith/replay)")
 	fl.StringVar(&f.cacheBudget, "cache-budget", "20GiB", "size the module cache and the build caches are each trimmed to after every test run (least recently used first; 0: no bound)")
 	fl.StringVar(&f.faults, "faults", "", "RATE[,SEED]: with --model oracle, misbehave (cut, empty, reasoning, calls as text, stale SEARCH, ...) at that share of turns")
+	fl.StringSliceVar(&f.setupHosts, "setup-hosts", replay.DefaultSetupHosts, "hosts an instance's setup command may reach through the sandbox's egress proxy (host, host:port or *.domain; the tests reach none)")
 	fl.StringVar(&f.verdicts, "verdicts", "", "file of judged trees (JSON lines): a tree already tested by the same command is judged from it, not tested again")
 	return cmd
 }
@@ -87,6 +89,7 @@ func runReplay(ctx context.Context, f replayFlags, environ []string, stderr, std
 		return err
 	}
 	tests, how := replay.NewTestRunner(ctx, f.testTimeout, nil, caches)
+	tests.SetupHosts = f.setupHosts
 	fmt.Fprintln(stderr, "replay:", how)
 	r := &replay.Runner{Repos: f.repos, Solver: solver, Tests: *tests, Jobs: f.jobs, Out: f.out,
 		WorkDir: f.workdir, StageTimeout: 3 * f.stageTimeout, Progress: replay.ProgressFor(stderr)}

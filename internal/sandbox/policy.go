@@ -16,9 +16,6 @@ type Policy struct {
 	// Hide are host paths that must stay unreadable even when they lie
 	// under a visible path (the App's key file, the bot's config file).
 	Hide []string
-	// Network shares the host's network. Only `bot replay`'s setup
-	// commands (an operator's backtest) use it; checks get Egress instead.
-	Network bool
 	// Caches, when set, gives the command the bot's read-only module cache
 	// (modules downloaded first, outside the sandbox, by the bot) and the
 	// writable caches of repository Repo alone (go build, XDG, npm, pip);

@@ -204,9 +204,6 @@ func goRoot() string {
 func baseArgs(p Policy, tmpSize int64) []string {
 	args := []string{"--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
 		"--proc", "/proc", "--dev", "/dev", "--size", strconv.FormatInt(tmpSize, 10), "--tmpfs", "/tmp"}
-	if p.Network {
-		args = append(args, "--share-net")
-	}
 	for _, path := range append(append([]string{}, systemRO...), p.ReadOnly...) {
 		fi, err := os.Lstat(path)
 		switch {

@@ -93,8 +93,8 @@ touch /usr/pwned 2>&1 || echo usr-readonly; touch %s/x 2>&1 || echo ro-extra; ls
 }
 
 // TestNetworkOff: a loopback listener of the host is unreachable from the
-// sandbox unless the policy shares the network (the positive case shows the
-// probe can succeed).
+// sandbox, whatever the policy (the same probe outside shows it can
+// succeed).
 func TestNetworkOff(t *testing.T) {
 	t.Parallel()
 	need(t)
@@ -117,14 +117,12 @@ func TestNetworkOff(t *testing.T) {
 	}()
 	port := ln.Addr().(*net.TCPAddr).Port
 	probe := fmt.Sprintf(`bash -c 'exec 3<>/dev/tcp/127.0.0.1/%d' 2>/dev/null && echo connected || echo refused`, port)
-	for _, tt := range []struct {
-		network bool
-		want    string
-	}{{false, "refused"}, {true, "connected"}} {
-		out, _ := run(t, sandbox.Policy{Network: tt.network}, t.TempDir(), probe, time.Minute)
-		if strings.TrimSpace(out) != tt.want {
-			t.Errorf("network=%v: got %q, want %q", tt.network, out, tt.want)
-		}
+	if out, _ := exec.Command("/bin/sh", "-c", probe).Output(); strings.TrimSpace(string(out)) != "connected" {
+		t.Fatalf("outside the sandbox the probe says %q", out)
+	}
+	out, _ := run(t, sandbox.Policy{}, t.TempDir(), probe, time.Minute)
+	if strings.TrimSpace(out) != "refused" {
+		t.Errorf("inside the sandbox the probe says %q, want refused", out)
 	}
 }
 
