@@ -29,6 +29,8 @@ type Oracle struct {
 	// share of its turns (--faults); each result then holds what the
 	// faults cost (Result.Faults).
 	Faults oracle.Faults
+	// Sessions, when set, records each instance's run (--sessions).
+	Sessions SessionOpener
 }
 
 // Name is "oracle".
@@ -63,7 +65,7 @@ func (o Oracle) Solve(ctx context.Context, dir string, in *Instance, gold string
 		return nil, &StageError{Stage: "oracle", Err: err}
 	}
 	prep := time.Since(start).Round(time.Millisecond).Seconds()
-	sol, err := (&Pipeline{Model: m, Coder: o.Coder, StageTimeout: o.StageTimeout}).Solve(ctx, dir, in, "")
+	sol, err := (&Pipeline{Model: m, Coder: o.Coder, StageTimeout: o.StageTimeout, Sessions: o.Sessions}).Solve(ctx, dir, in, "")
 	var se *StageError
 	if errors.As(err, &se) && sol == nil {
 		sol = se.Partial

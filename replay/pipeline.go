@@ -26,6 +26,8 @@ type Pipeline struct {
 	Coder agents.Coder
 	// StageTimeout bounds each agent stage (0: only the run's limit).
 	StageTimeout time.Duration
+	// Sessions, when set, records each instance's run (--sessions).
+	Sessions SessionOpener
 }
 
 // Name is the model's name.
@@ -53,10 +55,24 @@ func (p *Pipeline) Solve(ctx context.Context, dir string, in *Instance, _ string
 	if err != nil {
 		return nil, &StageError{Stage: "config", Err: err}
 	}
+	var model llm.Model = client
+	var rs RunSession
+	if p.Sessions != nil {
+		if rs, err = p.Sessions(ctx, in); err != nil {
+			return nil, &StageError{Stage: "config", Err: err}
+		}
+		model = rs.Model(client)
+	}
 	var ledger llm.Ledger
-	l := &agents.Local{Model: ledger.Track(in.ID, client), Repo: rcfg, Coder: p.Coder, StageTimeout: p.StageTimeout}
+	l := &agents.Local{Model: ledger.Track(in.ID, model), Repo: rcfg, Coder: p.Coder, StageTimeout: p.StageTimeout}
+	if rs != nil {
+		l.OnStage = func(stage string) { rs.Stage(ctx, stage) }
+	}
 	out, err := l.Run(ctx, ws, preagent.ParseIssueText(in.ProblemStatement))
 	sol := &Solution{}
+	if rs != nil {
+		sol.SessionBytes = endSession(ctx, rs, out, err)
+	}
 	if out != nil {
 		for _, s := range out.Stages {
 			sol.Stages = append(sol.Stages, StageWall{Stage: s.Stage, Wall: s.Wall.Round(time.Millisecond).Seconds()})
@@ -75,4 +91,18 @@ func (p *Pipeline) Solve(ctx context.Context, dir string, in *Instance, _ string
 		return nil, &StageError{Stage: "pipeline", Err: fmt.Errorf("%w", err), Partial: sol}
 	}
 	return sol, nil
+}
+
+// endSession records the coder's work and ends the session: done, or
+// failed with err; it returns the bytes stored (0 when it could not end).
+func endSession(ctx context.Context, rs RunSession, out *agents.Outcome, err error) int64 {
+	state := "done"
+	if err != nil {
+		state = "failed"
+	}
+	if out != nil && out.Code != nil {
+		rs.Code(ctx, out.Code)
+	}
+	n, _ := rs.End(context.WithoutCancel(ctx), state)
+	return n
 }

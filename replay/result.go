@@ -52,7 +52,9 @@ type Result struct {
 	// Reused, with --verdicts, names the instance (and when) whose test
 	// run of the same tree judged this one: its tests did not run again.
 	Reused string `json:"verdict_reused_from,omitempty"`
-	At     string `json:"at"`
+	// SessionBytes is what the run's session stored (--sessions).
+	SessionBytes int64  `json:"session_bytes,omitempty"`
+	At           string `json:"at"`
 }
 
 // StageWall is one stage's wall time.

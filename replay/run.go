@@ -39,6 +39,8 @@ type Solution struct {
 	Calls int
 	// Faults is what the oracle's injected faults cost (--faults).
 	Faults *oracle.Stats
+	// SessionBytes is what the run's session stored (--sessions).
+	SessionBytes int64
 }
 
 // StageError is a solver's failure in one stage (explore, plan, code, gold).
@@ -200,7 +202,7 @@ func (r *Runner) solve(ctx context.Context, dir string, in *Instance, gold strin
 	if sol != nil {
 		res.Stages = append(res.Stages, sol.Stages...)
 		res.Usage, res.Cost = sol.Usage, sol.Cost
-		res.Calls, res.Faults = sol.Calls, sol.Faults
+		res.Calls, res.Faults, res.SessionBytes = sol.Calls, sol.Faults, sol.SessionBytes
 	}
 	res.Changed, _ = Changed(ctx, dir)
 	switch {

@@ -82,6 +82,24 @@ func Summary(w io.Writer, results []Result) {
 		fmt.Fprintf(w, "\npeak memory of a test run: %.0f MiB\n", float64(peak)/1024)
 	}
 	faultSummary(w, results)
+	sessionSummary(w, results)
+}
+
+// sessionSummary gives the median and largest session a run stored
+// (--sessions).
+func sessionSummary(w io.Writer, results []Result) {
+	var sizes []int64
+	for _, r := range results {
+		if r.SessionBytes > 0 {
+			sizes = append(sizes, r.SessionBytes)
+		}
+	}
+	if len(sizes) == 0 {
+		return
+	}
+	sort.Slice(sizes, func(i, j int) bool { return sizes[i] < sizes[j] })
+	fmt.Fprintf(w, "\nsession bytes per run (%d runs): median %.0f KiB, max %.0f KiB\n", len(sizes),
+		float64(sizes[len(sizes)/2])/1024, float64(sizes[len(sizes)-1])/1024)
 }
 
 // faultSummary totals what the oracle's injected faults cost (--faults):

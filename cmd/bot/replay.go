@@ -21,7 +21,7 @@ import (
 // replayFlags are the command line of `bot replay`.
 type replayFlags struct {
 	instances, repos, model, out, only, workdir, faults string
-	cacheDir, cacheBudget, verdicts                     string
+	cacheDir, cacheBudget, verdicts, sessions           string
 	setupHosts                                          []string
 	jobs, limit                                         int
 	testTimeout, stageTimeout                           time.Duration
@@ -64,6 +64,7 @@ func newReplayCmdWith(environ func() []string) *cobra.Command {
 	fl.StringVar(&f.cacheBudget, "cache-budget", "20GiB", "size the module cache and the build caches are each trimmed to after every test run (least recently used first; 0: no bound)")
 	fl.StringVar(&f.faults, "faults", "", "RATE[,SEED]: with --model oracle, misbehave (cut, empty, reasoning, calls as text, stale SEARCH, ...) at that share of turns")
 	fl.StringSliceVar(&f.setupHosts, "setup-hosts", replay.DefaultSetupHosts, "hosts an instance's setup command may reach through the sandbox's egress proxy (host, host:port or *.domain; the tests reach none)")
+	fl.StringVar(&f.sessions, "sessions", "", "database (SQLite file or PostgreSQL URL) where each instance's run keeps its session, as a run of the App does; read them with bot sessions")
 	fl.StringVar(&f.verdicts, "verdicts", "", "file of judged trees (JSON lines): a tree already tested by the same command is judged from it, not tested again")
 	return cmd
 }
@@ -84,7 +85,16 @@ func runReplay(ctx context.Context, f replayFlags, environ []string, stderr, std
 	if err != nil {
 		return err
 	}
-	solver, err := replaySolver(f, environ, stderr, caches)
+	var sessions replay.SessionOpener
+	if f.sessions != "" {
+		open, closeStore, err := replaySessions(ctx, f.sessions)
+		if err != nil {
+			return err
+		}
+		defer closeStore()
+		sessions = open
+	}
+	solver, err := replaySolver(f, environ, stderr, caches, sessions)
 	if err != nil {
 		return err
 	}
@@ -114,7 +124,7 @@ func runReplay(ctx context.Context, f replayFlags, environ []string, stderr, std
 }
 
 // replaySolver is the solver of --model.
-func replaySolver(f replayFlags, environ []string, stderr io.Writer, caches *sandbox.Caches) (replay.Solver, error) {
+func replaySolver(f replayFlags, environ []string, stderr io.Writer, caches *sandbox.Caches, sessions replay.SessionOpener) (replay.Solver, error) {
 	if f.faults != "" && f.model != "oracle" {
 		return nil, usageErr("--faults works with --model oracle only")
 	}
@@ -123,7 +133,7 @@ func replaySolver(f replayFlags, environ []string, stderr io.Writer, caches *san
 	case "gold":
 		return replay.Gold{}, nil
 	case "oracle":
-		o := replay.Oracle{Coder: coderOf, StageTimeout: f.stageTimeout}
+		o := replay.Oracle{Coder: coderOf, StageTimeout: f.stageTimeout, Sessions: sessions}
 		if f.faults != "" {
 			fs, err := oracle.ParseFaults(f.faults)
 			if err != nil {
@@ -146,7 +156,7 @@ func replaySolver(f replayFlags, environ []string, stderr io.Writer, caches *san
 	}
 	// The user's own backtest: the repository's checks may run, in the
 	// coder's sandbox, as under bot solve.
-	return &replay.Pipeline{Model: m, Coder: coderOf, StageTimeout: f.stageTimeout}, nil
+	return &replay.Pipeline{Model: m, Coder: coderOf, StageTimeout: f.stageTimeout, Sessions: sessions}, nil
 }
 
 // replayCaches opens the sandbox's caches of --cache-dir with the budget
