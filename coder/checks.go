@@ -133,7 +133,9 @@ func (r runner) run(ctx context.Context, name string, argv []string, env []strin
 // group (the context's end kills the group).
 func (r runner) command(ctx context.Context, argv, env []string, sandboxed bool) (*sandbox.Cmd, error) {
 	if sandboxed {
-		return r.policy.Command(ctx, r.dir, argv, env)
+		p := r.policy
+		p.StableDir = true // a new worktree still finds this repository's compiled packages
+		return p.Command(ctx, r.dir, argv, env)
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = r.dir

@@ -130,6 +130,7 @@ func (r *TestRunner) command(ctx context.Context, dir, line string, setup bool) 
 	argv := []string{"/bin/sh", "-c", line}
 	if r.Sandbox {
 		p := r.Policy
+		p.StableDir = true // every clone of a repository finds its compiled packages
 		if setup && len(r.SetupHosts) > 0 {
 			p.Egress = &sandbox.Egress{Hosts: r.SetupHosts, Run: "replay setup"}
 		}

@@ -18,6 +18,7 @@ const (
 	ModCacheDir   = "/issuesmith/gomod"    // GOMODCACHE, read-only
 	BuildCacheDir = "/issuesmith/go-build" // GOCACHE of this repository
 	UserCacheDir  = "/issuesmith/cache"    // XDG_CACHE_HOME (gopls, pyright), npm and pip caches of this repository
+	StableWorkDir = "/issuesmith/work"     // the working tree again, with Policy.StableDir
 )
 
 // Caches are the caches the bot owns under one folder:

@@ -29,6 +29,15 @@ type Policy struct {
 	// Egress, when it allows any host, gives the command an HTTP(S) proxy
 	// run by the bot (the network stays off: see egress.go).
 	Egress *Egress
+	// StableDir mounts the working tree at StableWorkDir as well and
+	// starts the command there. The go tool keys a package's build cache
+	// entries by its directory (without -trimpath), and every run works in
+	// a new worktree: at one path inside, every clone of a repository
+	// finds the compiled packages an earlier run left in its build cache.
+	// For commands that take no host path of the tree (builds, tests, a
+	// repository's checks); the language servers, which are handed file
+	// URIs, keep the host path.
+	StableDir bool
 }
 
 // Limits bound one sandboxed command and everything it starts.

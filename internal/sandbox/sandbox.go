@@ -99,7 +99,12 @@ func (p Policy) Command(ctx context.Context, dir string, argv []string, env []st
 		extraEnv = append(extraEnv, benv...)
 		inner = append([]string{bridgeExe}, argv...)
 	}
-	args = append(args, "--chdir", abs, "--")
+	cwd := abs
+	if p.StableDir {
+		cwd = StableWorkDir
+		args = append(args, "--bind", abs, StableWorkDir, "--setenv", "PWD", StableWorkDir)
+	}
+	args = append(args, "--chdir", cwd, "--")
 	full := append(scopeArgs(c.limits), "bwrap")
 	full = append(append(full, args...), limitArgs(c.limits, inner)...)
 	cmd := exec.CommandContext(ctx, full[0], full[1:]...)
