@@ -3,6 +3,7 @@ package workflow_test
 import (
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -325,8 +326,12 @@ func TestFailureIsReportedWhenGitHubIsBack(t *testing.T) {
 	mu.Unlock()
 	h.waitProgress("model answered garbage")
 	h.waitProgress("issuesmith: stopped")
-	is, _ := h.gh.Issue(owner, name, h.issue)
-	require.NotContains(t, is.Labels, "issuesmith", "the label is reset too")
+	// The label goes after the comment is written: wait for it, not for
+	// the comment alone.
+	require.Eventually(t, func() bool {
+		is, _ := h.gh.Issue(owner, name, h.issue)
+		return !slices.Contains(is.Labels, "issuesmith")
+	}, 30*time.Second, 20*time.Millisecond, "the label is reset too")
 }
 
 // GitHub refuses the progress comment's edit right after the coder is
