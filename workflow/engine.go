@@ -87,6 +87,9 @@ type Options struct {
 	// looking after it was queued (default 3h).
 	CIPoll time.Duration
 	CIWait time.Duration
+	// Sessions, when set, records each run's session in the store
+	// (recording.go); nil records nothing.
+	Sessions *Sessions
 }
 
 // Defaults of Options.LeaseTTL and Options.RescueAfter: a PostgreSQL
@@ -111,7 +114,7 @@ func New(d Deps, o Options) (*Engine, error) {
 	if d.Store == nil || d.GitHub == nil || d.Git == nil || d.Explorer == nil || d.Planner == nil || d.Coder == nil {
 		return nil, errors.New("workflow: store, github, git, explorer, planner and coder are all required")
 	}
-	d.Git = withForks(d.Git, d.Forks)
+	d.Git = recordingGit{withForks(d.Git, d.Forks)}
 	if o.Label == "" {
 		o.Label = "issuesmith"
 	}
