@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -26,16 +27,7 @@ func TestEndToEndRunKeepsASession(t *testing.T) {
 	e.env = append(e.env, "ISSUESMITH_PUBLIC_URL=https://bot.example.com",
 		"ISSUESMITH_OAUTH_CLIENT_ID=Iv1.sessions", "ISSUESMITH_OAUTH_CLIENT_SECRET=sessions-oauth-secret")
 	e.start()
-	require.Equal(t, http.StatusAccepted, e.labelIssue())
-	e.waitProgress("waiting for you")
-	id := e.gh.AddComment(e2eOwner, e2eRepo, e.issue, e2eUser, "/implement")
-	require.Equal(t, http.StatusAccepted, e.deliver("issue_comment", "issue_comment.created.json", func(p map[string]any) {
-		obj(p, "issue")["number"] = e.issue
-		cm := obj(p, "comment")
-		cm["id"], cm["body"] = id, "/implement"
-		obj(cm, "user")["login"], obj(cm, "user")["type"] = e2eUser, "User"
-	}))
-	e.waitProgress("issuesmith: done")
+	e.implement()
 	require.NoError(t, e.stop())
 
 	st, err := store.Open(t.Context(), filepath.Join(e.dir, "issuesmith.db"))
@@ -87,4 +79,48 @@ func TestEndToEndRunKeepsASession(t *testing.T) {
 	if os.Getenv("ISSUESMITH_E2E_LOGS") == "1" {
 		t.Logf("progress comment:\n%s", body)
 	}
+}
+
+// implement labels the issue, waits for the plan and comments /implement,
+// then waits for the run to end with its pull request.
+func (e *e2e) implement() {
+	e.t.Helper()
+	require.Equal(e.t, http.StatusAccepted, e.labelIssue())
+	e.waitProgress("waiting for you")
+	id := e.gh.AddComment(e2eOwner, e2eRepo, e.issue, e2eUser, "/implement")
+	require.Equal(e.t, http.StatusAccepted, e.deliver("issue_comment", "issue_comment.created.json", func(p map[string]any) {
+		obj(p, "issue")["number"] = e.issue
+		cm := obj(p, "comment")
+		cm["id"], cm["body"] = id, "/implement"
+		obj(cm, "user")["login"], obj(cm, "user")["type"] = e2eUser, "User"
+	}))
+	e.waitProgress("issuesmith: done")
+}
+
+// A session store that fails (its tables dropped under the running
+// server) never fails the run: the pull request is opened, the failures
+// are logged and counted in /metrics, and no link is shown.
+func TestEndToEndFailingSessionStoreLeavesTheRunSuccessful(t *testing.T) {
+	model := scriptedModel(t, "testdata/e2e/session.yaml")
+	e := newE2E(t, model.URL())
+	e.env = append(e.env, "ISSUESMITH_PUBLIC_URL=https://bot.example.com",
+		"ISSUESMITH_OAUTH_CLIENT_ID=Iv1.sessions", "ISSUESMITH_OAUTH_CLIENT_SECRET=sessions-oauth-secret")
+	e.start()
+	db := openDB(t, e, "")
+	for _, table := range []string{"session_events", "session_steps", "session_blobs", "sessions"} {
+		_, err := db.Exec("DROP TABLE " + table)
+		require.NoError(t, err)
+	}
+	e.implement()
+	require.Len(t, e.gh.PullRequests(e2eOwner, e2eRepo), 1)
+	require.NotContains(t, e.progress(), "View session")
+	metrics := e.get("/metrics")
+	m := regexp.MustCompile(`(?m)^issuesmith_session_record_failures_total (\d+)`).FindStringSubmatch(metrics)
+	require.NotNil(t, m, "the failure metric")
+	require.NotEqual(t, "0", m[1], "failures are counted")
+	require.NoError(t, e.stop())
+	e.mu.Lock()
+	logs := e.logs.String()
+	e.mu.Unlock()
+	require.Contains(t, logs, "session: recording failed; the run goes on without it")
 }
