@@ -40,6 +40,7 @@ func TestEndToEndRunKeepsASession(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, store.StateDone, rec.Session.State)
 	require.EqualValues(t, 4, rec.Session.ModelCalls, "two explorer calls, the planner, the coder")
+	t.Logf("session %d: %d events, %d bytes stored", rec.Session.ID, len(rec.Events), rec.Session.Bytes)
 
 	stages := map[string]int{}
 	var tools, edits, checks, writes []string
