@@ -44,7 +44,8 @@ func (s *session) record(ctx context.Context, stage, key string) context.Context
 			Owner: s.run.Owner, Repo: s.run.Repo, Issue: s.run.Issue, Requester: s.run.Requester,
 			State: store.StateActive, Stage: stage}, s.e.o.Sessions.Options)
 		if s.rec.rec == nil {
-			return ctx // logged and counted by Start
+			s.rec.idKnown = true // no session this job: no second failing look-up for the link
+			return ctx           // logged and counted by Start
 		}
 		s.rec.id, s.rec.idKnown = s.rec.rec.ID(), true
 	}
