@@ -9,6 +9,7 @@ import (
 	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/repo"
+	"github.com/issuesmith/issuesmith/session"
 	"github.com/issuesmith/issuesmith/work"
 	"github.com/issuesmith/issuesmith/workflow"
 )
@@ -42,11 +43,22 @@ func (a *Coder) New(model llm.Model, cfg *config.Repo, statuses func([]work.Item
 	return coder.New(model, opts)
 }
 
+// new is New with the coder's tool calls recorded in the session ctx
+// carries, if any.
+func (a *Coder) new(ctx context.Context, model llm.Model, cfg *config.Repo, statuses func([]work.ItemStatus)) (*coder.Coder, error) {
+	opts := a.OptionsFor(cfg)
+	opts.Statuses = statuses
+	if rec := session.From(ctx); rec != nil {
+		opts.WrapTool = rec.Tool
+	}
+	return coder.New(model, opts)
+}
+
 // run opens the workspace at dir — the one confined view of the worktree
 // the coder and the edit engine work through — and the coder for cfg, runs
 // fn, and closes the workspace. The result's cost is what the model
 // client priced the coder's calls at.
-func (a *Coder) run(dir string, cfg *config.Repo, statuses func([]work.ItemStatus), fn func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error)) (*workflow.CodeResult, error) {
+func (a *Coder) run(ctx context.Context, dir string, cfg *config.Repo, statuses func([]work.ItemStatus), fn func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error)) (*workflow.CodeResult, error) {
 	open := a.open
 	if open == nil {
 		open = repo.OpenWorkspace
@@ -62,11 +74,12 @@ func (a *Coder) run(dir string, cfg *config.Repo, statuses func([]work.ItemStatu
 	}
 	var res *coder.Result
 	sp, err := spendOf(model, func(m llm.Model) error {
-		c, err := a.New(m, cfg, statuses)
+		c, err := a.new(ctx, m, cfg, statuses)
 		if err != nil {
 			return err
 		}
 		res, err = fn(c, ws)
+		RecordCode(ctx, session.From(ctx), res)
 		return err
 	})
 	if err != nil {
@@ -81,7 +94,7 @@ func (a *Coder) run(dir string, cfg *config.Repo, statuses func([]work.ItemStatu
 // tells progress every plan item's status in plan order whenever one
 // changes.
 func (a *Coder) Implement(ctx context.Context, dir string, spec *work.Spec, plan *work.Plan, cfg *config.Repo, progress workflow.Progress) (*workflow.CodeResult, error) {
-	return a.run(dir, cfg, progress, func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error) {
+	return a.run(ctx, dir, cfg, progress, func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error) {
 		return c.Implement(ctx, ws, spec, plan)
 	})
 }
@@ -118,7 +131,7 @@ func (a *Coder) Revise(ctx context.Context, dir string, req workflow.Review, cfg
 		}
 		paths = req.Files
 	}
-	return a.run(dir, cfg, nil, func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error) {
+	return a.run(ctx, dir, cfg, nil, func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error) {
 		var all *coder.Result
 		for _, p := range paths {
 			one := rr

@@ -10,6 +10,11 @@
 // model client per repository (Models), the spend of each agent, and the
 // git worktrees of the App (installation tokens go to git only).
 //
+// The models Models gives, the explorer's and coder's tools, the
+// explorer's compressions and observer notes and the coder's edits and
+// checks are recorded in the session the call's context carries
+// (session.With; session.go), if any: the workflow puts one there.
+//
 // Entry point for a local run (bot replay):
 //
 //	ws, _ := repo.OpenWorkspace(dir)            // the one confined view of the worktree

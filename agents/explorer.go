@@ -39,7 +39,8 @@ func (a *Explorer) Explore(ctx context.Context, dir string, is preagent.Issue, c
 	}
 	var spec *work.Spec
 	u, err := spendOf(model, func(m llm.Model) error {
-		res, err := explore(ctx, m, ws, summaries.Options{Cache: a.Cache}, ExplorerOptions(a.Options, cfg), is)
+		opts := explorerRecording(ctx, ExplorerOptions(a.Options, cfg))
+		res, err := explore(ctx, m, ws, summaries.Options{Cache: a.Cache}, opts, is)
 		if err != nil {
 			return err
 		}

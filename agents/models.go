@@ -5,6 +5,7 @@ import (
 
 	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/session"
 	"github.com/issuesmith/issuesmith/workflow"
 )
 
@@ -29,10 +30,12 @@ func NewModels(conf *config.Model) (*Models, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Models{conf: conf, def: client}, nil
+	return &Models{conf: conf, def: session.WrapModel(client)}, nil
 }
 
 // ForRepo is the model for a run of the repository whose settings are cfg.
+// Its calls are recorded in the session the call's context carries
+// (session.WrapModel), if any.
 func (m *Models) ForRepo(cfg *config.Repo) (llm.Model, error) {
 	if cfg == nil || len(cfg.LLMRoles()) == 0 {
 		return m.def, nil
@@ -45,7 +48,7 @@ func (m *Models) ForRepo(cfg *config.Repo) (llm.Model, error) {
 	if err != nil {
 		return nil, permanentConfig(err)
 	}
-	return c, nil
+	return session.WrapModel(c), nil
 }
 
 // permanentConfig words an error in the repository's model settings.

@@ -101,6 +101,9 @@ type Options struct {
 	// the workflow's progress comment shows. Like Progress it is called on
 	// the run's goroutine and must return quickly; the slice is its own.
 	Statuses func([]work.ItemStatus)
+	// WrapTool, when set, wraps each tool the coder offers the model (the
+	// workflow records the calls in the run's session).
+	WrapTool func(llm.Tool) llm.Tool
 }
 
 // Coder implements approved plans and review comments. It holds no per-run

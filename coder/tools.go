@@ -48,11 +48,19 @@ func (s *session) tools() []llm.Tool {
 			}
 			return llm.ToolResult{Content: out}, nil
 		})
-	if s.model.Protocol(llm.RoleCoder) == llm.ProtocolText {
-		return []llm.Tool{readTool} // edits are the reply itself (systemPrompt)
+	var ts []llm.Tool
+	switch {
+	case s.model.Protocol(llm.RoleCoder) == llm.ProtocolText:
+		ts = []llm.Tool{readTool} // edits are the reply itself (systemPrompt)
+	case s.r.c.opts.NoLineEdits:
+		ts = []llm.Tool{editTool, readTool}
+	default:
+		ts = []llm.Tool{editTool, s.editLinesTool(), readTool}
 	}
-	if s.r.c.opts.NoLineEdits {
-		return []llm.Tool{editTool, readTool}
+	if wrap := s.r.c.opts.WrapTool; wrap != nil {
+		for i, t := range ts {
+			ts[i] = wrap(t)
+		}
 	}
-	return []llm.Tool{editTool, s.editLinesTool(), readTool}
+	return ts
 }

@@ -62,7 +62,7 @@ func (s *session) compress(ctx context.Context, st *llm.State) error {
 	msgs = fitTail(msgs, newest, s.opts.CompressAt-s.schemaTokens)
 	st.Messages = msgs
 	after := s.memo.count(msgs)
-	s.emit(Event{Kind: EventCompress, Step: s.step, PromptTokens: after,
+	s.emit(Event{Kind: EventCompress, Step: s.step, PromptTokens: after, Before: before,
 		Detail: fmt.Sprintf("%d → %d prompt tokens; record holds %d files", before, after, len(s.rec.files))})
 	return nil
 }

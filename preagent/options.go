@@ -65,6 +65,9 @@ type Options struct {
 	// Progress, when set, is called after every step, compression and
 	// observer call, from the goroutine running Explore.
 	Progress func(Event)
+	// WrapTool, when set, wraps each tool the explorer offers the model
+	// (the workflow records the calls in the run's session).
+	WrapTool func(llm.Tool) llm.Tool
 }
 
 func (o Options) withDefaults() Options {
@@ -112,8 +115,10 @@ type Event struct {
 	// Usage is what this step or call cost; Total is the run so far.
 	Usage llm.Usage `json:"usage"`
 	Total llm.Usage `json:"total"`
-	// PromptTokens is the size of the conversation after the event.
+	// PromptTokens is the size of the conversation after the event;
+	// Before, of a compression, its size before.
 	PromptTokens int `json:"prompt_tokens,omitempty"`
+	Before       int `json:"before,omitempty"`
 	// Detail says what a compression kept or what the observer said.
 	Detail string `json:"detail,omitempty"`
 }

@@ -38,7 +38,13 @@ func (s *session) tools() []llm.Tool {
 	if t := s.searchTool(); t != nil {
 		ts = append(ts, t)
 	}
-	return append(ts, s.submitSpecTool())
+	ts = append(ts, s.submitSpecTool())
+	if wrap := s.opts.WrapTool; wrap != nil {
+		for i, t := range ts {
+			ts[i] = wrap(t)
+		}
+	}
+	return ts
 }
 
 // observe finishes a tool call: a model-fixable workspace error becomes an

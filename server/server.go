@@ -43,7 +43,7 @@ type Server struct {
 	probe   atomic.Pointer[[]string]
 	closers []io.Closer
 	// sessions are the options of each run's session recorder (the
-	// workflow's jobs start one per run; see sessions.go).
+	// workflow's jobs open the run's session; see sessions.go).
 	sessions session.Options
 }
 
@@ -122,6 +122,7 @@ func New(ctx context.Context, cfg *config.Server, log *slog.Logger, tune Tuning)
 		s.Close()
 		return nil, err
 	}
+	s.sessions = sessionOptions(cfg, m.reg, log)
 	s.engine, err = workflow.New(workflow.Deps{
 		Store: st,
 		GitHub: workflow.InstallationsFunc(func(ctx context.Context, id int64) (workflow.GitHub, error) {
@@ -139,6 +140,7 @@ func New(ctx context.Context, cfg *config.Server, log *slog.Logger, tune Tuning)
 		Observe: m.job, Usage: m.usage, RefreshSchedule: sched,
 		Redeliver: redeliverPass, RedeliverSchedule: redeliverSched,
 		Preflight: func(context.Context) error { return CheckSpace(cfg) },
+		Sessions:  runSessions(cfg, s.sessions),
 	})
 	if err != nil {
 		s.Close()
@@ -169,7 +171,6 @@ func New(ctx context.Context, cfg *config.Server, log *slog.Logger, tune Tuning)
 	}
 	mux.Handle("/sessions", page)
 	mux.Handle("/sessions/", page)
-	s.sessions = sessionOptions(cfg, m.reg, log)
 	s.handler = mux
 	return s, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/issuesmith/issuesmith/session"
 	"github.com/issuesmith/issuesmith/sessionweb"
 	"github.com/issuesmith/issuesmith/store"
+	"github.com/issuesmith/issuesmith/workflow"
 )
 
 // sessionsPage is the handler of /sessions: the page when the public URL
@@ -51,6 +52,16 @@ func sessionOptions(cfg *config.Server, reg prometheus.Registerer, log *slog.Log
 	}
 	return session.Options{MaxBytes: cfg.Sessions.MaxBytes, Logger: log, Secrets: secrets,
 		OnError: func(error) { failures.Inc() }}
+}
+
+// runSessions is what the workflow records of each run: every run's
+// session with opts, linked from the progress comment when the page is on.
+func runSessions(cfg *config.Server, opts session.Options) *workflow.Sessions {
+	rs := &workflow.Sessions{Options: opts}
+	if cfg.Sessions.PageOff() == "" {
+		rs.PageURL = cfg.Sessions.PublicURL
+	}
+	return rs
 }
 
 // pruneSessions deletes the sessions older than the retention now and then

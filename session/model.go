@@ -46,6 +46,15 @@ func (m *model) Chat(ctx context.Context, req llm.Request) (*llm.Response, error
 	return resp, err
 }
 
+// Protocol forwards to the wrapped model when it chooses protocols (the
+// agent loop asks it: a model speaking the text protocol must keep it).
+func (m *model) Protocol(role llm.Role) llm.Protocol {
+	if pc, ok := m.next.(llm.ProtocolChooser); ok {
+		return pc.Protocol(role)
+	}
+	return llm.ProtocolTools
+}
+
 // modelCall records one chat completion.
 func (r *Recorder) modelCall(ctx context.Context, req llm.Request, resp *llm.Response, err error, dur time.Duration) {
 	mc := &ModelCall{Role: req.Role}

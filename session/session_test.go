@@ -315,3 +315,20 @@ func TestFileSink(t *testing.T) {
 }
 
 func slogTo(w *bytes.Buffer) *slog.Logger { return slog.New(slog.NewTextHandler(w, nil)) }
+
+// protocolModel chooses the text protocol for every role.
+type protocolModel struct{ llm.Model }
+
+func (protocolModel) Protocol(llm.Role) llm.Protocol { return llm.ProtocolText }
+
+// A recorded model keeps the protocol its model chooses: the agent loop
+// asks the outermost model.
+func TestRecordedModelKeepsTheProtocolChoice(t *testing.T) {
+	var r *session.Recorder
+	for _, m := range []llm.Model{session.WrapModel(protocolModel{}), session.Start(t.Context(), storetest.SQLite(t), meta(1), session.Options{}).Model(protocolModel{})} {
+		pc, ok := m.(llm.ProtocolChooser)
+		require.True(t, ok)
+		require.Equal(t, llm.ProtocolText, pc.Protocol(llm.RoleCoder))
+	}
+	require.Equal(t, protocolModel{}, r.Model(protocolModel{}), "a nil recorder wraps nothing")
+}

@@ -18,7 +18,9 @@
 // and progress comments, the pull request with its CI comment and its diff read from the git
 // server — into one server-rendered HTML page (GitHub-flavoured Markdown
 // by goldmark, sanitized by bluemonday) that says plainly the answers were
-// scripted; Handler serves it.
+// scripted, with the run's session as bot serve recorded it in its
+// database (session.go), linked from the issue and shown by stage beside
+// it; Handler serves it.
 //
 // Contracts: nothing leaves loopback; the run's files live in one
 // temporary directory removed at the end; no key, token or webhook secret

@@ -107,13 +107,14 @@ type page struct {
 	Files          []diffFile
 	Adds           int
 	Dels           int
+	Session        []sessionStage // the run's session, by stage
 }
 
 // Render is the result as one self-contained HTML page: the issue's
 // conversation, the pull request and its diff, under a notice that the
 // model's answers were scripted.
 func Render(res *Result) ([]byte, error) {
-	p := page{Res: res, Files: splitDiff(res.Diff), IssueReactions: reactionsOf(res.Issue.Reactions)}
+	p := page{Res: res, Files: splitDiff(res.Diff), IssueReactions: reactionsOf(res.Issue.Reactions), Session: timeline(res.Session)}
 	md := newMarkdown(map[int]string{res.Issue.Number: "#issue", res.PR.Number: "#pr"})
 	var err error
 	if p.IssueBody, err = renderMarkdown(md, res.Issue.Body); err != nil {

@@ -23,6 +23,7 @@ import (
 	"github.com/issuesmith/issuesmith/llm/llmtest"
 	"github.com/issuesmith/issuesmith/repo/gittest"
 	"github.com/issuesmith/issuesmith/server"
+	"github.com/issuesmith/issuesmith/session"
 )
 
 //go:embed script.yaml
@@ -59,6 +60,9 @@ type Result struct {
 	PRComments []ghtest.Comment
 	Diff       string // git diff base...head, from the git server
 	Exchanges  int    // the scripted model answers the run used
+	// Session is what bot serve recorded of the run (its session), read
+	// from its database once it stopped.
+	Session *session.Record
 
 	issued []string // the installation tokens the fake handed out (tests look for them)
 }
@@ -139,6 +143,11 @@ func run(ctx context.Context, s *tb.Session, opts Options) (*Result, error) {
 	stop()
 	if serr := <-served; err == nil && serr != nil {
 		err = fmt.Errorf("bot serve: %w", serr)
+	}
+	if err == nil {
+		if res.Session, err = loadSession(ctx, cfg.DatabaseURL); err != nil {
+			err = fmt.Errorf("the run's session: %w", err)
+		}
 	}
 	return res, err
 }

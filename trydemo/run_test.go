@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/issuesmith/issuesmith/internal/ghtext"
+	"github.com/issuesmith/issuesmith/store"
 )
 
 // The demo runs the real flow: the sample issue ends in a pull request
@@ -61,6 +62,15 @@ func TestRunEndsInAPullRequestReadyForReview(t *testing.T) {
 	require.Len(t, steps, 8)
 	require.NotEmpty(t, res.issued)
 
+	// bot serve recorded the run: its stages, the CI fix round among them.
+	require.NotNil(t, res.Session)
+	require.Equal(t, store.StateDone, res.Session.Session.State)
+	var stages []string
+	for _, st := range timeline(res.Session) {
+		stages = append(stages, st.Name)
+	}
+	require.Equal(t, []string{"explore", "plan", "code", "ci 1"}, stages)
+
 	// The page: the notice, the spec, the plan, the progress, the pull
 	// request and its diff; no secret and no hidden marker.
 	page, err := Render(res)
@@ -81,6 +91,8 @@ func TestRunEndsInAPullRequestReadyForReview(t *testing.T) {
 		`<tr class="add"><td>&#43;func FahrenheitToCelsius(f float64) float64 {</td></tr>`,
 		`<tr class="del"><td>-import &#34;testing&#34;</td></tr>`,
 		`<header>temp.go <span class="stat">+6</span> <span class="stat-del">−0</span></header>`,
+		`<a href="#session">View session</a>`, `<h2 id="session">Session: what the bot did</h2>`,
+		"<summary><b>ci 1</b>", "GitHub: pull request #2",
 	} {
 		require.Contains(t, html, want)
 	}

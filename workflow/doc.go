@@ -23,4 +23,15 @@
 // ports.go, so each stage is tested with the real fakes. With Deps.Forks
 // (push: fork, fork.go) every checkout of a run's branch names the fork and
 // the pull request's head is "forkowner:branch".
+//
+// With Options.Sessions each run keeps a session (package session,
+// recording.go): a stage job begins its step (explore, plan, code, each
+// revise round, each CI fix round) in the run's session and puts the
+// recorder in the stage's context, where the agents' models and tools,
+// the GitHub writes and the pushed commits (recording_writes.go) record to
+// it; a resumed job appends and never repeats a finished step's events.
+// The progress comment links the session page and, once the run ends,
+// folds "What I looked at". A session store that fails is logged and
+// counted, never a failure of the run. A deleted installation's sessions
+// are deleted with it.
 package workflow

@@ -91,6 +91,9 @@ type Options struct {
 	// tests (explore, code, revise, CI); its error ends the run with the
 	// error's text as the comment (the server's free-space floor).
 	Preflight func(ctx context.Context) error
+	// Sessions, when set, records each run's session in the store
+	// (recording.go); nil records nothing.
+	Sessions *Sessions
 }
 
 // Defaults of Options.LeaseTTL and Options.RescueAfter: a PostgreSQL
@@ -115,7 +118,7 @@ func New(d Deps, o Options) (*Engine, error) {
 	if d.Store == nil || d.GitHub == nil || d.Git == nil || d.Explorer == nil || d.Planner == nil || d.Coder == nil {
 		return nil, errors.New("workflow: store, github, git, explorer, planner and coder are all required")
 	}
-	d.Git = withForks(d.Git, d.Forks)
+	d.Git = recordingGit{withForks(d.Git, d.Forks)}
 	if o.Label == "" {
 		o.Label = "issuesmith"
 	}

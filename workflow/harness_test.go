@@ -59,6 +59,9 @@ type harness struct {
 	refreshSchedule river.PeriodicSchedule
 	// preflight, when set, is the engine's Preflight.
 	preflight func(context.Context) error
+	// sessions, when set, are the engine's Sessions (set it, then stop
+	// and start the engine, or use newHarnessWith).
+	sessions *workflow.Sessions
 }
 
 func newHarness(t *testing.T, ag *agents) *harness {
@@ -112,7 +115,7 @@ func (h *harness) build() *workflow.Engine {
 	}, workflow.Options{
 		BotLogin: h.gh.BotLogin(), PollInterval: 20 * time.Millisecond, LeaseWait: -1, WatchInterval: 20 * time.Millisecond,
 		LeaseTTL: leaseTTL, JobTimeout: h.jobTimeout, RefreshSchedule: h.refreshSchedule, CIPoll: 50 * time.Millisecond,
-		Logger: testLogger(), Preflight: h.preflight,
+		Logger: testLogger(), Preflight: h.preflight, Sessions: h.sessions,
 		Cost: func(_ llm.Role, u llm.Usage) float64 { return float64(u.Total()) / 1e6 },
 	})
 	require.NoError(h.t, err)

@@ -322,6 +322,8 @@ func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run,
 	if err := s.loadConfig(ctx); err != nil {
 		return "", err
 	}
+	ctx = s.record(ctx, sessionStage(a.Stage), stepKey(a))
+	defer func() { s.recordEnd(ctx, err) }()
 	switch a.Stage {
 	case StageExplore:
 		err = s.explore(ctx)

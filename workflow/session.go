@@ -37,6 +37,8 @@ type session struct {
 	// diags are the language-server errors the coder left, shown under
 	// the items; nil when none (or diagnostics are off).
 	diags []string
+	// rec is the job's part of the run's session (recording.go).
+	rec recording
 }
 
 // then asks for stage to run after this one.
@@ -75,7 +77,7 @@ func (e *Engine) newSession(ctx context.Context, log *slog.Logger, run *store.Ru
 	if ref.Base == "" {
 		ref.Base = "main"
 	}
-	return &session{e: e, log: log, run: run, gh: gh, ref: ref}, nil
+	return &session{e: e, log: log, run: run, gh: recordingGitHub{gh}, ref: ref}, nil
 }
 
 // branch is the run's branch: one per issue, so a resumed or repeated run
@@ -152,7 +154,7 @@ func (s *session) softStep(ctx context.Context, stage, step string) error {
 // progress writes the run's one progress comment (found by marker, edited
 // in place) and remembers its id.
 func (s *session) progress(ctx context.Context) error {
-	ic, err := s.gh.UpsertComment(ctx, s.run.Owner, s.run.Repo, s.run.Issue, ghtext.Marker{Kind: kindProgress}, renderProgress(s.shown(), s.items, s.diags...))
+	ic, err := s.gh.UpsertComment(ctx, s.run.Owner, s.run.Repo, s.run.Issue, ghtext.Marker{Kind: kindProgress}, renderProgress(s.shown(), s.items, s.diags...)+s.sessionFooter(ctx))
 	if err != nil {
 		return fmt.Errorf("update progress comment: %w", err)
 	}

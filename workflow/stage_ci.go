@@ -13,6 +13,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/issuesmith/issuesmith/cievidence"
+	srec "github.com/issuesmith/issuesmith/session"
 	"github.com/issuesmith/issuesmith/store"
 )
 
@@ -232,6 +233,7 @@ func (s *session) ciRound(ctx context.Context, key string, rec *ciRecord, recs [
 		}
 	}
 	rec.Round = ciRounds(recs) + 1
+	ctx = s.record(ctx, srec.Round(srec.StageCI, rec.Round), "ci "+key)
 	if err := s.ciComment(ctx, append(recs, ciRecord{Seq: rec.Seq, Head: rec.Head, Outcome: "working", Round: rec.Round,
 		Checks: rec.Checks})); err != nil {
 		s.log.Warn("CI comment not updated", "err", err)

@@ -209,6 +209,7 @@ func (e *Engine) fail(ctx context.Context, run *store.Run, stage string, cause e
 	if !errors.As(cause, &perm) {
 		why = fmt.Sprintf("the %s stage kept failing: %s. Comment `/retry` to try again.", stage, why)
 	}
+	e.endSession(ctx, fresh.ID, store.StateFailed)
 	s, err := e.newSession(ctx, e.log, fresh, fmt.Sprintf("run%d-fail", fresh.ID))
 	if err == nil {
 		err = s.finish(ctx, store.StateFailed, why)
@@ -245,6 +246,7 @@ func (e *Engine) reportCancel(ctx context.Context, run *store.Run, keepLabel boo
 	} else if latest.ID != run.ID {
 		return nil
 	}
+	e.endSession(ctx, run.ID, run.State)
 	s, err := e.newSession(ctx, e.log, run, fmt.Sprintf("run%d-cancel", run.ID))
 	if err != nil {
 		return err

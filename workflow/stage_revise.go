@@ -167,6 +167,9 @@ func (s *session) revisePushed(ctx context.Context, key string, req Review, msg,
 		return nil, fmt.Errorf("check out %s: %w", s.run.Branch, err)
 	}
 	defer wt.Close()
+	if rec, err := s.pushedBefore(ctx, wt, key, msg, request); err != nil || rec != nil {
+		return rec, err
+	}
 	if spec, err := s.readSpec(ctx); err == nil {
 		req.Spec = spec
 	} else {
@@ -213,6 +216,27 @@ func (s *session) revisePushed(ctx context.Context, key string, req Review, msg,
 		return nil, err
 	}
 	_, err = st.Checkpoint(ctx, s.run.ID, key, string(raw))
+	return rec, err
+}
+
+// pushedBefore finds the commit an earlier attempt pushed for request
+// when its checkpoint (key) was not stored: the branch's head is a commit
+// noted for request. The coder is not run again on its own change; the
+// record holds the commit (nil when there is none).
+func (s *session) pushedBefore(ctx context.Context, wt Worktree, key, msg, request string) (*reviseRecord, error) {
+	head, changed, err := wt.Commit(ctx, msg) // a fresh checkout: nothing to commit, the head back
+	if err != nil || changed {
+		return nil, err
+	}
+	if noted, ok, err := s.e.d.Store.StepResult(ctx, s.run.ID, commitKey(head)); err != nil || !ok || noted != request {
+		return nil, err
+	}
+	rec := &reviseRecord{SHA: head, Changed: true}
+	raw, err := json.Marshal(rec)
+	if err != nil {
+		return nil, err
+	}
+	_, err = s.e.d.Store.Checkpoint(ctx, s.run.ID, key, string(raw))
 	return rec, err
 }
 

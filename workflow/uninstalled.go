@@ -3,13 +3,16 @@ package workflow
 import (
 	"context"
 	"fmt"
+
+	"github.com/issuesmith/issuesmith/store"
 )
 
 // Uninstalled ends the open runs of an installation that was deleted (repos
 // empty: all of them) or that lost the listed "owner/name" repositories, as
 // cancelled in the store only: GitHub no longer lets the App in, so nothing
 // is posted or labelled. Their queued jobs then do nothing, and a later
-// reinstall starts clean. It returns ErrIgnored when no run was open.
+// reinstall starts clean. A deleted installation's sessions are deleted
+// with it. It returns ErrIgnored when no run was open and no session kept.
 func (e *Engine) Uninstalled(ctx context.Context, installationID int64, repos []string) error {
 	why := "the App was uninstalled"
 	if len(repos) > 0 {
@@ -18,11 +21,25 @@ func (e *Engine) Uninstalled(ctx context.Context, installationID int64, repos []
 	ended, err := e.d.Store.CancelRunsOf(ctx, installationID, repos, why)
 	for _, r := range ended {
 		e.log.Info("run cancelled: no access to the repository any more", "run", r.ID, "issue", r.IssueKey.String(), "why", why)
+		if len(repos) > 0 {
+			e.endSession(ctx, r.ID, store.StateCancelled)
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("cancel runs of installation %d: %w", installationID, err)
 	}
-	if len(ended) == 0 {
+	var deleted int64
+	if len(repos) == 0 {
+		// The installation's data goes with it: what the bot did there.
+		deleted, err = e.d.Store.DeleteSessionsOf(ctx, installationID)
+		if err != nil {
+			return fmt.Errorf("delete the sessions of installation %d: %w", installationID, err)
+		}
+		if deleted > 0 {
+			e.log.Info("sessions deleted: the App was uninstalled", "installation", installationID, "sessions", deleted)
+		}
+	}
+	if len(ended) == 0 && deleted == 0 {
 		return ErrIgnored
 	}
 	return nil

@@ -197,7 +197,37 @@ func playRun(t *testing.T, dsn string, env ...string) crashRun {
 	require.Equal(t, 1, replies, "one reply in the review thread")
 	require.Equal(t, 1, strings.Count(e.ciComment(pr.Number), "**Round"), "one CI round")
 	noOrphans(t, e, dsn)
+	sessionOnce(t, openDB(t, e, dsn))
 	return out
+}
+
+// sessionOnce: the run's session ended with the run, and each finished
+// step holds its GitHub writes and pushed commits once per attempt, from
+// attempts begun before it finished (a job run again after the step
+// finished recorded nothing).
+func sessionOnce(t *testing.T, db *sql.DB) {
+	var state string
+	var ended int64
+	require.NoError(t, db.QueryRow(`SELECT state, ended_at FROM sessions ORDER BY id DESC LIMIT 1`).Scan(&state, &ended))
+	require.Equal(t, "done", state, "the session ended with the run")
+	require.NotZero(t, ended)
+	rows, err := db.Query(`SELECT e.step, e.attempt, s.attempts, e.body FROM session_events e
+		JOIN session_steps s ON s.session_id = e.session_id AND s.step = e.step
+		WHERE s.done_at <> 0 AND e.kind IN ('github', 'commit') ORDER BY e.seq`)
+	require.NoError(t, err)
+	defer rows.Close()
+	seen := map[string]bool{}
+	for rows.Next() {
+		var step, body string
+		var attempt, attempts int
+		require.NoError(t, rows.Scan(&step, &attempt, &attempts, &body))
+		require.LessOrEqual(t, attempt, attempts, "step %s: an event of an attempt begun after it finished", step)
+		key := fmt.Sprintf("%s #%d %s", step, attempt, body)
+		require.False(t, seen[key], "recorded twice: %s", key)
+		seen[key] = true
+	}
+	require.NoError(t, rows.Err())
+	require.NotEmpty(t, seen, "the finished steps' writes are recorded")
 }
 
 // noOrphans: no open run, no unfinished stage job.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/issuesmith/issuesmith/agents"
 	"github.com/issuesmith/issuesmith/coder"
 	"github.com/issuesmith/issuesmith/session"
 	"github.com/issuesmith/issuesmith/store"
@@ -49,27 +50,9 @@ func (s *solveSession) stage(ctx context.Context, announced string) {
 }
 
 // code records what the coder did: each edit applied or refused, each
-// check, and the change per file.
+// check, and the change per file (agents.RecordCode, as bot serve does).
 func (s *solveSession) code(ctx context.Context, res *coder.Result) {
-	if s.rec == nil || res == nil {
-		return
-	}
-	diffs := map[string]string{}
-	for _, f := range res.Changes.Files {
-		diffs[f.Path] = f.Diff
-	}
-	for _, ev := range res.Transcript {
-		switch ev.Kind {
-		case "apply":
-			s.rec.Edit(ctx, session.Edit{Path: ev.Item, Applied: true, Where: ev.Detail, Diff: diffs[ev.Item]})
-			delete(diffs, ev.Item) // the file's whole diff once, with its first applied edit
-		case "refused", "blocked":
-			s.rec.Edit(ctx, session.Edit{Path: ev.Item, Refused: ev.Detail})
-		}
-	}
-	for _, c := range res.Checks {
-		s.rec.Check(ctx, session.Check{Name: c.Name, Command: c.Command, OK: c.OK, Output: c.Output}, c.Duration)
-	}
+	agents.RecordCode(ctx, s.rec, res)
 }
 
 // end closes the session in state.
