@@ -1,7 +1,10 @@
 package sessionweb
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
+	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -109,12 +112,37 @@ func (h *Handler) detail(w http.ResponseWriter, r *http.Request) {
 			Text: "GitHub says you cannot read the repository of this session."})
 		return
 	}
-	rec, err := session.Load(ctx, h.st, id)
-	if err != nil {
+	h.stream(w, r, si.Login, sess)
+}
+
+// stream writes the detail page in two parts: the session's facts at once
+// (the row is read already), then its events, which for a session at its
+// bound take most of the time to read and render. The status is sent with
+// the first part; a failure after it ends the page with a line saying so.
+func (h *Handler) stream(w http.ResponseWriter, r *http.Request, login string, sess *store.Session) {
+	top := detailView{Login: login, Row: h.row(sess), Refresh: sess.Running()}
+	var buf bytes.Buffer
+	if err := pages.ExecuteTemplate(&buf, "detail_top", top); err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	h.render(w, http.StatusOK, "detail", h.timeline(si.Login, rec))
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(buf.Bytes())
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
+	rec, err := session.Load(r.Context(), h.st, sess.ID)
+	if err == nil {
+		bw := bufio.NewWriterSize(w, 64<<10)
+		if err = pages.ExecuteTemplate(bw, "detail_rest", h.timeline(login, rec)); err == nil {
+			err = bw.Flush()
+		}
+	}
+	if err != nil && r.Context().Err() == nil {
+		h.log.Error("sessions page: the session's events", "session", sess.ID, "err", err)
+		_, _ = io.WriteString(w, "<p class=\"fail\">The rest of this session could not be read; reload the page.</p>")
+	}
 }
 
 // issueURL links an issue on GitHub's web.
