@@ -7,10 +7,12 @@
 // FAIL_TO_PASS and PASS_TO_PASS test is judged by name from `go test -json`
 // events (or `-v` lines), or from pytest's `-rA` summary or `-v` lines. One
 // result line per instance is appended as it finishes, so an interrupted
-// run resumes where it stopped; Summary renders the table.
+// run resumes where it stopped; Summary renders the table. TreeVerdicts
+// (--verdicts) judges a tree already tested by the same command from that
+// run; a SessionOpener (--sessions) keeps each run's session.
 //
 // replay reads the repositories it is given and writes only inside each
-// instance's own temporary clone and the results file. Test commands run
+// instance's own temporary clone, the results file and the verdicts file. Test commands run
 // under internal/sandbox when bubblewrap works here, otherwise with the
 // scrubbed environment (internal/procenv) and a process-group kill.
 //

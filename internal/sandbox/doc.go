@@ -16,7 +16,10 @@
 // /tmp and HOME are fresh per command. Nothing writable is shared between
 // repositories. Trim keeps both within their budgets, least recently used
 // first, never removing what a running command holds; CheckSpace refuses
-// a run below a free-space floor (*LowSpaceError).
+// a run below a free-space floor (*LowSpaceError). With StableDir the
+// working tree is also at StableWorkDir and the command starts there: the
+// go tool keys build cache entries by a package's directory, so every
+// worktree of a repository then finds what earlier runs compiled.
 //
 // Limits (limits_linux.go, watch_linux.go): memory, processes and threads,
 // open files, file size, bytes written, /tmp size and wall time per
