@@ -16,6 +16,7 @@ import (
 type Models struct {
 	conf *config.Model
 	def  llm.Model
+	gate llm.Gate
 }
 
 // NewModels builds the server's model client from its settings; errors
@@ -32,6 +33,21 @@ func NewModels(conf *config.Model) (*Models, error) {
 	return &Models{conf: conf, def: client}, nil
 }
 
+// NewGatedModels is NewModels whose every client asks gate before each
+// model call (bot serve: the spending limits of package budget).
+func NewGatedModels(conf *config.Model, gate llm.Gate) (*Models, error) {
+	lc, err := conf.LLM()
+	if err != nil {
+		return nil, err
+	}
+	lc.Gate = gate
+	client, err := llm.NewClient(lc)
+	if err != nil {
+		return nil, err
+	}
+	return &Models{conf: conf, def: client, gate: gate}, nil
+}
+
 // ForRepo is the model for a run of the repository whose settings are cfg.
 func (m *Models) ForRepo(cfg *config.Repo) (llm.Model, error) {
 	if cfg == nil || len(cfg.LLMRoles()) == 0 {
@@ -41,6 +57,7 @@ func (m *Models) ForRepo(cfg *config.Repo) (llm.Model, error) {
 	if err != nil {
 		return nil, permanentConfig(err)
 	}
+	lc.Gate = m.gate
 	c, err := llm.NewClient(lc)
 	if err != nil {
 		return nil, permanentConfig(err)

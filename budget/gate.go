@@ -153,7 +153,7 @@ func (g *Gate) Admit(ctx context.Context, c llm.Call) (llm.Charge, error) {
 	sc := m.sc
 	entry := &store.UsageEntry{InstallationID: sc.InstallationID, Owner: sc.Owner, Repo: sc.Repo, Issue: sc.Issue, RunID: sc.RunID,
 		Stage: sc.Stage, Role: string(c.Role), Model: c.Model, PromptTokens: int64(c.Worst.PromptTokens),
-		CompletionTokens: int64(c.Worst.CompletionTokens), Cost: c.WorstCost}
+		CompletionTokens: int64(c.Worst.CompletionTokens), Cost: c.WorstCost, At: now}
 	if err := g.Store.ReserveUsage(ctx, entry); err != nil {
 		return nil, fmt.Errorf("spending limits: %w", err)
 	}

@@ -31,10 +31,14 @@ type UsageEntry struct {
 // Tokens is prompt plus completion tokens.
 func (e *UsageEntry) Tokens() int64 { return e.PromptTokens + e.CompletionTokens }
 
-// ReserveUsage inserts e as a pending entry at the store's clock (its
-// tokens and cost are the call's worst case) and sets e.ID and e.At.
+// ReserveUsage inserts e as a pending entry (its tokens and cost are the
+// call's worst case) at e.At, or at the store's clock when zero, and sets
+// e.ID and e.At.
 func (s *Store) ReserveUsage(ctx context.Context, e *UsageEntry) error {
 	at := s.ms()
+	if !e.At.IsZero() {
+		at = e.At.UnixMilli()
+	}
 	err := s.queryRow(ctx, `INSERT INTO usage_ledger (at_ms, installation_id, owner, repo, issue, run_id, stage, role, model,
 		prompt_tokens, cached_tokens, completion_tokens, cost, estimated, pending) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 1)
 		RETURNING id`, at, e.InstallationID, strings.ToLower(e.Owner), strings.ToLower(e.Repo), e.Issue, e.RunID, e.Stage,

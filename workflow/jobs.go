@@ -317,6 +317,9 @@ func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run,
 	if err := s.loadConfig(ctx); err != nil {
 		return "", err
 	}
+	if ctx, err = s.meter(ctx, a.Stage); err != nil {
+		return "", err
+	}
 	switch a.Stage {
 	case StageExplore:
 		err = s.explore(ctx)
@@ -332,6 +335,9 @@ func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run,
 		err = s.ci(ctx, a, job.CreatedAt)
 	default:
 		err = permanent(fmt.Errorf("unknown stage %q", a.Stage))
+	}
+	if a.Stage == StageExplore || a.Stage == StagePlan || a.Stage == StageCode {
+		err = s.limited(err)
 	}
 	return s.next, err
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/issuesmith/issuesmith/budget"
 	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/internal/ghtext"
@@ -37,6 +38,8 @@ type session struct {
 	// diags are the language-server errors the coder left, shown under
 	// the items; nil when none (or diagnostics are off).
 	diags []string
+	// spend is the stage's spending state (budget.go); nil without limits.
+	spend *budget.Meter
 }
 
 // then asks for stage to run after this one.
@@ -152,7 +155,7 @@ func (s *session) softStep(ctx context.Context, stage, step string) error {
 // progress writes the run's one progress comment (found by marker, edited
 // in place) and remembers its id.
 func (s *session) progress(ctx context.Context) error {
-	ic, err := s.gh.UpsertComment(ctx, s.run.Owner, s.run.Repo, s.run.Issue, ghtext.Marker{Kind: kindProgress}, renderProgress(s.shown(), s.items, s.diags...))
+	ic, err := s.gh.UpsertComment(ctx, s.run.Owner, s.run.Repo, s.run.Issue, ghtext.Marker{Kind: kindProgress}, renderProgress(s.shown(), s.items, s.diags...)+s.limitNotes())
 	if err != nil {
 		return fmt.Errorf("update progress comment: %w", err)
 	}

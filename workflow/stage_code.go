@@ -164,6 +164,9 @@ func (s *session) openPR(ctx context.Context, spec *work.Spec, plan *work.Plan, 
 
 // finish ends the run: state, progress comment, trigger label reset.
 func (s *session) finish(ctx context.Context, state, reason string) error {
+	if state == store.StateFailed {
+		reason = s.limitReason(reason)
+	}
 	s.run.State, s.run.Reason = state, redact(reason)
 	if state == store.StateDone {
 		s.run.Step = fmt.Sprintf("pull request #%d is open", s.run.PRNumber)

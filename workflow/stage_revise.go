@@ -180,9 +180,11 @@ func (s *session) revisePushed(ctx context.Context, key string, req Review, msg,
 		}
 		rec.Tokens, rec.Cost = int64(res.Usage.Total()), s.e.priced(llm.RoleCoder, Spend{Usage: res.Usage, Cost: res.Cost})
 	}
-	switch {
+	switch over := s.overLimit(); {
 	case err != nil && ctx.Err() != nil:
 		return nil, err
+	case over != nil:
+		rec.Failure = over.Error() // a spending limit stopped the coder: say which
 	case err != nil:
 		rec.Failure = redact(err.Error())
 	case len(res.Changed) == 0:
