@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/issuesmith/issuesmith/config"
@@ -122,7 +123,32 @@ func (g *Gate) Check(ctx context.Context, m *Meter) error {
 		m.stop(e)
 		return e
 	}
+	for _, w := range ws {
+		if w.scope == ScopeRun {
+			continue
+		}
+		if w.limit.Tokens > 0 && float64(w.sum.Tokens) >= 0.8*float64(w.limit.Tokens) {
+			nearly(m, w.scope, KindTokens, float64(w.sum.Tokens), float64(w.limit.Tokens))
+		}
+		if w.limit.CostUSD > 0 && w.sum.Cost >= 0.8*w.limit.CostUSD {
+			nearly(m, w.scope, KindCost, w.sum.Cost, w.limit.CostUSD)
+		}
+	}
 	return nil
+}
+
+// nearly notes a window a stage starts in at 80% of its limit or more.
+func nearly(m *Meter, scope, kind string, sum, limit float64) {
+	e := &Exceeded{Scope: scope, Kind: kind}
+	m.Note("80:"+scope+":"+kind, fmt.Sprintf("%s %s limit is %d%% spent: %s of %s.",
+		capital(e.whose()), e.noun(), int(100*sum/limit), e.amount(sum), e.amount(limit)))
+}
+
+func capital(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // Admit is llm.Gate: the call's worst case is reserved in the ledger and

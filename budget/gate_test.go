@@ -169,6 +169,11 @@ func testEightyPercent(t *testing.T, s *store.Store) {
 	require.Equal(t, []budget.Left{{Window: budget.ScopeRepoMonth, Kind: budget.KindTokens, Value: 180}}, heard[2].Left)
 	require.Equal(t, llm.RoleCoder, heard[2].Role)
 	require.Equal(t, "octo", heard[2].Scope.Owner)
+
+	next := budget.NewMeter(scope(2, config.SpendLimits{RepoMonth: config.Limit{Tokens: 1000}}))
+	require.NoError(t, g.Check(t.Context(), next))
+	require.Equal(t, []string{"The repository's monthly token limit is 82% spent: 820 tokens of 1,000 tokens."}, next.Notes(),
+		"a stage that starts in a window past 80% says so")
 }
 
 // testStageLimit: a role's stage limit holds within one stage job, and
