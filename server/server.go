@@ -153,7 +153,7 @@ func New(ctx context.Context, cfg *config.Server, log *slog.Logger, tune Tuning)
 	hook, err := webhook.New(webhook.Options{
 		Secret: []byte(cfg.WebhookSecret), MaxBody: cfg.WebhookMaxBody,
 		Intake: s.engine, Authorizer: app,
-		BotLogin: botLogin, Logger: log, Observe: m.delivery,
+		BotLogin: botLogin, Bots: cfg.Limits.Bots, Logger: log, Observe: m.delivery,
 	})
 	if err != nil {
 		s.Close()

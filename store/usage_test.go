@@ -85,3 +85,45 @@ func testUsageLedger(t *testing.T, s *store.Store) {
 	_, err = s.UsageReport(ctx, month, "colour")
 	require.ErrorContains(t, err, `cannot group by "colour"`)
 }
+
+func TestLoopTriggersSQLite(t *testing.T) {
+	t.Parallel()
+	testLoopTriggers(t, storetest.SQLite(t))
+}
+
+func TestLoopTriggersPostgres(t *testing.T) {
+	t.Parallel()
+	testLoopTriggers(t, storetest.StartPostgres(t).Open(t))
+}
+
+// testLoopTriggers: at most max of a kind per window and issue; other
+// kinds and issues count apart; an hour later the window is free again.
+func testLoopTriggers(t *testing.T, s *store.Store) {
+	ctx := t.Context()
+	clock := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
+	s.SetClock(func() time.Time { return clock })
+	key := store.IssueKey{Owner: "Octo", Repo: "Demo", Issue: 3}
+	for i := range 3 {
+		ok, n, err := s.Trigger(ctx, key, "revise", time.Hour, 3)
+		require.NoError(t, err)
+		require.True(t, ok)
+		require.Equal(t, i, n)
+		clock = clock.Add(time.Minute)
+	}
+	ok, n, err := s.Trigger(ctx, store.IssueKey{Owner: "octo", Repo: "demo", Issue: 3}, "revise", time.Hour, 3)
+	require.NoError(t, err)
+	require.False(t, ok, "the fourth in an hour is refused, whatever the name's case")
+	require.Equal(t, 3, n)
+	ok, _, err = s.Trigger(ctx, key, "ci", time.Hour, 3)
+	require.NoError(t, err)
+	require.True(t, ok, "another kind counts apart")
+	ok, _, err = s.Trigger(ctx, store.IssueKey{Owner: "Octo", Repo: "Demo", Issue: 4}, "revise", time.Hour, 3)
+	require.NoError(t, err)
+	require.True(t, ok, "another issue counts apart")
+	clock = clock.Add(time.Hour)
+	require.NoError(t, s.PruneTriggers(ctx, time.Hour))
+	ok, n, err = s.Trigger(ctx, key, "revise", time.Hour, 3)
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.Zero(t, n)
+}

@@ -23,3 +23,14 @@ CREATE INDEX usage_ledger_installation ON usage_ledger (installation_id, at_ms);
 CREATE INDEX usage_ledger_repo ON usage_ledger (owner, repo, at_ms);
 CREATE INDEX usage_ledger_run ON usage_ledger (run_id);
 CREATE INDEX usage_ledger_at ON usage_ledger (at_ms);
+
+-- The loop guard: when work of a kind (run, revise, ci) started for an
+-- issue, so an issue gets at most so many of each per hour.
+CREATE TABLE loop_triggers (
+	owner TEXT NOT NULL,
+	repo  TEXT NOT NULL,
+	issue BIGINT NOT NULL,
+	kind  TEXT NOT NULL,
+	at_ms BIGINT NOT NULL
+);
+CREATE INDEX loop_triggers_issue ON loop_triggers (owner, repo, issue, kind, at_ms);
