@@ -113,7 +113,7 @@ func (h *harness) build() *workflow.Engine {
 		BotLogin: h.gh.BotLogin(), PollInterval: 20 * time.Millisecond, LeaseWait: -1, WatchInterval: 20 * time.Millisecond,
 		LeaseTTL: leaseTTL, JobTimeout: h.jobTimeout, RefreshSchedule: h.refreshSchedule, CIPoll: 50 * time.Millisecond,
 		Logger: testLogger(), Limits: h.limits,
-		Cost:   func(_ llm.Role, u llm.Usage) float64 { return float64(u.Total()) / 1e6 },
+		Cost: func(_ llm.Role, u llm.Usage) float64 { return float64(u.Total()) / 1e6 },
 	})
 	require.NoError(h.t, err)
 	return eng
