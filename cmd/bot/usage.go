@@ -100,4 +100,6 @@ func printUsage(w io.Writer, by string, rows []store.UsageRow) error {
 	return tw.Flush()
 }
 
-func tokens(n int64) string { return strings.TrimSuffix(budget.Amount(budget.KindTokens, float64(n)), " tokens") }
+func tokens(n int64) string {
+	return strings.TrimSuffix(budget.Amount(budget.KindTokens, float64(n)), " tokens")
+}
