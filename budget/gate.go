@@ -181,7 +181,7 @@ func (g *Gate) Admit(ctx context.Context, c llm.Call) (llm.Charge, error) {
 		Stage: sc.Stage, Role: string(c.Role), Model: c.Model, PromptTokens: int64(c.Worst.PromptTokens),
 		CompletionTokens: int64(c.Worst.CompletionTokens), Cost: c.WorstCost, At: now}
 	if err := g.Store.ReserveUsage(ctx, entry); err != nil {
-		return nil, fmt.Errorf("spending limits: %w", err)
+		return nil, m.failed(fmt.Errorf("spending limits: %w", err))
 	}
 	ws, err := g.windows(ctx, sc, now)
 	if err == nil {
@@ -193,8 +193,8 @@ func (g *Gate) Admit(ctx context.Context, c llm.Call) (llm.Charge, error) {
 			return nil, e
 		}
 	} else {
-		err = fmt.Errorf("spending limits: %w", err) // the reservation stays at its worst case: fail closed
-		return nil, err
+		// The reservation stays at its worst case: fail closed.
+		return nil, m.failed(fmt.Errorf("spending limits: %w", err))
 	}
 	return func(ctx context.Context, s llm.Spent) { g.charge(ctx, m, c, entry.ID, ws, need, s) }, nil
 }

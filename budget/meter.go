@@ -28,6 +28,7 @@ type Meter struct {
 	mu    sync.Mutex
 	stage map[llm.Role]spent
 	over  *Exceeded
+	fault error
 	notes []string
 	noted map[string]bool
 }
@@ -50,6 +51,24 @@ func (m *Meter) Exceeded() *Exceeded {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.over
+}
+
+// Fault is the first ledger failure that refused a call, or nil: the
+// calls were not refused by a limit but because the limits could not be
+// checked, so the stage should be tried again rather than end.
+func (m *Meter) Fault() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.fault
+}
+
+func (m *Meter) failed(err error) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.fault == nil {
+		m.fault = err
+	}
+	return err
 }
 
 // Notes are the one-line notes for the progress comment (a window past

@@ -83,6 +83,9 @@ func (s *session) overLimit() *budget.Exceeded {
 // stage pushed its done items before it finished the run), instead of
 // going on to a next stage or retrying.
 func (s *session) limited(err error) error {
+	if f := s.spendFault(); f != nil && !errors.Is(err, store.ErrClosed) {
+		return f // the limits could not be checked: try the stage again
+	}
 	e := s.overLimit()
 	if e == nil || s.run.State == store.StateFailed && err == nil ||
 		errors.Is(err, store.ErrClosed) || errors.Is(err, context.Canceled) {
@@ -90,6 +93,19 @@ func (s *session) limited(err error) error {
 	}
 	s.next = ""
 	return permanent(e)
+}
+
+// spendFault is the ledger failure that refused a model call of the
+// stage (not a limit): the stage's result is not to be kept, it is tried
+// again.
+func (s *session) spendFault() error {
+	if s.spend == nil {
+		return nil
+	}
+	if f := s.spend.Fault(); f != nil {
+		return fmt.Errorf("the spending limits could not be checked: %w", f)
+	}
+	return nil
 }
 
 // limitReason adds the limit that stopped the stage to a failed run's

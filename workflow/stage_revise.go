@@ -174,6 +174,9 @@ func (s *session) revisePushed(ctx context.Context, key string, req Review, msg,
 	}
 	rec := &reviseRecord{}
 	res, err := s.e.d.Coder.Revise(ctx, wt.Dir(), req, s.cfg)
+	if f := s.spendFault(); f != nil {
+		return nil, f
+	}
 	if res != nil {
 		if uerr := s.addUsage(ctx, llm.RoleCoder, Spend{Usage: res.Usage, Cost: res.Cost}); uerr != nil {
 			return nil, uerr
