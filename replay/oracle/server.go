@@ -26,7 +26,7 @@ type Server struct {
 	answers []string
 	faults  *faulter // nil without Task.Faults
 	stats   Stats
-	cache   prefixCache
+	cache   llm.PrefixCache // cached_tokens as a prefix cache would serve them
 }
 
 // Task is what the oracle knows of one instance.
@@ -103,7 +103,7 @@ func (s *Server) chat(w http.ResponseWriter, hr *http.Request) {
 	}
 	s.answers = append(s.answers, desc)
 	in, out := tokens(req, ans)
-	cached := s.cache.cached(promptText(req), in)
+	cached := s.cache.Cached(llm.PromptText(req.Messages), in)
 	s.count(kind, ans, in, out)
 	s.stats.PromptTokens += in
 	s.stats.CachedTokens += cached
