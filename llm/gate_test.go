@@ -99,3 +99,24 @@ func TestGateWorstCaseWithoutCap(t *testing.T) {
 	require.Equal(t, llm.Spent{}, g.charged[0], "a failed call is charged nothing")
 	require.Positive(t, g.charged[1].Usage.Total())
 }
+
+// TestAgentStopsGracefullyAtASpendLimit: a call the gate refuses ends the
+// agent's run as its own token budget would, keeping what it gathered.
+func TestAgentStopsGracefullyAtASpendLimit(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.Script{llmtest.Call("look", `{}`).WithUsage(400, 50, 0)})
+	cfg := srv.Config()
+	cfg.MaxTokens = 400
+	cfg.Gate = &tokenGate{limit: 800}
+	c, err := llm.NewClient(cfg)
+	require.NoError(t, err)
+	look := llm.NewTool("look", "Look around.", func(context.Context, struct{}) (llm.ToolResult, error) {
+		return llm.ToolResult{Content: "nothing here"}, nil
+	})
+	a := &llm.Agent{Role: llm.RoleExplorer, Model: c, Tools: []llm.Tool{look}}
+	out, err := a.Run(t.Context(), []llm.Message{{Role: llm.User, Content: "explore"}})
+	require.NoError(t, err)
+	require.Equal(t, llm.StopTokenBudget, out.Reason)
+	require.ErrorIs(t, out.Err, llm.ErrSpendLimit)
+	require.Len(t, srv.Requests(), 1)
+	require.Len(t, out.Steps, 1, "the step that was paid for is kept")
+}

@@ -91,6 +91,9 @@ func (s *session) limited(err error) error {
 		errors.Is(err, store.ErrClosed) || errors.Is(err, context.Canceled) {
 		return err
 	}
+	if e.Scope == budget.ScopeStage && err == nil {
+		return nil // a role's own budget: the stage ended with what it had, as it always did
+	}
 	s.next = ""
 	return permanent(e)
 }
