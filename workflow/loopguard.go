@@ -35,15 +35,15 @@ func (e *LoopError) Error() string {
 // Unwrap makes a LoopError an ErrIgnored.
 func (e *LoopError) Unwrap() error { return ErrIgnored }
 
-// loopGuard records that work of kind starts for the issue, or refuses
-// it with a *LoopError when the issue had its hour's share. Without
+// loopGuard records, in tx, that work of kind starts for the issue, or
+// refuses it with a *LoopError when the issue had its hour's share. Without
 // Options.Limits nothing is counted.
-func (e *Engine) loopGuard(ctx context.Context, key store.IssueKey, kind string) error {
+func (e *Engine) loopGuard(ctx context.Context, tx trigger, key store.IssueKey, kind string) error {
 	if e.o.Limits == nil || e.o.Limits.LoopMaxPerHour <= 0 {
 		return nil
 	}
 	max := e.o.Limits.LoopMaxPerHour
-	ok, _, err := e.d.Store.Trigger(ctx, key, kind, loopWindow, max)
+	ok, _, err := tx.Trigger(ctx, key, kind, loopWindow, max)
 	if err != nil {
 		return err
 	}
@@ -53,4 +53,21 @@ func (e *Engine) loopGuard(ctx context.Context, key store.IssueKey, kind string)
 		return &LoopError{Kind: kind, Max: max}
 	}
 	return nil
+}
+
+// trigger is where the loop guard counts: a *store.Tx (the transaction
+// that queues the work) or the *store.Store.
+type trigger interface {
+	Trigger(ctx context.Context, key store.IssueKey, kind string, window time.Duration, max int) (bool, int, error)
+}
+
+// insertGuarded queues args for run in one transaction with the loop
+// guard's count of kind.
+func (e *Engine) insertGuarded(ctx context.Context, run *store.Run, kind string, args StageArgs) error {
+	return e.commit(ctx, func(tx *store.Tx) error {
+		if err := e.loopGuard(ctx, tx, run.IssueKey, kind); err != nil {
+			return err
+		}
+		return e.insertTx(ctx, tx, run, args)
+	})
 }

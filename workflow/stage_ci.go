@@ -231,7 +231,7 @@ func (s *session) ciRound(ctx context.Context, key string, rec *ciRecord, recs [
 			return s.ciSave(ctx, key, rec, recs, true)
 		}
 	}
-	if err := s.e.loopGuard(ctx, s.run.IssueKey, loopCI); err != nil {
+	if err := s.e.loopGuard(ctx, s.e.d.Store, s.run.IssueKey, loopCI); err != nil {
 		var le *LoopError
 		if !errors.As(err, &le) {
 			return err
