@@ -17,6 +17,7 @@ import (
 type Models struct {
 	conf *config.Model
 	def  llm.Model
+	gate llm.Gate
 }
 
 // NewModels builds the server's model client from its settings; errors
@@ -33,6 +34,21 @@ func NewModels(conf *config.Model) (*Models, error) {
 	return &Models{conf: conf, def: session.WrapModel(client)}, nil
 }
 
+// NewGatedModels is NewModels whose every client asks gate before each
+// model call (bot serve: the spending limits of package budget).
+func NewGatedModels(conf *config.Model, gate llm.Gate) (*Models, error) {
+	lc, err := conf.LLM()
+	if err != nil {
+		return nil, err
+	}
+	lc.Gate = gate
+	client, err := llm.NewClient(lc)
+	if err != nil {
+		return nil, err
+	}
+	return &Models{conf: conf, def: client, gate: gate}, nil
+}
+
 // ForRepo is the model for a run of the repository whose settings are cfg.
 // Its calls are recorded in the session the call's context carries
 // (session.WrapModel), if any.
@@ -44,6 +60,7 @@ func (m *Models) ForRepo(cfg *config.Repo) (llm.Model, error) {
 	if err != nil {
 		return nil, permanentConfig(err)
 	}
+	lc.Gate = m.gate
 	c, err := llm.NewClient(lc)
 	if err != nil {
 		return nil, permanentConfig(err)

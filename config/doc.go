@@ -14,6 +14,10 @@
 // per-role overrides) into llm.Config, with SettingName mapping llm's keys
 // to the variables and file keys an operator sets.
 //
+// Limits (limits.go) are the server's spending limits and loop guard;
+// Limits.For gives the limits a repository's run works under, its file
+// lowering them (limits:, the roles' budgets) but never raising them.
+//
 // Nothing else in issuesmith reads the environment. config never fetches
 // anything from GitHub or the network, and never prints a secret: Server
 // redacts keys, secrets and API keys in String and LogValue, and errors

@@ -69,6 +69,9 @@ type Repo struct {
 	// or SEARCH block is still refused after the item's attempts. Off by
 	// default.
 	ApplyModel bool `yaml:"apply_model"`
+	// Limits lower the server's spending limits for this repository
+	// (limits.go); a value above the server's ceiling gets the ceiling.
+	Limits RepoLimits `yaml:"limits"`
 }
 
 // Egress is a repository's request for network access from its checks.

@@ -192,6 +192,26 @@ func (c *Repo) check(root *yaml.Node) error {
 			return at("checks", fmt.Sprintf("entry %d has no run command", i))
 		}
 	}
+	return checkLimits(root, c.Limits)
+}
+
+// checkLimits refuses negative limits, naming the key.
+func checkLimits(root *yaml.Node, l RepoLimits) error {
+	for _, v := range []struct {
+		key string
+		neg bool
+	}{
+		{"run_tokens", l.RunTokens < 0}, {"run_cost_usd", l.RunCostUSD < 0}, {"day_tokens", l.DayTokens < 0},
+		{"day_cost_usd", l.DayCostUSD < 0}, {"month_tokens", l.MonthTokens < 0}, {"month_cost_usd", l.MonthCostUSD < 0},
+	} {
+		if v.neg {
+			line := 0
+			if n := nestedKeyNode(root, "limits", v.key); n != nil {
+				line = n.Line
+			}
+			return &RepoError{Key: "limits." + v.key, Line: line, Msg: "must not be negative (0 or left out: the server's limit)"}
+		}
+	}
 	return nil
 }
 

@@ -93,6 +93,8 @@ type Server struct {
 	Model Model `envPrefix:"MODEL_"`
 	// Sandbox holds the sandbox's caches, disk floor and egress ceiling.
 	Sandbox Sandbox `envPrefix:""`
+	// Limits holds the spending limits and the loop guard (limits.go).
+	Limits Limits `envPrefix:""`
 }
 
 // LoadServer reads the server configuration from the process environment
@@ -180,6 +182,7 @@ func (s *Server) Validate() error {
 	}
 	errs = append(errs, s.validatePush()...)
 	errs = append(errs, s.Sessions.validate()...)
+	errs = append(errs, s.Limits.validate()...)
 	errs = append(errs, s.Model.validate(true)...)
 	if len(errs) > 0 {
 		return fmt.Errorf("server config: %w", errors.Join(errs...))

@@ -50,7 +50,8 @@ type ProtocolChooser interface {
 //
 // The Outcome is always non-nil. Budget stops, loop detection and a finished
 // run return a nil error; a prompt that outgrew the model's context window
-// (ErrContextLength, in Outcome.Err) is a StopContextWindow. A cancelled ctx returns ctx's error with
+// (ErrContextLength, in Outcome.Err) is a StopContextWindow, and a call a
+// Gate refused (ErrSpendLimit, in Outcome.Err) a StopTokenBudget. A cancelled ctx returns ctx's error with
 // StopCancelled; a failed model call returns the error with StopModelError
 // (also in Outcome.Err); a tool or hook Go error returns it with StopError.
 func (a *Agent) Run(ctx context.Context, in []Message) (*Outcome, error) {
@@ -247,6 +248,10 @@ func (r *run) call(ctx context.Context) (*Response, StopReason, error) {
 	if errors.Is(err, ErrContextLength) {
 		r.detail = err.Error()
 		return nil, StopContextWindow, nil // graceful: what was gathered is kept
+	}
+	if errors.Is(err, ErrSpendLimit) {
+		r.detail = err.Error()
+		return nil, StopTokenBudget, nil // a spending limit ends the run as its own budget would
 	}
 	return nil, StopModelError, fmt.Errorf("%s step %d: %w", r.a.Role, r.state.Step, err)
 }

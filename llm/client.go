@@ -116,19 +116,26 @@ func (c *Client) Chat(ctx context.Context, req Request) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	charge, err := c.admit(ctx, r, req)
+	if err != nil {
+		return nil, err
+	}
 	start := time.Now()
 	resp, err := c.withRetry(ctx, req.Role, func(actx context.Context) (*Response, error) {
 		return c.attempt(actx, r, req)
 	})
 	if err != nil {
+		charge(context.WithoutCancel(ctx), Spent{})
 		err = c.explain(r, req.Role, err)
 		c.log.DebugContext(ctx, "model call failed", "role", req.Role, "model", r.model, "error", err)
 		return nil, err
 	}
 	if err := c.fillUsage(resp, r, req); err != nil {
+		charge(context.WithoutCancel(ctx), Spent{Usage: resp.Usage, Cost: r.price.Cost(resp.Usage)})
 		c.log.DebugContext(ctx, "model call truncated", "role", req.Role, "model", r.model, "error", err)
 		return nil, err
 	}
+	charge(context.WithoutCancel(ctx), Spent{Usage: resp.Usage, Cost: resp.Cost, Estimated: resp.UsageEstimated})
 	c.log.DebugContext(ctx, "model call", "role", req.Role, "model", r.model,
 		"prompt_tokens", resp.Usage.PromptTokens, "completion_tokens", resp.Usage.CompletionTokens,
 		"cached_tokens", resp.Usage.CachedTokens, "finish", resp.FinishReason, "duration", time.Since(start))

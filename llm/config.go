@@ -75,6 +75,9 @@ type Config struct {
 	Sleep func(ctx context.Context, d time.Duration) error `json:"-" yaml:"-"`
 	// Now replaces the clock used to read HTTP-date Retry-After values.
 	Now func() time.Time `json:"-" yaml:"-"`
+	// Gate, when set, is asked before every call whether its worst case
+	// fits the spending limits (gate.go) and told what the call used.
+	Gate Gate `json:"-" yaml:"-"`
 }
 
 // RoleConfig is the per-role part of Config. Zero fields inherit.

@@ -4,7 +4,11 @@
 // and Retry-After, a non-streaming fallback), tools with schemas generated
 // from params structs, the one agent loop (Agent.Run) with typed stop
 // reasons and budgets, the text action protocol for models without tool
-// calling, offline token counting and a usage/cost Ledger.
+// calling, offline token counting and a usage/cost Ledger. A Gate in the
+// Config (gate.go; package budget implements it) is asked before every call
+// whether the call's worst case (its prompt counted locally plus its
+// maximum completion) fits the spending limits, and is charged what the
+// call used; a refused call is never sent (ErrSpendLimit).
 //
 // Real models and servers misbehave; the loop and the client absorb it at
 // this layer: a reply cut at the output limit, refused, filtered or empty

@@ -34,7 +34,7 @@ func (p *Lines) Done(r Result) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done++
-	fmt.Fprintf(p.W, "replay: [%d/%d] %s %s (%.0fs)%s %s\n", p.done, p.total, r.ID, r.Status, r.Wall, faultNote(r), r.Reason)
+	fmt.Fprintf(p.W, "replay: [%d/%d] %s %s (%.0fs)%s %s\n", p.done, p.total, r.ID, r.Status, r.Wall, faultNote(r)+usageNote(r), r.Reason)
 }
 
 // Bar is Progress as a bar redrawn in place on a terminal, with each
@@ -72,7 +72,7 @@ func (p *Bar) Done(r Result) {
 	if r.Status == StatusResolved {
 		p.resolved++
 	}
-	fmt.Fprintf(p.W, "\r\033[K%s %s (%.0fs)%s %s\n", r.ID, r.Status, r.Wall, faultNote(r), r.Reason)
+	fmt.Fprintf(p.W, "\r\033[K%s %s (%.0fs)%s %s\n", r.ID, r.Status, r.Wall, faultNote(r)+usageNote(r), r.Reason)
 	p.draw()
 }
 
@@ -114,6 +114,17 @@ func faultNote(r Result) string {
 	}
 	return fmt.Sprintf(" [%d faults: +%d calls, +%s tokens of %d calls, %s tokens]", f.Injected(), f.ExtraCalls,
 		kilo(f.ExtraTokens), f.Calls, kilo(f.Tokens))
+}
+
+// usageNote is " [prompt 74.0k, cached 60.2k, uncached 13.8k, completion
+// 3.1k tokens]" for a run that used a model, else "".
+func usageNote(r Result) string {
+	u := r.Usage
+	if u.PromptTokens == 0 && u.CompletionTokens == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" [prompt %s, cached %s, uncached %s, completion %s tokens]", kilo(u.PromptTokens),
+		kilo(u.CachedTokens), kilo(u.PromptTokens-u.CachedTokens), kilo(u.CompletionTokens))
 }
 
 // kilo writes a token count as 950, 12.3k or 4.5M.

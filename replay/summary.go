@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/issuesmith/issuesmith/internal/clip"
+	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/replay/oracle"
 )
 
@@ -81,6 +82,7 @@ func Summary(w io.Writer, results []Result) {
 	if peak > 0 {
 		fmt.Fprintf(w, "\npeak memory of a test run: %.0f MiB\n", float64(peak)/1024)
 	}
+	usageSummary(w, results)
 	faultSummary(w, results)
 	sessionSummary(w, results)
 }
@@ -100,6 +102,24 @@ func sessionSummary(w io.Writer, results []Result) {
 	sort.Slice(sizes, func(i, j int) bool { return sizes[i] < sizes[j] })
 	fmt.Fprintf(w, "\nsession bytes per run (%d runs): median %.0f KiB, max %.0f KiB\n", len(sizes),
 		float64(sizes[len(sizes)/2])/1024, float64(sizes[len(sizes)-1])/1024)
+}
+
+// usageSummary totals the model's tokens: prompt, the part a prefix cache
+// served, the rest, and completion, per instance on average.
+func usageSummary(w io.Writer, results []Result) {
+	var u llm.Usage
+	n := 0
+	for _, r := range results {
+		if r.Usage.PromptTokens+r.Usage.CompletionTokens > 0 {
+			u, n = u.Add(r.Usage), n+1
+		}
+	}
+	if n == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\ntokens over %d instances: prompt %s (cached %s, %.1f%%; uncached %s, %s per instance), completion %s\n",
+		n, kilo(u.PromptTokens), kilo(u.CachedTokens), pct(u.CachedTokens, u.PromptTokens), kilo(u.PromptTokens-u.CachedTokens),
+		kilo((u.PromptTokens-u.CachedTokens)/n), kilo(u.CompletionTokens))
 }
 
 // faultSummary totals what the oracle's injected faults cost (--faults):

@@ -21,6 +21,7 @@ type metrics struct {
 	cost       *prometheus.CounterVec
 	ghCalls    *prometheus.CounterVec
 	rateLimit  prometheus.Gauge
+	spend      *spendMetrics
 }
 
 func newMetrics() *metrics {
@@ -45,6 +46,7 @@ func newMetrics() *metrics {
 			Name: "issuesmith_github_rate_limit_remaining", Help: "X-RateLimit-Remaining of the last GitHub answer that had it.",
 		}),
 	}
+	m.spend = newSpendMetrics(m.reg)
 	m.reg.MustRegister(m.deliveries, m.jobs, m.tokens, m.cost, m.ghCalls, m.rateLimit,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m

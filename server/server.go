@@ -17,6 +17,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/issuesmith/issuesmith/agents"
+	"github.com/issuesmith/issuesmith/budget"
 	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/repo"
 	"github.com/issuesmith/issuesmith/session"
@@ -59,6 +60,9 @@ type Tuning struct {
 	// rescued within seconds (plus River's 30 s rescue interval).
 	LeaseTTL    time.Duration
 	RescueAfter time.Duration
+	// Now is the clock of the spending limits' day and month windows
+	// (tests move it past a window; nil: time.Now).
+	Now func() time.Time
 }
 
 // defaultStartTimeout bounds the start-up's calls out (database, GitHub):
@@ -97,7 +101,8 @@ func New(ctx context.Context, cfg *config.Server, log *slog.Logger, tune Tuning)
 		return nil, startErr(ctx, sctx, limit, err)
 	}
 	s.warnings = checkModels(sctx, cfg, log)
-	ms, err := agents.NewModels(&cfg.Model)
+	gate := &budget.Gate{Store: st, Now: tune.Now, Log: log, Charged: m.charged}
+	ms, err := agents.NewGatedModels(&cfg.Model, gate)
 	if err != nil {
 		s.Close()
 		return nil, err
@@ -134,7 +139,9 @@ func New(ctx context.Context, cfg *config.Server, log *slog.Logger, tune Tuning)
 		Coder:      Coder(cfg, ms, caches),
 		Summarizer: &agents.Summarizer{Models: ms, Cache: st},
 		Forks:      forks(cfg, app),
+		Budget:     gate,
 	}, workflow.Options{
+		Limits:   &cfg.Limits,
 		BotLogin: botLogin, MaxWorkers: cfg.Workers, Logger: log, PollInterval: tune.PollInterval,
 		LeaseTTL: tune.LeaseTTL, RescueAfter: tune.RescueAfter,
 		Observe: m.job, Usage: m.usage, RefreshSchedule: sched,
@@ -149,7 +156,7 @@ func New(ctx context.Context, cfg *config.Server, log *slog.Logger, tune Tuning)
 	hook, err := webhook.New(webhook.Options{
 		Secret: []byte(cfg.WebhookSecret), MaxBody: cfg.WebhookMaxBody,
 		Intake: s.engine, Authorizer: app,
-		BotLogin: botLogin, Logger: log, Observe: m.delivery,
+		BotLogin: botLogin, Bots: cfg.Limits.Bots, Logger: log, Observe: m.delivery,
 	})
 	if err != nil {
 		s.Close()

@@ -4,7 +4,10 @@
 // the tables the product needs: webhook deliveries (dedupe), runs (one
 // issue's journey: stage, state, comment ids, branch, PR, tokens, cost), step
 // checkpoints that make every workflow step idempotent, per-issue leases
-// (one run per issue at a time) and the file-summary cache keyed by blob hash.
+// (one run per issue at a time), the file-summary cache keyed by blob hash
+// and the usage ledger (usage.go: one row per model call, reserved at its
+// worst case before the call and charged after; sums per run, repository
+// and installation window; the report `bot usage` prints).
 // A Tx (Queue.InTx) puts run writes, the insert of a job and the completion
 // of the running one in one transaction; a run's save is a compare-and-swap
 // on its version.

@@ -195,3 +195,7 @@ func (s *Store) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
 }
 
 func (s *Store) unix() int64 { return s.now().Unix() }
+
+// SetClock replaces the clock the store stamps rows with (tests of time
+// windows). Call it before the store is shared.
+func (s *Store) SetClock(now func() time.Time) { s.now = now }

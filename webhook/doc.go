@@ -4,7 +4,7 @@
 // X-Hub-Signature-256 before reading its body, reads the body once under
 // the size cap while computing the HMAC, parses the event with go-github,
 // drops what the bot does not act on (other actions, bot senders including
-// itself; 400 for a signed payload lacking what its route reads), checks
+// itself and the accounts Options.Bots lists; 400 for a signed payload lacking what its route reads), checks
 // through the API that the sender may write to the repository, and then
 // hands an authorised workflow.Event on.
 //

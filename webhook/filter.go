@@ -1,6 +1,7 @@
 package webhook
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/google/go-github/v60/github"
@@ -15,9 +16,11 @@ func base(kind workflow.EventKind, action string, inst *github.Installation, rep
 	}
 }
 
-// isBot reports whether u is a bot account (the App itself included).
-func isBot(u *github.User) bool {
-	return u.GetType() == "Bot" || strings.HasSuffix(u.GetLogin(), "[bot]")
+// isBot reports whether u is a bot account (the App itself included) or
+// one of the accounts the server lists as bots (Options.Bots).
+func (h *Handler) isBot(u *github.User) bool {
+	return u.GetType() == "Bot" || strings.HasSuffix(u.GetLogin(), "[bot]") ||
+		slices.ContainsFunc(h.opts.Bots, func(b string) bool { return strings.EqualFold(b, u.GetLogin()) })
 }
 
 // isSelf reports whether login is this App's bot.

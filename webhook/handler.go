@@ -48,6 +48,9 @@ type Options struct {
 	// BotLogin is the App's bot login ("slug[bot]"); its comments and PRs
 	// are recognised by it, and "@slug" is its mention.
 	BotLogin string
+	// Bots are logins of other bots (ISSUESMITH_BOTS): like accounts of
+	// type Bot, their issue, comment and review events never start work.
+	Bots []string
 	// Logger defaults to slog.Default().
 	Logger *slog.Logger
 	// Observe, when set, is called once per request with the event name,

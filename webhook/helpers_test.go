@@ -63,7 +63,10 @@ type rig struct {
 	deliv *MemoryDeliveries
 }
 
-func newRig(t testing.TB, maxBody int64) *rig {
+func newRig(t testing.TB, maxBody int64) *rig { return newRigWith(t, maxBody, nil) }
+
+// newRigWith is newRig with edit applied to the handler's options.
+func newRigWith(t testing.TB, maxBody int64, edit func(*Options)) *rig {
 	gh := ghtest.New(t, ghtest.Options{})
 	gh.AddRepo(ghtest.Repo{Owner: owner, Name: repo, DefaultBranch: "main"})
 	gh.SetPermission(owner, repo, "Codertocat", "admin")
@@ -71,8 +74,12 @@ func newRig(t testing.TB, maxBody int64) *rig {
 		BotLogin: gh.BotLogin(), WriteInterval: -1, MaxRetries: 1, Backoff: time.Millisecond, MaxWait: time.Second})
 	require.NoError(t, err)
 	r := &rig{t: t, gh: gh, disp: &recorder{}, bot: gh.BotLogin(), deliv: &MemoryDeliveries{}}
-	h, err := New(Options{Secret: secret, MaxBody: maxBody, Consumer: r.disp, Deliveries: r.deliv,
-		Authorizer: app, BotLogin: gh.BotLogin(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	opts := Options{Secret: secret, MaxBody: maxBody, Consumer: r.disp, Deliveries: r.deliv,
+		Authorizer: app, BotLogin: gh.BotLogin(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	if edit != nil {
+		edit(&opts)
+	}
+	h, err := New(opts)
 	require.NoError(t, err)
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)

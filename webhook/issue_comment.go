@@ -16,7 +16,7 @@ func (h *Handler) issueComment(payload any) verdict {
 	if e.GetIssue() == nil || e.GetComment() == nil {
 		return malformed("issue_comment event without an issue or a comment")
 	}
-	if isBot(e.GetSender()) {
+	if h.isBot(e.GetSender()) {
 		return ignore("sender %s is a bot", e.GetSender().GetLogin())
 	}
 	c := e.GetComment()

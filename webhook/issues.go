@@ -15,7 +15,7 @@ func (h *Handler) issues(payload any) verdict {
 	if e.GetIssue() == nil {
 		return malformed("issues event without an issue")
 	}
-	if isBot(e.GetSender()) {
+	if h.isBot(e.GetSender()) {
 		return ignore("sender %s is a bot", e.GetSender().GetLogin())
 	}
 	if e.GetIssue().IsPullRequest() {

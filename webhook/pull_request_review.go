@@ -15,7 +15,7 @@ func (h *Handler) review(payload any) verdict {
 	if e.GetPullRequest() == nil || e.GetReview() == nil {
 		return malformed("pull_request_review event without a pull request or a review")
 	}
-	if isBot(e.GetSender()) {
+	if h.isBot(e.GetSender()) {
 		return ignore("sender %s is a bot", e.GetSender().GetLogin())
 	}
 	if e.GetAction() != "submitted" {

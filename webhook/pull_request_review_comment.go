@@ -15,7 +15,7 @@ func (h *Handler) reviewComment(payload any) verdict {
 	if e.GetPullRequest() == nil || e.GetComment() == nil {
 		return malformed("pull_request_review_comment event without a pull request or a comment")
 	}
-	if isBot(e.GetSender()) {
+	if h.isBot(e.GetSender()) {
 		return ignore("sender %s is a bot", e.GetSender().GetLogin())
 	}
 	if e.GetAction() != "created" {

@@ -34,4 +34,11 @@
 // folds "What I looked at". A session store that fails is logged and
 // counted, never a failure of the run. A deleted installation's sessions
 // are deleted with it.
+// With Deps.Budget (budget.go) every stage runs under a budget.Meter: its
+// model calls are checked against the spending limits before they are sent;
+// explore, plan and code are refused before any call when a scope is spent;
+// a stage stopped by a limit ends the run with the limit's message (the code
+// stage having pushed what it validated), and revise and CI rounds answer
+// with it. With Options.Limits the loop guard (loopguard.go) gives an issue
+// at most LoopMaxPerHour runs, revise rounds and CI rounds an hour.
 package workflow

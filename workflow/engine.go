@@ -11,6 +11,8 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 
+	"github.com/issuesmith/issuesmith/budget"
+	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/store"
 )
@@ -27,6 +29,10 @@ type Deps struct {
 	Summarizer Summarizer
 	// Forks, when set, makes the bot push to forks (push: fork, fork.go).
 	Forks Forks
+	// Budget, when set, checks every model call of a stage against the
+	// spending limits (budget.go); the agents' model client must consult
+	// it (llm.Config.Gate). Nil: nothing is limited.
+	Budget *budget.Gate
 }
 
 // Options tune the engine; zero values take the defaults noted.
@@ -63,6 +69,9 @@ type Options struct {
 	// WatchInterval is how often a running stage checks whether its run
 	// was cancelled (default 2s).
 	WatchInterval time.Duration
+	// Limits are the server's spending limits and loop guard (with
+	// Deps.Budget; nil: none).
+	Limits *config.Limits
 	// Cost estimates the cost of a role's usage when the agent reported
 	// none (Spend.Cost is 0); nil means zero.
 	Cost func(role llm.Role, u llm.Usage) float64

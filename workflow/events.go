@@ -155,7 +155,7 @@ func (e *Engine) reviewComment(ctx context.Context, ev Event) error {
 	if err != nil {
 		return err
 	}
-	return e.enqueue(ctx, run, StageRevise, 0, ev.CommentID)
+	return e.insertGuarded(ctx, run, loopRevise, StageArgs{Stage: StageRevise, CommentID: ev.CommentID})
 }
 
 // conversation turns a PR conversation comment or a submitted review that
@@ -172,7 +172,7 @@ func (e *Engine) conversation(ctx context.Context, ev Event, source string) erro
 	if err != nil {
 		return err
 	}
-	return e.insert(ctx, run, StageArgs{Stage: StageRevise, CommentID: ev.CommentID, Source: source,
+	return e.insertGuarded(ctx, run, loopRevise, StageArgs{Stage: StageRevise, CommentID: ev.CommentID, Source: source,
 		Author: ev.Sender, Body: ev.Body})
 }
 
@@ -186,6 +186,9 @@ func (e *Engine) mentioned(body string) bool { return Mentions(body, e.o.BotLogi
 // already going.
 func (e *Engine) startRun(ctx context.Context, ev Event, stage string, steer bool) error {
 	return e.commit(ctx, func(tx *store.Tx) error {
+		if err := e.loopGuard(ctx, tx, ev.key(), loopRun); err != nil {
+			return err
+		}
 		run, created, err := tx.OpenRun(ctx, ev.key(), ev.InstallationID, ev.Sender)
 		if err != nil {
 			return err

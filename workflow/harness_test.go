@@ -62,6 +62,8 @@ type harness struct {
 	// sessions, when set, are the engine's Sessions (set it, then stop
 	// and start the engine, or use newHarnessWith).
 	sessions *workflow.Sessions
+	// limits, when set, are the engine's Limits (the loop guard).
+	limits *config.Limits
 }
 
 func newHarness(t *testing.T, ag *agents) *harness {
@@ -115,7 +117,7 @@ func (h *harness) build() *workflow.Engine {
 	}, workflow.Options{
 		BotLogin: h.gh.BotLogin(), PollInterval: 20 * time.Millisecond, LeaseWait: -1, WatchInterval: 20 * time.Millisecond,
 		LeaseTTL: leaseTTL, JobTimeout: h.jobTimeout, RefreshSchedule: h.refreshSchedule, CIPoll: 50 * time.Millisecond,
-		Logger: testLogger(), Preflight: h.preflight, Sessions: h.sessions,
+		Logger: testLogger(), Preflight: h.preflight, Sessions: h.sessions, Limits: h.limits,
 		Cost: func(_ llm.Role, u llm.Usage) float64 { return float64(u.Total()) / 1e6 },
 	})
 	require.NoError(h.t, err)

@@ -324,6 +324,9 @@ func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run,
 	}
 	ctx = s.record(ctx, sessionStage(a.Stage), stepKey(a))
 	defer func() { s.recordEnd(ctx, err) }()
+	if ctx, err = s.meter(ctx, a.Stage); err != nil {
+		return "", err
+	}
 	switch a.Stage {
 	case StageExplore:
 		err = s.explore(ctx)
@@ -339,6 +342,9 @@ func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run,
 		err = s.ci(ctx, a, job.CreatedAt)
 	default:
 		err = permanent(fmt.Errorf("unknown stage %q", a.Stage))
+	}
+	if a.Stage == StageExplore || a.Stage == StagePlan || a.Stage == StageCode {
+		err = s.limited(err)
 	}
 	return s.next, err
 }

@@ -33,7 +33,7 @@ func (w *pruneWorker) Work(ctx context.Context, _ *river.Job[PruneArgs]) error {
 		return err
 	}
 	w.e.log.Info("pruned old webhook deliveries", "deleted", n)
-	return nil
+	return w.e.d.Store.PruneTriggers(ctx, 2*loopWindow)
 }
 
 // periodicJobs are the engine's scheduled jobs: the prune, and the

@@ -103,7 +103,11 @@ func (w *refreshWorker) Work(ctx context.Context, job *river.Job[RefreshArgs]) e
 		return fmt.Errorf("check out %s/%s: %w", a.Owner, a.Repo, err)
 	}
 	defer wt.Close()
-	sp, err := e.d.Summarizer.Refresh(ctx, wt.Dir(), cfg)
+	sp, err := e.d.Summarizer.Refresh(e.refreshMeter(ctx, a, cfg), wt.Dir(), cfg)
+	if errors.Is(err, llm.ErrSpendLimit) {
+		e.log.Warn("summary refresh stopped at a spending limit", "repo", a.Owner+"/"+a.Repo, "err", err)
+		err = nil // the next refresh after the window tries again; retrying now would only be refused
+	}
 	if e.o.Usage != nil {
 		e.o.Usage(llm.RoleSummarizer, sp.Usage, e.priced(llm.RoleSummarizer, sp))
 	}

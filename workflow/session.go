@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/issuesmith/issuesmith/budget"
 	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/internal/ghtext"
@@ -39,6 +40,8 @@ type session struct {
 	diags []string
 	// rec is the job's part of the run's session (recording.go).
 	rec recording
+	// spend is the stage's spending state (budget.go); nil without limits.
+	spend *budget.Meter
 }
 
 // then asks for stage to run after this one.
@@ -154,7 +157,8 @@ func (s *session) softStep(ctx context.Context, stage, step string) error {
 // progress writes the run's one progress comment (found by marker, edited
 // in place) and remembers its id.
 func (s *session) progress(ctx context.Context) error {
-	ic, err := s.gh.UpsertComment(ctx, s.run.Owner, s.run.Repo, s.run.Issue, ghtext.Marker{Kind: kindProgress}, renderProgress(s.shown(), s.items, s.diags...)+s.sessionFooter(ctx))
+	ic, err := s.gh.UpsertComment(ctx, s.run.Owner, s.run.Repo, s.run.Issue, ghtext.Marker{Kind: kindProgress},
+		renderProgress(s.shown(), s.items, s.diags...)+s.limitNotes()+s.sessionFooter(ctx))
 	if err != nil {
 		return fmt.Errorf("update progress comment: %w", err)
 	}

@@ -232,6 +232,14 @@ func (s *session) ciRound(ctx context.Context, key string, rec *ciRecord, recs [
 			return s.ciSave(ctx, key, rec, recs, true)
 		}
 	}
+	if err := s.e.loopGuard(ctx, s.e.d.Store, s.run.IssueKey, loopCI); err != nil {
+		var le *LoopError
+		if !errors.As(err, &le) {
+			return err
+		}
+		rec.Outcome, rec.Failure = ciNoFix, le.Error()
+		return s.ciSave(ctx, key, rec, recs, true)
+	}
 	rec.Round = ciRounds(recs) + 1
 	ctx = s.record(ctx, srec.Round(srec.StageCI, rec.Round), "ci "+key)
 	if err := s.ciComment(ctx, append(recs, ciRecord{Seq: rec.Seq, Head: rec.Head, Outcome: "working", Round: rec.Round,

@@ -80,6 +80,9 @@ func (s *session) pushed(ctx context.Context, spec *work.Spec, plan *work.Plan) 
 	defer wt.Close()
 	s.items = plan.Pending()
 	res, err := s.e.d.Coder.Implement(ctx, wt.Dir(), spec, plan, s.cfg, s.itemProgress(ctx))
+	if f := s.spendFault(); f != nil {
+		return nil, f // nothing is pushed from a coder whose calls were refused by a ledger failure
+	}
 	if res != nil && len(res.Items) > 0 {
 		s.items = res.Items // the outcomes, for the comments that follow
 		s.diags = res.Diagnostics
@@ -164,6 +167,9 @@ func (s *session) openPR(ctx context.Context, spec *work.Spec, plan *work.Plan, 
 
 // finish ends the run: state, progress comment, trigger label reset.
 func (s *session) finish(ctx context.Context, state, reason string) error {
+	if state == store.StateFailed {
+		reason = s.limitReason(reason)
+	}
 	s.run.State, s.run.Reason = state, redact(reason)
 	if state == store.StateDone {
 		s.run.Step = fmt.Sprintf("pull request #%d is open", s.run.PRNumber)

@@ -177,15 +177,20 @@ func (s *session) revisePushed(ctx context.Context, key string, req Review, msg,
 	}
 	rec := &reviseRecord{}
 	res, err := s.e.d.Coder.Revise(ctx, wt.Dir(), req, s.cfg)
+	if f := s.spendFault(); f != nil {
+		return nil, f
+	}
 	if res != nil {
 		if uerr := s.addUsage(ctx, llm.RoleCoder, Spend{Usage: res.Usage, Cost: res.Cost}); uerr != nil {
 			return nil, uerr
 		}
 		rec.Tokens, rec.Cost = int64(res.Usage.Total()), s.e.priced(llm.RoleCoder, Spend{Usage: res.Usage, Cost: res.Cost})
 	}
-	switch {
+	switch over := s.overLimit(); {
 	case err != nil && ctx.Err() != nil:
 		return nil, err
+	case over != nil:
+		rec.Failure = over.Error() // a spending limit stopped the coder: say which
 	case err != nil:
 		rec.Failure = redact(err.Error())
 	case len(res.Changed) == 0:

@@ -4,7 +4,7 @@
 // plus setup (register the App) and migrate (the database schema).
 //
 // It owns the command line: one file per subcommand (apply, search,
-// summarize, solve, replay, serve, setup, migrate, redeliver, version). The
+// summarize, solve, replay, serve, setup, migrate, redeliver, usage, version). The
 // App's construction from config lives in package server; the agents'
 // adapters to the workflow's ports live in package agents, which `solve` and
 // `replay` run too (agents.Local): no type here implements a workflow port.

@@ -57,6 +57,14 @@ func TestServeChild(t *testing.T) {
 	if os.Getenv(fastRescueEnv) == "1" {
 		tune.LeaseTTL, tune.RescueAfter = 3*time.Second, 5*time.Second
 	}
+	if at := os.Getenv(nowEnv); at != "" {
+		now, err := time.Parse(time.RFC3339, at)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		tune.Now = func() time.Time { return now }
+	}
 	srv, err := server.New(ctx, cfg, log, tune)
 	if err == nil {
 		err = srv.Run(ctx)

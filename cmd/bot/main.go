@@ -70,6 +70,7 @@ func newRootCmd() *cobra.Command {
 		newSetupCmd(),
 		newSolveCmd(),
 		newTryCmd(),
+		newUsageCmd(),
 		newReplayCmd(),
 		newVersionCmd(),
 	)

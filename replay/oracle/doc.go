@@ -28,6 +28,12 @@
 // stale SEARCH. Its answers are otherwise correct, so the faults measure
 // the pipeline's recovery; Stats says what they cost.
 //
+// Its usage reports cached_tokens as automatic prefix caching counts them
+// (llm.PrefixCache: the longest prefix of a request equal to an earlier
+// one's in the same instance, in 128-token blocks from 1,024), so replays
+// measure how cache-friendly the agents' prompts are; Stats totals prompt,
+// cached and completion tokens.
+//
 // Roles are told apart by the X-Issuesmith-Role header the llm client sends
 // (llm.RoleHeader) and, for the observer role's two uses, by the system
 // prompt (the observer's verdict or a compression's notes).

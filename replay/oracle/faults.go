@@ -66,6 +66,12 @@ type Stats struct {
 	// Calls and Tokens are all the oracle's calls and their tokens.
 	Calls  int `json:"calls"`
 	Tokens int `json:"tokens"`
+	// PromptTokens, CachedTokens and CompletionTokens are the usage the
+	// oracle reported; CachedTokens is the part of the prompts an
+	// automatic prefix cache would have served (cache.go).
+	PromptTokens     int `json:"prompt_tokens"`
+	CachedTokens     int `json:"cached_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
 	// Kinds counts the faults injected by kind.
 	Kinds map[string]int `json:"kinds,omitempty"`
 	// ExtraCalls are the calls the faults wasted (the faulty turns that

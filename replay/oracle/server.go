@@ -26,6 +26,7 @@ type Server struct {
 	answers []string
 	faults  *faulter // nil without Task.Faults
 	stats   Stats
+	cache   llm.PrefixCache // cached_tokens as a prefix cache would serve them
 }
 
 // Task is what the oracle knows of one instance.
@@ -102,9 +103,13 @@ func (s *Server) chat(w http.ResponseWriter, hr *http.Request) {
 	}
 	s.answers = append(s.answers, desc)
 	in, out := tokens(req, ans)
+	cached := s.cache.Cached(llm.PromptText(req.Messages), in)
 	s.count(kind, ans, in, out)
+	s.stats.PromptTokens += in
+	s.stats.CachedTokens += cached
+	s.stats.CompletionTokens += out
 	s.mu.Unlock()
-	writeAnswer(w, ans, in, out)
+	writeAnswer(w, ans, in, out, cached)
 }
 
 // count adds one call to the stats: a wasted call when the fault (or the
@@ -238,7 +243,7 @@ type answer struct {
 	forced bool
 }
 
-func writeAnswer(w http.ResponseWriter, a answer, in, out int) {
+func writeAnswer(w http.ResponseWriter, a answer, in, out, cached int) {
 	type call struct {
 		ID       string `json:"id"`
 		Type     string `json:"type"`
@@ -268,7 +273,8 @@ func writeAnswer(w http.ResponseWriter, a answer, in, out int) {
 	_ = json.NewEncoder(w).Encode(map[string]any{
 		"id": "oracle", "object": "chat.completion", "created": time.Now().Unix(), "model": Model,
 		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}},
-		"usage":   map[string]int{"prompt_tokens": in, "completion_tokens": out, "total_tokens": in + out},
+		"usage": map[string]any{"prompt_tokens": in, "completion_tokens": out, "total_tokens": in + out,
+			"prompt_tokens_details": map[string]int{"cached_tokens": cached}},
 	})
 }
 
