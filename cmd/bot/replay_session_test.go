@@ -53,8 +53,8 @@ func TestReplayKeepsEachRunsSession(t *testing.T) {
 	}
 	db := filepath.Join(dir, "sessions.db")
 	f := replayFlags{instances: insts, repos: repos, model: "oracle", out: filepath.Join(dir, "out.jsonl"), jobs: 1,
-		testTimeout: 5 * time.Minute, stageTimeout: 5 * time.Minute, cacheBudget: "0", sessions: db,
-		cacheDir: filepath.Join(dir, "cache")}
+		testTimeout: 5 * time.Minute, stageTimeout: 5 * time.Minute, cacheBudget: "0", sessions: db}
+	// The default caches (the user's cache folder), warm from the second run on this machine.
 	var stderr, stdout bytes.Buffer
 	if err := runReplay(t.Context(), f, nil, &stderr, &stdout); err != nil {
 		t.Fatalf("replay: %v\n%s", err, stderr.String())
