@@ -46,7 +46,7 @@ func NewGatedModels(conf *config.Model, gate llm.Gate) (*Models, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Models{conf: conf, def: client, gate: gate}, nil
+	return &Models{conf: conf, def: session.WrapModel(client), gate: gate}, nil
 }
 
 // ForRepo is the model for a run of the repository whose settings are cfg.
