@@ -20,7 +20,8 @@
 // to models that need it; every request is made valid for strict servers
 // (hygiene in client_wire.go); context overflow, silent truncation, quota
 // and missing tool support are named errors. AnswerText is the one rule for
-// reasoning left in a reply's text; the roles use it.
+// reasoning left in a reply's text; the roles use it. Agent.Reminder ends
+// every request with the role's reply form, never kept in the history.
 //
 // It must never import other issuesmith packages (internal/clip, a leaf,
 // is the one exception), read environment
