@@ -78,6 +78,9 @@ func (s *session) pushed(ctx context.Context, spec *work.Spec, plan *work.Plan) 
 		return nil, s.checkoutFailed(ctx, err)
 	}
 	defer wt.Close()
+	if rec, err := s.codePushedBefore(ctx, wt, commitMessage(s.run.Issue, spec)); err != nil || rec != nil {
+		return rec, err
+	}
 	s.items = plan.Pending()
 	res, err := s.e.d.Coder.Implement(ctx, wt.Dir(), spec, plan, s.cfg, s.itemProgress(ctx))
 	if f := s.spendFault(); f != nil {
@@ -113,21 +116,59 @@ func (s *session) pushed(ctx context.Context, spec *work.Spec, plan *work.Plan) 
 	if err := s.softStep(ctx, StageCode, "pushing "+s.run.Branch); err != nil {
 		return nil, err
 	}
+	rec := &pushRecord{SHA: sha, Items: res.Items, Checks: res.Checks, Summary: res.Summary, OK: res.OK, Diagnostics: res.Diagnostics}
+	raw, err := json.Marshal(rec)
+	if err != nil {
+		return nil, err
+	}
+	// The record is kept with the commit before the push: a crash after
+	// the push finds it (codePushedBefore) instead of coding again on a
+	// branch that already holds the change.
+	if _, err := st.Checkpoint(ctx, s.run.ID, committedKey(sha), string(raw)); err != nil {
+		return nil, err
+	}
 	if err := s.noteCommit(ctx, sha, stepPushed); err != nil {
 		return nil, err
 	}
 	if err := wt.Push(ctx); err != nil {
 		return nil, fmt.Errorf("push %s: %w", s.run.Branch, err)
 	}
-	rec := &pushRecord{SHA: sha, Items: res.Items, Checks: res.Checks, Summary: res.Summary, OK: res.OK, Diagnostics: res.Diagnostics}
-	raw, err := json.Marshal(rec)
-	if err != nil {
-		return nil, err
-	}
 	if _, err := st.Checkpoint(ctx, s.run.ID, stepPushed, string(raw)); err != nil {
 		return nil, err
 	}
 	return rec, nil
+}
+
+// committedKey names the push record kept with the code stage's commit
+// sha before it is pushed.
+func committedKey(sha string) string { return stepCommitted + "." + sha }
+
+// codePushedBefore finds the commit an earlier attempt of the code stage
+// pushed when the push checkpoint was not stored (a crash between the push
+// and the checkpoint): the checked-out branch's head is a commit noted for
+// the code stage, with its record. The coder is not run again on its own
+// change (it would find nothing to change); nil when there is no such commit.
+func (s *session) codePushedBefore(ctx context.Context, wt Worktree, msg string) (*pushRecord, error) {
+	head, changed, err := wt.Commit(ctx, msg) // a fresh checkout: nothing to commit, the head back
+	if err != nil || changed {
+		return nil, err
+	}
+	st := s.e.d.Store
+	if noted, ok, err := st.StepResult(ctx, s.run.ID, commitKey(head)); err != nil || !ok || noted != stepPushed {
+		return nil, err
+	}
+	raw, ok, err := st.StepResult(ctx, s.run.ID, committedKey(head))
+	if err != nil || !ok {
+		return nil, err
+	}
+	var rec pushRecord
+	if err := json.Unmarshal([]byte(raw), &rec); err != nil {
+		return nil, fmt.Errorf("read commit record: %w", err)
+	}
+	if _, err := st.Checkpoint(ctx, s.run.ID, stepPushed, raw); err != nil {
+		return nil, err
+	}
+	return &rec, nil
 }
 
 // openPR finds the branch's pull request or opens it, asks the requester

@@ -21,6 +21,9 @@ const (
 	// comment posts it instead of exploring (and paying) again.
 	stepSpecDraft = "spec-draft"
 	stepPushed    = "code.pushed"
+	// stepCommitted (+ "." + sha) holds the push record of the code
+	// stage's commit from before its push.
+	stepCommitted = "code.committed"
 	stepPR        = "pr"
 )
 
