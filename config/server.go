@@ -51,6 +51,11 @@ type Server struct {
 	DataDir string `env:"DATA_DIR"`
 	// ListenAddr is where /webhook, /healthz, /readyz and /metrics listen.
 	ListenAddr string `env:"LISTEN_ADDR" envDefault:":8080"`
+	// ReplicaID names this process among the replicas sharing a PostgreSQL
+	// database, the same across its restarts, so jobs it left running at a
+	// crash resume when it starts again (default: host name and listen
+	// port). Two live processes must never share one.
+	ReplicaID string `env:"REPLICA_ID"`
 	// WebhookMaxBody caps a webhook body in bytes (GitHub's own cap is 25 MB).
 	WebhookMaxBody int64 `env:"WEBHOOK_MAX_BODY" envDefault:"26214400"`
 	// WebhookMaxInFlight bounds the bytes of webhook bodies held at once;

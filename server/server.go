@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"sync/atomic"
 	"time"
@@ -148,6 +149,7 @@ func New(ctx context.Context, cfg *config.Server, log *slog.Logger, tune Tuning)
 		Redeliver: redeliverPass, RedeliverSchedule: redeliverSched,
 		Preflight: func(context.Context) error { return CheckSpace(cfg) },
 		Sessions:  runSessions(cfg, s.sessions),
+		ReplicaID: replicaID(cfg),
 	})
 	if err != nil {
 		s.Close()
@@ -294,4 +296,26 @@ func refreshSchedule(cfg *config.Server) (river.PeriodicSchedule, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// replicaID is the configured replica ID, else host name and listen port:
+// two live processes cannot listen on one port of one host, and a restart
+// keeps both. An ephemeral port (":0") gives none.
+func replicaID(cfg *config.Server) string {
+	if cfg.ReplicaID != "" {
+		return cfg.ReplicaID
+	}
+	_, port, err := net.SplitHostPort(cfg.ListenAddr)
+	if err != nil || port == "" || port == "0" {
+		return ""
+	}
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		return ""
+	}
+	id := host + ":" + port
+	if len(id) > 100 { // River's limit
+		id = id[len(id)-100:]
+	}
+	return id
 }

@@ -51,6 +51,11 @@ type QueueOptions struct {
 	// its worker died and runs it again (PostgreSQL replicas); 0 means
 	// JobTimeout plus a minute.
 	RescueAfter time.Duration
+	// ID names this process among those working the database, the same
+	// across its restarts (River's client ID). Two live processes must never
+	// share one. With it, RequeueOrphans on PostgreSQL takes back the jobs
+	// this ID's previous process left running. "" means a random ID.
+	ID string
 }
 
 // Queue is River on the store's database. Methods are safe for concurrent use.
@@ -61,6 +66,7 @@ type Queue struct {
 	// transactions (InsertTx): exactly one is set.
 	pg   *river.Client[pgxTx]
 	lite *river.Client[*sql.Tx]
+	id   string // QueueOptions.ID
 }
 
 // NewQueue builds the River client for the store's database. Run Migrate
@@ -72,6 +78,7 @@ func (s *Store) NewQueue(opts QueueOptions) (*Queue, error) {
 		FetchPollInterval: opts.PollInterval,
 		PeriodicJobs:      opts.PeriodicJobs,
 		Middleware:        opts.Middleware,
+		ID:                opts.ID,
 	}
 	if cfg.JobTimeout == 0 {
 		cfg.JobTimeout = 30 * time.Minute
@@ -101,7 +108,7 @@ func (s *Store) NewQueue(opts QueueOptions) (*Queue, error) {
 		c   riverClient
 		err error
 	)
-	q := &Queue{s: s}
+	q := &Queue{s: s, id: opts.ID}
 	switch s.dialect {
 	case Postgres:
 		q.pg, err = river.NewClient[pgxTx](riverpgxv5.New(s.pool), cfg)
@@ -118,18 +125,42 @@ func (s *Store) NewQueue(opts QueueOptions) (*Queue, error) {
 }
 
 // RequeueOrphans makes jobs left running by a process that died available
-// again, and reports how many. Only for SQLite, where one process works the
-// database (call it before Start); with PostgreSQL, River's rescuer does
-// this after RescueAfter because other replicas may be alive.
+// again, and reports how many (call it before Start). On SQLite one process
+// works the database: every running job is an orphan. On PostgreSQL other
+// replicas may be alive, so only the jobs whose last attempt was this
+// queue's ID (QueueOptions.ID: this process's previous life) are taken
+// back; without an ID none are, and River's rescuer takes them after
+// RescueAfter (or the job kind's timeout, when longer).
 func (q *Queue) RequeueOrphans(ctx context.Context) (int64, error) {
-	if q.s.dialect != SQLite {
+	var (
+		res sql.Result
+		err error
+	)
+	switch {
+	case q.s.dialect == SQLite:
+		res, err = q.s.exec(ctx, `UPDATE river_job SET state = 'available' WHERE state = 'running'`)
+	case q.id != "":
+		res, err = q.s.exec(ctx, `UPDATE river_job SET state = 'available', scheduled_at = now()
+			WHERE state = 'running' AND attempted_by[array_length(attempted_by, 1)] = ?`, q.id)
+	default:
 		return 0, nil
 	}
-	res, err := q.s.exec(ctx, `UPDATE river_job SET state = 'available' WHERE state = 'running'`)
 	if err != nil {
 		return 0, fmt.Errorf("requeue orphaned jobs: %w", err)
 	}
 	return res.RowsAffected()
+}
+
+// Orphan reports whether job, left running, is one RequeueOrphans takes
+// back.
+func (q *Queue) Orphan(job *rivertype.JobRow) bool {
+	if job.State != rivertype.JobStateRunning {
+		return false
+	}
+	if q.s.dialect == SQLite {
+		return true
+	}
+	return q.id != "" && len(job.AttemptedBy) > 0 && job.AttemptedBy[len(job.AttemptedBy)-1] == q.id
 }
 
 // Start begins fetching and working jobs until Stop.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 	"github.com/stretchr/testify/require"
 
 	"github.com/issuesmith/issuesmith/store"
@@ -311,7 +312,8 @@ func testQueue(t *testing.T, s *store.Store) {
 		require.NoError(t, err)
 		require.Equal(t, "available", string(job.State))
 	} else {
-		require.Zero(t, n, "PostgreSQL leaves it to River's rescuer")
+		require.Zero(t, n, "without an ID PostgreSQL leaves it to River's rescuer")
+		testReplicaOrphans(t, s, workers, orphan)
 	}
 	job, err := q.Job(ctx, id)
 	require.NoError(t, err)
@@ -320,6 +322,40 @@ func testQueue(t *testing.T, s *store.Store) {
 	require.NoError(t, err)
 	require.True(t, ok)
 	require.Contains(t, []string{"first", "other"}, got, "the worker ran against the same database")
+}
+
+// testReplicaOrphans: on PostgreSQL a queue with an ID takes back the jobs
+// its previous life (the same ID) left running, never another replica's.
+func testReplicaOrphans(t *testing.T, s *store.Store, workers *river.Workers, unattempted int64) {
+	ctx := t.Context()
+	q, err := s.NewQueue(store.QueueOptions{Workers: workers, Logger: quiet(), ID: "host-a:8080"})
+	require.NoError(t, err)
+	running := func(note string, by ...string) int64 {
+		id, _, err := q.Insert(ctx, echoArgs{Issue: 3, Stage: note, Note: note}, nil)
+		require.NoError(t, err)
+		_, err = s.DB().ExecContext(ctx, `UPDATE river_job SET state = 'running', attempt = 1, attempted_by = $1 WHERE id = $2`,
+			"{"+strings.Join(by, ",")+"}", id)
+		require.NoError(t, err)
+		return id
+	}
+	mine := running("mine", "host-b:8080", "host-a:8080")
+	theirs := running("theirs", "host-a:8080", "host-b:8080")
+	rows, err := q.Jobs(ctx, river.NewJobListParams().States(rivertype.JobStateRunning))
+	require.NoError(t, err)
+	orphans := map[int64]bool{}
+	for _, j := range rows {
+		orphans[j.ID] = q.Orphan(j)
+	}
+	require.Equal(t, map[int64]bool{mine: true, theirs: false, unattempted: false}, orphans)
+	n, err := q.RequeueOrphans(ctx)
+	require.NoError(t, err)
+	require.EqualValues(t, 1, n, "only the job whose last attempt was this ID")
+	job, err := q.Job(ctx, mine)
+	require.NoError(t, err)
+	require.Equal(t, "available", string(job.State))
+	job, err = q.Job(ctx, theirs)
+	require.NoError(t, err)
+	require.Equal(t, "running", string(job.State), "host-b may be alive: River's rescuer decides")
 }
 
 func TestOpenRedactsPassword(t *testing.T) {

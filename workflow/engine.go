@@ -100,6 +100,12 @@ type Options struct {
 	// tests (explore, code, revise, CI); its error ends the run with the
 	// error's text as the comment (the server's free-space floor).
 	Preflight func(ctx context.Context) error
+	// ReplicaID names this process among the replicas working one
+	// PostgreSQL database, the same across its restarts (bot serve: the
+	// host name and listen port). Jobs the previous process with this ID
+	// left running resume at Start instead of after RescueAfter. Two live
+	// processes must never share one; "" means none (a random River ID).
+	ReplicaID string
 	// Sessions, when set, records each run's session in the store
 	// (recording.go); nil records nothing.
 	Sessions *Sessions
@@ -202,7 +208,7 @@ func New(d Deps, o Options) (*Engine, error) {
 		PeriodicJobs: periodicJobs(o),
 	}
 	if d.Store.Dialect() == store.Postgres {
-		qo.RescueAfter = o.RescueAfter
+		qo.RescueAfter, qo.ID = o.RescueAfter, o.ReplicaID
 	}
 	q, err := d.Store.NewQueue(qo)
 	if err != nil {
@@ -214,12 +220,11 @@ func New(d Deps, o Options) (*Engine, error) {
 
 // Start resumes work left by a previous process and starts working jobs.
 func (e *Engine) Start(ctx context.Context) error {
-	if e.d.Store.Dialect() == store.SQLite {
-		// One process works a SQLite database: every running job is an
-		// orphan of the last one, and so are the leases they held.
-		if err := e.releaseOrphanLeases(ctx); err != nil {
-			return err
-		}
+	// Jobs left running by this process's previous life (on SQLite, by
+	// any process: one works the database) are orphans, and so are the
+	// issue leases they held.
+	if err := e.releaseOrphanLeases(ctx); err != nil {
+		return err
 	}
 	n, err := e.queue.RequeueOrphans(ctx)
 	if err != nil {
@@ -241,7 +246,7 @@ func (e *Engine) releaseOrphanLeases(ctx context.Context) error {
 	}
 	for _, j := range jobs {
 		var a StageArgs
-		if json.Unmarshal(j.EncodedArgs, &a) != nil {
+		if !e.queue.Orphan(j) || json.Unmarshal(j.EncodedArgs, &a) != nil {
 			continue
 		}
 		run, err := e.d.Store.Run(ctx, a.RunID)
