@@ -134,6 +134,24 @@ func TestImplementThreeFiles(t *testing.T) {
 	require.Equal(t, "go build . ./calc", res.Checks[0].Command)
 	require.Equal(t, "go vet . ./calc", res.Checks[1].Command)
 	t.Logf("transcript: %s", kinds(res))
+	// Every item's prompt starts with the same task and plan, so a
+	// provider's prefix cache serves them; what differs comes after.
+	var firsts []string
+	for _, r := range srv.Requests() {
+		for _, m := range r.Messages {
+			if m.Role == llm.User {
+				firsts = append(firsts, m.Content)
+				break
+			}
+		}
+	}
+	require.Len(t, firsts, 3)
+	stable := firsts[0][:strings.Index(firsts[0], "# Your item:")]
+	require.Contains(t, stable, "- calc/sub_test.go (add)\n")
+	for _, f := range firsts[1:] {
+		require.True(t, strings.HasPrefix(f, stable), "an item's prompt does not start with the task and plan:\n%s", f)
+	}
+	require.Contains(t, firsts[2], "# Your item: main.go (modify)\nItem 3 of 3. calc/calc.go: done. calc/sub_test.go: done.\n")
 }
 
 func TestImplementMalformedThenCorrected(t *testing.T) {

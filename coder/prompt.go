@@ -82,10 +82,12 @@ func quote(s string) string {
 	return strings.Join(lines, "\n")
 }
 
-// planLine is one plan item as listed in every item prompt.
+// planLine is one plan item as listed in every item prompt. The list
+// (path and action) is the same in every item's prompt, so a provider's
+// prefix cache serves it with the task above it; what changes from item to
+// item (which one this is, the status of earlier ones) comes after it.
 type planLine struct {
 	Path, Action, Status string
-	Current              bool
 }
 
 // itemPrompt is the data of prompts/item.tmpl.
@@ -94,6 +96,7 @@ type itemPrompt struct {
 	Current, Desired []string
 	Plan             []planLine
 	Path, Action     string
+	Number           int // this item's place in Plan, from 1
 	Reason           string
 	Steps            []string
 	View             fileView

@@ -166,12 +166,12 @@ func (r *run) itemPrompt(i int) (string, error) {
 	f := focusOf(append(steps, it.Reason)...)
 	ip := itemPrompt{
 		Topic: r.spec.Topic, Current: r.spec.Current, Desired: r.spec.Desired,
-		Path: p, Action: string(it.Action), Reason: it.Reason, Steps: steps,
+		Path: p, Action: string(it.Action), Number: i + 1, Reason: it.Reason, Steps: steps,
 		View: buildView(p, data, exists, f, r.c.opts.MaxFileLines),
 	}
 	for j, o := range r.plan.Items {
-		pl := planLine{Path: o.Path, Action: string(o.Action), Current: j == i}
-		if j < len(r.res.Items) {
+		pl := planLine{Path: o.Path, Action: string(o.Action)}
+		if j < len(r.res.Items) && j != i {
 			pl.Status = r.res.Items[j].Status
 		}
 		ip.Plan = append(ip.Plan, pl)

@@ -78,6 +78,12 @@ func renderLog(msgs []llm.Message, room int) string {
 		}
 	}
 	share := max(room/max(results, 1), 40)
+	return cutTokens(renderSteps(msgs, share), max(room, 40), "earlier log cut")
+}
+
+// renderSteps writes turns as plain text, each tool result cut to share
+// tokens; a turn's text depends only on that turn and share.
+func renderSteps(msgs []llm.Message, share int) string {
 	var b strings.Builder
 	for _, m := range msgs {
 		switch m.Role {
@@ -92,7 +98,7 @@ func renderLog(msgs []llm.Message, room int) string {
 			b.WriteString("I saw:\n" + cutTokens(m.Content, share, "cut") + "\n")
 		}
 	}
-	return cutTokens(strings.TrimRight(b.String(), "\n"), max(room, 40), "earlier log cut")
+	return strings.TrimRight(b.String(), "\n")
 }
 
 // decodeJSON reads one JSON object from a model reply, tolerating a code

@@ -209,3 +209,32 @@ func TestObserverBudget(t *testing.T) {
 		t.Errorf("observer called %d times, budget 1", n)
 	}
 }
+
+// The observer's log grows append-only while it fits its room: each step
+// renders the same in every later request, so a provider's prefix cache
+// serves all but the newest steps. Past the room it still fits.
+func TestObserverLogIsAppendOnly(t *testing.T) {
+	t.Parallel()
+	var log []llm.Message
+	for i := range 8 {
+		log = append(log,
+			llm.Message{Role: llm.Assistant, ToolCalls: []llm.ToolCall{{ID: fmt.Sprint(i), Name: "read_file",
+				Arguments: fmt.Sprintf(`{"path":"f%d.go"}`, i)}}},
+			llm.Message{Role: llm.ToolRole, ToolCallID: fmt.Sprint(i), Content: strings.Repeat(fmt.Sprintf("line %d of a long file\n", i), 300)})
+	}
+	const room = 6000
+	prev := ""
+	for k := 2; k <= len(log); k += 2 {
+		got := observerLog(log[:k], room)
+		if n := llm.CountText(got); n > room {
+			t.Fatalf("%d steps: %d tokens, room %d", k/2, n, room)
+		}
+		if llm.CountText(renderSteps(log[:k], observerShare)) <= room && !strings.HasPrefix(got, prev) {
+			t.Fatalf("%d steps: the earlier request's log is not a prefix of this one:\nearlier: %.300q\nnow:     %.300q", k/2, prev, got)
+		}
+		prev = got
+	}
+	if !strings.Contains(prev, "earlier log cut") && llm.CountText(renderSteps(log, observerShare)) > room {
+		t.Errorf("past its room the log is cut")
+	}
+}

@@ -50,7 +50,7 @@ func (s *session) observeTrajectory(ctx context.Context, st *llm.State) error {
 		// The record lives in the task message since the compression.
 		log = append([]llm.Message{{Role: llm.User, Content: s.rec.render(s.opts.RecordTokens)}}, log...)
 	}
-	b.WriteString(renderLog(log, max(room, 200)))
+	b.WriteString(observerLog(log, max(room, 200)))
 	req := llm.Request{Role: llm.RoleObserver, JSON: true, Messages: []llm.Message{
 		{Role: llm.System, Content: prompt("observer.md")}, {Role: llm.User, Content: b.String()}}}
 	s.observed++
@@ -81,6 +81,22 @@ func (s *session) observeTrajectory(ctx context.Context, st *llm.State) error {
 	}
 	s.emit(Event{Kind: EventObserver, Step: s.step, Usage: resp.Usage, Detail: detail})
 	return nil
+}
+
+// observerShare bounds each tool result in the observer's log. A fixed
+// bound renders every step the same from one observer call to the next,
+// so the observer's request grows append-only and a provider's prefix
+// cache serves all but its newest steps; a share that shrank as steps came
+// rewrote every earlier result at each call.
+const observerShare = 400
+
+// observerLog renders log for the observer within room tokens: each result
+// cut to observerShare while that fits, else to an equal share of room.
+func observerLog(log []llm.Message, room int) string {
+	if text := renderSteps(log, observerShare); llm.CountText(text) <= room {
+		return text
+	}
+	return renderLog(log, room)
 }
 
 // withNote adds a note for the model after the newest message without
