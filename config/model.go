@@ -103,7 +103,7 @@ func (m *Model) validate(requireName bool) []error {
 		}
 	}
 	for model, s := range m.Prices {
-		if _, err := parsePrice(s); err != nil {
+		if _, err := ParsePrice(s); err != nil {
 			bad("PRICES", fmt.Sprintf("model %q: %v", model, err))
 		}
 	}
@@ -153,8 +153,8 @@ func checkProtocol(name, what string, p llm.Protocol, bad func(name, why string)
 
 func validTemperature(t float64) bool { return t >= 0 && t <= 2 }
 
-// parsePrice reads "IN/OUT" or "IN/OUT/CACHED" (USD per million tokens).
-func parsePrice(s string) (llm.Price, error) {
+// ParsePrice reads "IN/OUT" or "IN/OUT/CACHED" (USD per million tokens).
+func ParsePrice(s string) (llm.Price, error) {
 	parts := strings.Split(s, "/")
 	if len(parts) < 2 || len(parts) > 3 {
 		return llm.Price{}, errors.New(`want "IN/OUT" or "IN/OUT/CACHED", USD per million tokens`)

@@ -132,7 +132,7 @@ func (m *Model) addPrices(prices map[string]llm.Price, names ...string) map[stri
 		out = map[string]llm.Price{}
 	}
 	for model, s := range m.Prices {
-		if p, err := parsePrice(s); err == nil { // validate reported bad entries
+		if p, err := ParsePrice(s); err == nil { // validate reported bad entries
 			out[model] = p
 		}
 	}

@@ -123,8 +123,12 @@ func usageNote(r Result) string {
 	if u.PromptTokens == 0 && u.CompletionTokens == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" [prompt %s, cached %s, uncached %s, completion %s tokens]", kilo(u.PromptTokens),
-		kilo(u.CachedTokens), kilo(u.PromptTokens-u.CachedTokens), kilo(u.CompletionTokens))
+	cost := ""
+	if r.Cost > 0 {
+		cost = fmt.Sprintf(", $%.4f", r.Cost)
+	}
+	return fmt.Sprintf(" [prompt %s, cached %s, uncached %s, completion %s tokens%s]", kilo(u.PromptTokens),
+		kilo(u.CachedTokens), kilo(u.PromptTokens-u.CachedTokens), kilo(u.CompletionTokens), cost)
 }
 
 // kilo writes a token count as 950, 12.3k or 4.5M.

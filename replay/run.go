@@ -80,6 +80,9 @@ type Runner struct {
 	// Verdicts, when set, reuses the test run of a tree already judged
 	// (--verdicts).
 	Verdicts *TreeVerdicts
+	// Price, when set, prices every result's tokens (--price), those read
+	// from Out included, so a finished run can be priced again.
+	Price *llm.Price
 }
 
 // Run replays instances not already in Out and returns every instance's
@@ -99,7 +102,7 @@ func (r *Runner) Run(ctx context.Context, instances []Instance) ([]Result, error
 	var todo []int
 	for i := range instances {
 		if res, ok := prior[instances[i].ID]; ok {
-			results[i] = res
+			results[i] = r.priced(res)
 			continue
 		}
 		todo = append(todo, i)
@@ -118,6 +121,7 @@ func (r *Runner) Run(ctx context.Context, instances []Instance) ([]Result, error
 			if gctx.Err() != nil {
 				return gctx.Err() // cut short: not recorded, redone on resume
 			}
+			res = r.priced(res)
 			results[i] = res
 			if r.Progress != nil {
 				r.Progress.Done(res)
@@ -129,6 +133,14 @@ func (r *Runner) Run(ctx context.Context, instances []Instance) ([]Result, error
 		return results, err
 	}
 	return results, ctx.Err()
+}
+
+// priced is res with its cost at Price, when set.
+func (r *Runner) priced(res Result) Result {
+	if r.Price != nil {
+		res.Cost = r.Price.Cost(res.Usage)
+	}
+	return res
 }
 
 // One replays one instance in a fresh clone and judges it.

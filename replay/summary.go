@@ -108,10 +108,10 @@ func sessionSummary(w io.Writer, results []Result) {
 // served, the rest, and completion, per instance on average.
 func usageSummary(w io.Writer, results []Result) {
 	var u llm.Usage
-	n := 0
+	n, cost := 0, 0.0
 	for _, r := range results {
 		if r.Usage.PromptTokens+r.Usage.CompletionTokens > 0 {
-			u, n = u.Add(r.Usage), n+1
+			u, n, cost = u.Add(r.Usage), n+1, cost+r.Cost
 		}
 	}
 	if n == 0 {
@@ -120,6 +120,9 @@ func usageSummary(w io.Writer, results []Result) {
 	fmt.Fprintf(w, "\ntokens over %d instances: prompt %s (cached %s, %.1f%%; uncached %s, %s per instance), completion %s\n",
 		n, kilo(u.PromptTokens), kilo(u.CachedTokens), pct(u.CachedTokens, u.PromptTokens), kilo(u.PromptTokens-u.CachedTokens),
 		kilo((u.PromptTokens-u.CachedTokens)/n), kilo(u.CompletionTokens))
+	if cost > 0 {
+		fmt.Fprintf(w, "cost: $%.2f ($%.4f per instance)\n", cost, cost/float64(n))
+	}
 }
 
 // faultSummary totals what the oracle's injected faults cost (--faults):

@@ -2,6 +2,9 @@ package replay
 
 import (
 	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -30,4 +33,33 @@ func TestUsageInLinesAndSummary(t *testing.T) {
 	Summary(&sum, results)
 	require.Contains(t, sum.String(),
 		"tokens over 2 instances: prompt 100.0k (cached 70.0k, 70.0%; uncached 30.0k, 15.0k per instance), completion 4.0k\n")
+}
+
+// TestPriceAppliesToEveryResult: --price prices each result, those already
+// in the results file included, and the summary totals the cost.
+func TestPriceAppliesToEveryResult(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "results.jsonl")
+	var file bytes.Buffer
+	for _, r := range []Result{
+		{ID: "a__b-1", Status: StatusResolved, Usage: llm.Usage{PromptTokens: 1_000_000, CachedTokens: 800_000, CompletionTokens: 10_000}},
+		{ID: "a__b-2", Status: StatusResolved, Usage: llm.Usage{PromptTokens: 200_000, CompletionTokens: 5_000}, Cost: 99},
+	} {
+		b, err := json.Marshal(r)
+		require.NoError(t, err)
+		file.Write(append(b, '\n'))
+	}
+	require.NoError(t, os.WriteFile(out, file.Bytes(), 0o644))
+	r := &Runner{Out: out, Price: &llm.Price{Prompt: 2, Completion: 8, Cached: 0.5}}
+	results, err := r.Run(t.Context(), []Instance{{ID: "a__b-1"}, {ID: "a__b-2"}})
+	require.NoError(t, err)
+	// 200k uncached × $2 + 800k cached × $0.5 + 10k × $8 per million.
+	require.InDelta(t, 0.4+0.4+0.08, results[0].Cost, 1e-9)
+	require.InDelta(t, 0.4+0.04, results[1].Cost, 1e-9, "the price given now, not the one recorded")
+	var sum bytes.Buffer
+	Summary(&sum, results)
+	require.Contains(t, sum.String(), "cost: $1.32 ($0.6600 per instance)\n")
+	var lines bytes.Buffer
+	(&Lines{W: &lines}).Done(results[0])
+	require.Contains(t, lines.String(), "completion 10.0k tokens, $0.8800]")
 }

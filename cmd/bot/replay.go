@@ -14,6 +14,7 @@ import (
 	"github.com/issuesmith/issuesmith/coder"
 	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/internal/sandbox"
+	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/replay"
 	"github.com/issuesmith/issuesmith/replay/oracle"
 )
@@ -21,7 +22,7 @@ import (
 // replayFlags are the command line of `bot replay`.
 type replayFlags struct {
 	instances, repos, model, out, only, workdir, faults string
-	cacheDir, cacheBudget, verdicts, sessions           string
+	cacheDir, cacheBudget, verdicts, sessions, price    string
 	setupHosts                                          []string
 	jobs, limit                                         int
 	testTimeout, stageTimeout                           time.Duration
@@ -65,6 +66,7 @@ func newReplayCmdWith(environ func() []string) *cobra.Command {
 	fl.StringVar(&f.faults, "faults", "", "RATE[,SEED]: with --model oracle, misbehave (cut, empty, reasoning, calls as text, stale SEARCH, ...) at that share of turns")
 	fl.StringSliceVar(&f.setupHosts, "setup-hosts", replay.DefaultSetupHosts, "hosts an instance's setup command may reach through the sandbox's egress proxy (host, host:port or *.domain; the tests reach none)")
 	fl.StringVar(&f.sessions, "sessions", "", "database (SQLite file or PostgreSQL URL) where each instance's run keeps its session, as a run of the App does; read them with bot sessions")
+	fl.StringVar(&f.price, "price", "", "IN/OUT[/CACHED]: USD per million prompt, completion and cached prompt tokens; each result and the summary show the cost at it (results already in --out are priced again)")
 	fl.StringVar(&f.verdicts, "verdicts", "", "file of judged trees (JSON lines): a tree already tested by the same command is judged from it, not tested again")
 	return cmd
 }
@@ -80,6 +82,14 @@ func runReplay(ctx context.Context, f replayFlags, environ []string, stderr, std
 	insts, err := replay.Select(all, f.only, f.limit)
 	if err != nil {
 		return usageErr("--only: %v", err)
+	}
+	var price *llm.Price
+	if f.price != "" {
+		p, err := config.ParsePrice(f.price)
+		if err != nil {
+			return usageErr("--price: %v", err)
+		}
+		price = &p
 	}
 	caches, err := replayCaches(f)
 	if err != nil {
@@ -102,7 +112,7 @@ func runReplay(ctx context.Context, f replayFlags, environ []string, stderr, std
 	tests.SetupHosts = f.setupHosts
 	fmt.Fprintln(stderr, "replay:", how)
 	r := &replay.Runner{Repos: f.repos, Solver: solver, Tests: *tests, Jobs: f.jobs, Out: f.out,
-		WorkDir: f.workdir, StageTimeout: 3 * f.stageTimeout, Progress: replay.ProgressFor(stderr)}
+		WorkDir: f.workdir, StageTimeout: 3 * f.stageTimeout, Progress: replay.ProgressFor(stderr), Price: price}
 	if f.verdicts != "" {
 		v, err := replay.OpenTreeVerdicts(f.verdicts)
 		if err != nil {
