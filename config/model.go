@@ -67,6 +67,10 @@ type Model struct {
 	// NoStreamUsage leaves out stream_options.include_usage, for servers
 	// that reject it (usage is then counted locally).
 	NoStreamUsage bool `env:"NO_STREAM_USAGE"`
+	// CacheMarks lists the roles whose requests mark their stable prefix
+	// with cache_control breakpoints ("all", or "explorer,coder"), for
+	// endpoints that cache only what is marked.
+	CacheMarks []string `env:"CACHE_MARKS"`
 }
 
 // Configured reports whether a model is named at all (ISSUESMITH_MODEL_NAME
@@ -105,6 +109,11 @@ func (m *Model) validate(requireName bool) []error {
 	for model, s := range m.Prices {
 		if _, err := ParsePrice(s); err != nil {
 			bad("PRICES", fmt.Sprintf("model %q: %v", model, err))
+		}
+	}
+	for _, role := range m.CacheMarks {
+		if role != "all" && !knownRoles[role] {
+			bad("CACHE_MARKS", fmt.Sprintf("unknown role %q (known: all, %s)", role, roleList()))
 		}
 	}
 	checkProtocol("PROTOCOL", "", m.Protocol, bad)

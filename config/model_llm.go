@@ -2,6 +2,7 @@ package config
 
 import (
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/issuesmith/issuesmith/llm"
@@ -33,7 +34,7 @@ func (m *Model) LLM() (llm.Config, error) {
 	c := llm.Config{
 		BaseURL: m.BaseURL, APIKey: key, Model: m.Name, Timeout: m.Timeout,
 		Temperature: m.Temperature, MaxTokens: m.MaxCompletionTokens, Protocol: m.Protocol,
-		NoStream: m.NoStream, NoStreamUsage: m.NoStreamUsage,
+		NoStream: m.NoStream, NoStreamUsage: m.NoStreamUsage, CacheMarks: slices.Contains(m.CacheMarks, "all"),
 		Retry:       llm.RetryConfig{MaxAttempts: m.MaxRetries + 1, MaxRetryAfter: m.MaxRetryAfter},
 		SettingName: mc.settingName,
 	}
@@ -119,6 +120,11 @@ func (m *Model) llmRoles() map[llm.Role]llm.RoleConfig {
 	}
 	for role, n := range m.RoleMaxCompletionTokens {
 		edit(role, func(rc *llm.RoleConfig) { rc.MaxTokens = n })
+	}
+	for _, role := range m.CacheMarks {
+		if role != "all" {
+			edit(role, func(rc *llm.RoleConfig) { rc.CacheMarks = true })
+		}
 	}
 	return roles
 }

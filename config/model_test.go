@@ -60,6 +60,12 @@ func TestModelSettingsBecomeLLMConfig(t *testing.T) {
 				c.Temperature, c.MaxTokens, c.NoStream, c.NoStreamUsage = 0.7, 8192, true, true
 				c.Retry, c.Timeout = llm.RetryConfig{MaxAttempts: 1, MaxRetryAfter: 30 * time.Second}, 90*time.Second
 			})},
+		{"cache marks for all roles", []string{"ISSUESMITH_MODEL_CACHE_MARKS=all"},
+			with(func(c *llm.Config) { c.CacheMarks = true })},
+		{"cache marks per role", []string{"ISSUESMITH_MODEL_CACHE_MARKS=explorer,coder"},
+			with(func(c *llm.Config) {
+				c.Roles = map[llm.Role]llm.RoleConfig{llm.RoleExplorer: {CacheMarks: true}, llm.RoleCoder: {CacheMarks: true}}
+			})},
 		{"default prices cover every model named", []string{"ISSUESMITH_MODEL_ROLES=planner:big",
 			"ISSUESMITH_MODEL_INPUT_PRICE=0.5", "ISSUESMITH_MODEL_OUTPUT_PRICE=2", "ISSUESMITH_MODEL_CACHED_PRICE=0.05"},
 			with(func(c *llm.Config) {
@@ -102,6 +108,7 @@ func TestModelValidationNamesVariables(t *testing.T) {
 		{"protocol per model without =", "ISSUESMITH_MODEL_PROTOCOLS=llama3:text", "ISSUESMITH_MODEL_PROTOCOLS: want a comma-separated list of KEY=VALUE pairs"},
 		{"protocol per role", "ISSUESMITH_MODEL_ROLE_PROTOCOLS=coder:xml", "ISSUESMITH_MODEL_ROLE_PROTOCOLS: role coder: want"},
 		{"protocol for an unknown role", "ISSUESMITH_MODEL_ROLE_PROTOCOLS=reviewer:text", `ISSUESMITH_MODEL_ROLE_PROTOCOLS: unknown role "reviewer"`},
+		{"cache marks for an unknown role", "ISSUESMITH_MODEL_CACHE_MARKS=coder,reviewer", `ISSUESMITH_MODEL_CACHE_MARKS: unknown role "reviewer"`},
 		{"temperature range", "ISSUESMITH_MODEL_TEMPERATURE=3", "ISSUESMITH_MODEL_TEMPERATURE: must be between 0 and 2"},
 		{"temperature not a number", "ISSUESMITH_MODEL_TEMPERATURE=warm", "ISSUESMITH_MODEL_TEMPERATURE: want a number"},
 		{"role temperature", "ISSUESMITH_MODEL_ROLE_TEMPERATURES=planner:-1", "ISSUESMITH_MODEL_ROLE_TEMPERATURES: role planner: must be between 0 and 2"},

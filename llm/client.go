@@ -165,7 +165,7 @@ func (c *Client) Check(ctx context.Context, role Role) error {
 func (c *Client) attempt(ctx context.Context, r resolved, req Request) (*Response, error) {
 	oreq, patches := c.buildRequest(r, req)
 	if h, _ := ctx.Value(hintKey{}).(*hint); h != nil {
-		h.patches = patches
+		h.patches, h.cacheMarks = patches, r.cacheMarks
 	}
 	if c.noJSONMode.Load() {
 		oreq.ResponseFormat = nil

@@ -168,9 +168,10 @@ func patchBody(body []byte, patches []extraPatch) ([]byte, error) {
 	return json.Marshal(req)
 }
 
-// patchRequest rewrites an outgoing request's body with the hint's patches.
-func patchRequest(req *http.Request, patches []extraPatch) (*http.Request, error) {
-	if len(patches) == 0 || req.Body == nil || req.Method != http.MethodPost {
+// patchRequest rewrites an outgoing request's body with the hint's patches
+// and, with marks, its cache breakpoints.
+func patchRequest(req *http.Request, patches []extraPatch, marks bool) (*http.Request, error) {
+	if (len(patches) == 0 && !marks) || req.Body == nil || req.Method != http.MethodPost {
 		return req, nil
 	}
 	body, err := io.ReadAll(req.Body)
@@ -178,8 +179,15 @@ func patchRequest(req *http.Request, patches []extraPatch) (*http.Request, error
 	if err != nil {
 		return nil, err
 	}
-	if patched, err := patchBody(body, patches); err == nil {
-		body = patched
+	if len(patches) > 0 {
+		if patched, err := patchBody(body, patches); err == nil {
+			body = patched
+		}
+	}
+	if marks {
+		if marked, err := markCache(body); err == nil {
+			body = marked
+		}
 	}
 	req = req.Clone(req.Context())
 	req.Body = io.NopCloser(bytes.NewReader(body))

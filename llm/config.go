@@ -58,6 +58,12 @@ type Config struct {
 	NoStreamUsage bool `json:"no_stream_usage,omitempty" yaml:"no_stream_usage,omitempty"`
 	// Retry governs retries of transient failures.
 	Retry RetryConfig `json:"retry,omitempty" yaml:"retry,omitempty"`
+	// CacheMarks marks each request's stable prefix with Anthropic-style
+	// cache_control breakpoints (cache_marks.go), for endpoints that cache
+	// only what is marked (Anthropic models through OpenRouter, LiteLLM or
+	// Anthropic's OpenAI layer). Providers that cache prefixes by
+	// themselves (OpenAI, DeepSeek, vLLM) need none.
+	CacheMarks bool `json:"cache_marks,omitempty" yaml:"cache_marks,omitempty"`
 
 	// SettingName maps this package's setting keys (base_url, api_key,
 	// model, roles.<role>.model, timeout, retry.max_retry_after, ...) to
@@ -82,7 +88,9 @@ type Config struct {
 
 // RoleConfig is the per-role part of Config. Zero fields inherit.
 type RoleConfig struct {
-	Model       string   `json:"model,omitempty" yaml:"model,omitempty"`
+	Model string `json:"model,omitempty" yaml:"model,omitempty"`
+	// CacheMarks turns Config.CacheMarks on for this role only.
+	CacheMarks  bool     `json:"cache_marks,omitempty" yaml:"cache_marks,omitempty"`
 	Temperature float32  `json:"temperature,omitempty" yaml:"temperature,omitempty"`
 	MaxTokens   int      `json:"max_tokens,omitempty" yaml:"max_tokens,omitempty"`
 	Protocol    Protocol `json:"protocol,omitempty" yaml:"protocol,omitempty"`
@@ -233,6 +241,7 @@ type resolved struct {
 	maxTokens   int
 	protocol    Protocol
 	price       Price
+	cacheMarks  bool
 }
 
 func (c Config) resolve(r Role) (resolved, error) {
@@ -263,6 +272,7 @@ func (c Config) resolve(r Role) (resolved, error) {
 		out.protocol = ProtocolTools
 	}
 	out.price = c.Prices[out.model]
+	out.cacheMarks = c.CacheMarks || rc.CacheMarks
 	return out, nil
 }
 

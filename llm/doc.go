@@ -22,6 +22,8 @@
 // and missing tool support are named errors. AnswerText is the one rule for
 // reasoning left in a reply's text; the roles use it. Agent.Reminder ends
 // every request with the role's reply form, never kept in the history.
+// Config.CacheMarks adds cache_control breakpoints to the stable prefix
+// (cache_marks.go) for endpoints that cache only what is marked.
 //
 // It must never import other issuesmith packages (internal/clip, a leaf,
 // is the one exception), read environment

@@ -31,6 +31,8 @@ type hint struct {
 	retryAfterMS string
 	// patches add provider fields to the request body (client_wire.go).
 	patches []extraPatch
+	// cacheMarks marks the body's stable prefix (cache_marks.go).
+	cacheMarks bool
 	// body, when set, receives a copy of a plain JSON response body.
 	body *bytes.Buffer
 }
@@ -52,7 +54,7 @@ func (t *hintTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if h != nil {
 		var err error
-		if req, err = patchRequest(req, h.patches); err != nil {
+		if req, err = patchRequest(req, h.patches, h.cacheMarks); err != nil {
 			return nil, err
 		}
 	}
