@@ -50,3 +50,22 @@ func TestExploreSubmoduleIsAResultNotAnError(t *testing.T) {
 		t.Errorf("spec = %+v", res.Spec)
 	}
 }
+
+// A missing path's suggestions never point into a checked-out submodule.
+func TestDidYouMeanSkipsSubmodules(t *testing.T) {
+	t.Parallel()
+	sm := gittest.NewSubmodule(t, map[string]string{"docs/lib.txt": "ours\n"}, "integration")
+	ws := openWS(t, sm.Dir)
+	srv, client := scripted(t, llmtest.Script{
+		llmtest.Call("read_file", `{"path":"lib.txt"}`),
+		llmtest.Call("submit_spec", `{"topic":"t","current":[],"desired":[],"files":[{"path":"docs/lib.txt","action":"modify","reason":"r"}]}`).
+			When(llmtest.Expect{ToolResult: "error:"}),
+	})
+	if _, err := New(client, ws, nil, Options{NoObserver: true}).Explore(t.Context(), Issue{Title: "x", Body: "y"}); err != nil {
+		t.Fatal(err)
+	}
+	got := srv.Requests()[1].Last().Content
+	if !strings.Contains(got, "Did you mean: docs/lib.txt?") {
+		t.Errorf("read_file lib.txt = %q, want the repository's own docs/lib.txt only", got)
+	}
+}
