@@ -15,7 +15,7 @@ import (
 // repository pinned at a commit (a gitlink), whose folder is empty in a
 // fresh clone. The bot cannot read or change it; a model that names one is
 // told so (IsModelError).
-var ErrSubmodule = errors.New("git submodule: the bot cannot read or change it")
+var ErrSubmodule = errors.New("the bot cannot read or change a git submodule")
 
 // submoduleListTimeout bounds the one `git ls-files` a Workspace runs to
 // find its submodules.
@@ -63,10 +63,10 @@ func (w *Workspace) InSubmodule(p string) string {
 // sub or lies in it: what the path is and why the bot leaves it alone.
 func SubmoduleError(rel, sub string) error {
 	if rel == sub {
-		return fmt.Errorf("%q is a git submodule (a pointer to a commit of another repository, empty in this checkout), "+
+		return fmt.Errorf("%q is a git submodule (a pointer to a commit of another repository), "+
 			"not a folder of this repository: %w", rel, ErrSubmodule)
 	}
-	return fmt.Errorf("%q lies in the git submodule %q (another repository, pinned at a commit and empty in this checkout): %w",
+	return fmt.Errorf("%q lies in the git submodule %q (another repository, pinned at a commit): %w",
 		rel, sub, ErrSubmodule)
 }
 
