@@ -35,8 +35,9 @@
 // also hands to the edit engine (edit.ApplyIn).
 //
 // It must never write outside the workspace, outside the approved plan's
-// files, through a symbolic link or to a blocked path (whatever the model
-// asks), never run repository commands unless Options.RunCommands is set,
+// files, through a symbolic link, to a blocked path or into a git
+// submodule (a plan item naming one is blocked with why; the edit engine
+// refuses a block there with edit.ReasonSubmodule) whatever the model asks, never run repository commands unless Options.RunCommands is set,
 // never pass the bot's environment (keys, tokens) to a command, and never
 // commit, push or talk to GitHub: the caller does that with the change set
 // it returns.

@@ -41,6 +41,9 @@ func (c *Coder) newRun(ws *repo.Workspace, spec *work.Spec, plan *work.Plan) (*r
 		allowed: map[string]bool{}, res: &Result{}, statuses: plan.Pending(), start: time.Now()}
 	for _, it := range plan.Items {
 		p := cleanRel(it.Path)
+		if ws.InSubmodule(p) != "" {
+			continue // never written: doItem says why (blockedWhy)
+		}
 		r.allowed[p] = true
 		// Every plan path is snapshotted before anything is written, so the
 		// change set and rollbacks are relative to the start of the run.
@@ -66,7 +69,11 @@ func (r *run) isBlocked(p string) bool {
 
 // blockedWhy says why the item path p may not be written, or "".
 func (r *run) blockedWhy(p string) string {
-	switch {
+	switch sub := r.ws.InSubmodule(p); {
+	case sub == p:
+		return "path is a git submodule (a pointer to a commit of another repository); the bot cannot change it"
+	case sub != "":
+		return "path lies in the git submodule " + sub + " (another repository, pinned at a commit); the bot cannot change its files"
 	case r.c.isBlocked(p):
 		return "path matches a blocked pattern; the bot never writes it"
 	case r.tree.viaSymlink(p):

@@ -209,7 +209,8 @@ func (s *session) apply(ctx context.Context, text, defPath string) (string, erro
 		}
 		snaps[p] = sn
 	}
-	rep, err := edit.ApplyIn(r.tree.root, text, edit.Options{Path: defPath, Partial: true, Blocked: r.isBlocked, NoLineRanges: r.c.opts.NoLineEdits})
+	rep, err := edit.ApplyIn(r.tree.root, text, edit.Options{Path: defPath, Partial: true, Blocked: r.isBlocked,
+		NoLineRanges: r.c.opts.NoLineEdits, Submodules: r.ws.Submodules()})
 	if err != nil {
 		return "", fmt.Errorf("apply edits for %s: %w", s.key, err)
 	}
@@ -346,7 +347,7 @@ func (s *session) noteBlocks(rep *edit.Report) string {
 		}
 		refused++
 		reasons = append(reasons, fmt.Sprintf("block %d: %s", b.Index, b.Reason))
-		if b.Reason == edit.ReasonBlocked {
+		if b.Reason == edit.ReasonBlocked || b.Reason == edit.ReasonSubmodule {
 			p := cleanRel(b.Path)
 			why := "outside the approved plan"
 			if w := r.blockedWhy(p); w != "" {

@@ -32,6 +32,9 @@ func (s *session) suggest(p string) []string {
 			if d.IsDir() && skipDirs[d.Name()] {
 				return fs.SkipDir
 			}
+			if d.IsDir() && q != "." && s.e.ws.InSubmodule(q) == q {
+				return fs.SkipDir // another repository: never a path to suggest
+			}
 			if q != "." {
 				s.paths = append(s.paths, q)
 			}

@@ -25,6 +25,11 @@ func (s *session) submitSpecTool() llm.Tool {
 		if err := spec.Validate(); err != nil {
 			return llm.ErrorResult("%v\nFix these and call submit_spec again.", err), nil
 		}
+		if subs := s.submoduleFiles(spec); len(subs) > 0 {
+			return llm.ErrorResult("these paths are git submodules or lie in one (another repository pinned at a commit; "+
+				"the bot cannot change them): %s. Leave them out of files, and say in current or desired what they "+
+				"would need, if anything.", strings.Join(subs, ", ")), nil
+		}
 		if missing := s.missingFiles(spec); len(missing) > 0 {
 			return llm.ErrorResult("these files do not exist in the repository, so they cannot be modified or deleted: %s. "+
 				"Use action add for new files, or correct the paths.", strings.Join(missing, ", ")), nil
@@ -42,6 +47,18 @@ func (s *session) missingFiles(spec *work.Spec) []string {
 			continue
 		}
 		if _, err := s.e.ws.ReadBytes(f.Path); err != nil && isNotExist(err) {
+			out = append(out, f.Path)
+		}
+	}
+	return out
+}
+
+// submoduleFiles lists the spec's files that are, or lie in, a git
+// submodule.
+func (s *session) submoduleFiles(spec *work.Spec) []string {
+	var out []string
+	for _, f := range spec.Files {
+		if s.e.ws.InSubmodule(f.Path) != "" {
 			out = append(out, f.Path)
 		}
 	}

@@ -37,17 +37,23 @@ type Oracle struct {
 func (Oracle) Name() string { return "oracle" }
 
 // Solve reads the gold patch against the clone (still at the base commit),
-// serves the oracle on loopback and runs the pipeline with it.
+// serves the oracle on loopback and runs the pipeline with it. What the
+// oracle leaves out of the gold patch (a submodule's pointer) is named in
+// the solution's Limits.
 func (o Oracle) Solve(ctx context.Context, dir string, in *Instance, gold string) (*Solution, error) {
 	start := time.Now()
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, &StageError{Stage: "oracle", Err: err}
 	}
-	fixes, err := oracle.Fixes(gold, func(p string) ([]byte, error) { return root.ReadFile(p) })
+	fixes, limits, err := oracle.Fixes(gold, func(p string) ([]byte, error) { return root.ReadFile(p) })
 	root.Close()
 	if err != nil {
 		return nil, &StageError{Stage: "oracle", Err: err}
+	}
+	var stated []string
+	for _, l := range limits {
+		stated = append(stated, l.String())
 	}
 	srv, err := oracle.Start(&oracle.Task{Issue: in.ProblemStatement, Fixes: fixes, Faults: o.Faults})
 	if err != nil {
@@ -71,6 +77,7 @@ func (o Oracle) Solve(ctx context.Context, dir string, in *Instance, gold string
 		sol = se.Partial
 	}
 	if sol != nil {
+		sol.Limits = stated
 		sol.Stages = append([]StageWall{{Stage: "oracle", Wall: prep}}, sol.Stages...)
 		st := srv.Stats()
 		sol.Calls = st.Calls

@@ -34,7 +34,7 @@ func (p *Lines) Done(r Result) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done++
-	fmt.Fprintf(p.W, "replay: [%d/%d] %s %s (%.0fs)%s %s\n", p.done, p.total, r.ID, r.Status, r.Wall, faultNote(r)+usageNote(r), r.Reason)
+	fmt.Fprintf(p.W, "replay: [%d/%d] %s %s (%.0fs)%s %s\n", p.done, p.total, r.ID, r.Status, r.Wall, faultNote(r)+usageNote(r), r.Reason+limitNote(r))
 }
 
 // Bar is Progress as a bar redrawn in place on a terminal, with each
@@ -72,7 +72,7 @@ func (p *Bar) Done(r Result) {
 	if r.Status == StatusResolved {
 		p.resolved++
 	}
-	fmt.Fprintf(p.W, "\r\033[K%s %s (%.0fs)%s %s\n", r.ID, r.Status, r.Wall, faultNote(r)+usageNote(r), r.Reason)
+	fmt.Fprintf(p.W, "\r\033[K%s %s (%.0fs)%s %s\n", r.ID, r.Status, r.Wall, faultNote(r)+usageNote(r), r.Reason+limitNote(r))
 	p.draw()
 }
 
@@ -114,6 +114,15 @@ func faultNote(r Result) string {
 	}
 	return fmt.Sprintf(" [%d faults: +%d calls, +%s tokens of %d calls, %s tokens]", f.Injected(), f.ExtraCalls,
 		kilo(f.ExtraTokens), f.Calls, kilo(f.Tokens))
+}
+
+// limitNote is "; limits: a: why; b: why" for a result with stated
+// limits, else "".
+func limitNote(r Result) string {
+	if len(r.Limits) == 0 {
+		return ""
+	}
+	return "; limits: " + strings.Join(r.Limits, "; ")
 }
 
 // usageNote is " [prompt 74.0k, cached 60.2k, uncached 13.8k, completion

@@ -53,8 +53,10 @@ type Result struct {
 	// run of the same tree judged this one: its tests did not run again.
 	Reused string `json:"verdict_reused_from,omitempty"`
 	// SessionBytes is what the run's session stored (--sessions).
-	SessionBytes int64  `json:"session_bytes,omitempty"`
-	At           string `json:"at"`
+	SessionBytes int64 `json:"session_bytes,omitempty"`
+	// Limits name what the solver stated it left out (Solution.Limits).
+	Limits []string `json:"limits,omitempty"`
+	At     string   `json:"at"`
 }
 
 // StageWall is one stage's wall time.

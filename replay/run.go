@@ -41,6 +41,9 @@ type Solution struct {
 	Faults *oracle.Stats
 	// SessionBytes is what the run's session stored (--sessions).
 	SessionBytes int64
+	// Limits name what the solver left out of its work and why (the
+	// oracle: a submodule's pointer in the gold patch).
+	Limits []string
 }
 
 // StageError is a solver's failure in one stage (explore, plan, code, gold).
@@ -215,6 +218,7 @@ func (r *Runner) solve(ctx context.Context, dir string, in *Instance, gold strin
 		res.Stages = append(res.Stages, sol.Stages...)
 		res.Usage, res.Cost = sol.Usage, sol.Cost
 		res.Calls, res.Faults, res.SessionBytes = sol.Calls, sol.Faults, sol.SessionBytes
+		res.Limits = sol.Limits
 	}
 	res.Changed, _ = Changed(ctx, dir)
 	switch {

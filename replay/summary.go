@@ -85,6 +85,22 @@ func Summary(w io.Writer, results []Result) {
 	usageSummary(w, results)
 	faultSummary(w, results)
 	sessionSummary(w, results)
+	limitSummary(w, results)
+}
+
+// limitSummary names the instances whose solver stated a limit (what it
+// left out of its work and why), each with its status.
+func limitSummary(w io.Writer, results []Result) {
+	var lines []string
+	for _, r := range results {
+		if r.ID != "" && len(r.Limits) > 0 {
+			lines = append(lines, fmt.Sprintf("  %s (%s): %s", r.ID, r.Status, strings.Join(r.Limits, "; ")))
+		}
+	}
+	if len(lines) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nstated limits (%d instances):\n%s\n", len(lines), strings.Join(lines, "\n"))
 }
 
 // sessionSummary gives the median and largest session a run stored

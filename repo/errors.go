@@ -66,11 +66,12 @@ func classify(path string, err error) error {
 
 // IsModelError reports whether err is a mistake in the path or arguments a
 // model gave (outside the root, missing, a file where a directory was meant
-// or the reverse, a bad pattern). Callers return such errors to the model as
+// or the reverse, a bad pattern, a git submodule). Callers return such errors to the model as
 // a tool result; every other error is the program's own failure.
 func IsModelError(err error) bool {
 	return errors.Is(err, ErrOutsideRoot) || errors.Is(err, ErrNotExist) ||
-		errors.Is(err, ErrNotDir) || errors.Is(err, ErrIsDir) || errors.Is(err, ErrBadArgument)
+		errors.Is(err, ErrNotDir) || errors.Is(err, ErrIsDir) || errors.Is(err, ErrBadArgument) ||
+		errors.Is(err, ErrSubmodule)
 }
 
 // ErrBadArgument reports a tool argument that cannot be used, such as an

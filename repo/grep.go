@@ -43,7 +43,7 @@ type grepStats struct {
 // Grep searches the files under p.Path for p.Pattern, in parallel, and renders
 // the first matching lines (grep style, "path:line: text", context lines as
 // "path-line- text") with a count of the matches not shown. Ignored files,
-// binary files and files over 32 MB are skipped. Errors satisfying
+// binary files, files over 32 MB and git submodules are skipped. Errors satisfying
 // IsModelError are mistakes to report to the model.
 func (w *Workspace) Grep(ctx context.Context, p GrepParams) (string, error) {
 	re, err := compilePattern(p)

@@ -37,6 +37,9 @@ type dirItem struct {
 // returns the files with matches sorted by path. A start that is a file is
 // searched even if ignored.
 func (g *grepRun) search(ctx context.Context, start string) ([]fileHits, grepStats, error) {
+	if err := g.w.checkSubmodule(start); err != nil {
+		return nil, grepStats{}, err
+	}
 	st, err := g.w.stat(start)
 	if err != nil {
 		return nil, grepStats{}, err
@@ -86,7 +89,7 @@ func (g *grepRun) work(ctx context.Context) {
 }
 
 // searchDir lists one directory, queues its subdirectories and searches its
-// files, honouring ignore rules, skipDirs and the globs. A directory that
+// files, honouring ignore rules, skipDirs, git submodules and the globs. A directory that
 // cannot be opened under the root (it vanished, or a symlink leads out) is
 // skipped.
 func (g *grepRun) searchDir(it dirItem, sc *scratch, st *grepStats, out []fileHits) []fileHits {
@@ -106,7 +109,7 @@ func (g *grepRun) searchDir(it dirItem, sc *scratch, st *grepStats, out []fileHi
 		rel := path.Join(it.rel, e.Name())
 		switch {
 		case e.IsDir():
-			if !skipDirs[e.Name()] && !ig.ignored(rel, true) && (g.exclude.empty() || !g.exclude.match(rel)) {
+			if !skipDirs[e.Name()] && !g.w.isSubmodule(rel) && !ig.ignored(rel, true) && (g.exclude.empty() || !g.exclude.match(rel)) {
 				g.q.push(dirItem{rel: rel, ig: ig})
 			}
 		case e.Type().IsRegular():

@@ -31,13 +31,15 @@ type dirNode struct {
 	name     string
 	dir      bool
 	link     string // symlink target, if the entry is a symlink
+	sub      bool   // a git submodule's folder (never entered)
 	children []*dirNode
 	files    int // files below a folded directory
 	dirs     int // directories below a folded directory
 }
 
 // ListDir renders the tree under p.Path down to p.Depth levels, honouring
-// .gitignore and skipping .git, vendor/ and node_modules/. Folders at the depth
+// .gitignore and skipping .git, vendor/ and node_modules/; a git submodule's
+// folder is listed, marked as one, and not entered. Folders at the depth
 // limit are folded and show how many files and folders they hold. Errors
 // satisfying IsModelError are mistakes to report to the model.
 func (w *Workspace) ListDir(ctx context.Context, p ListDirParams) (string, error) {
@@ -50,6 +52,9 @@ func (w *Workspace) ListDir(ctx context.Context, p ListDirParams) (string, error
 		depth = DefaultListDepth
 	}
 	depth = min(depth, MaxListDepth)
+	if err := w.checkSubmodule(start); err != nil {
+		return "", err
+	}
 	st, err := w.stat(start)
 	if err != nil {
 		return "", err
@@ -101,7 +106,7 @@ func (tb *treeBuilder) add(rel string, d fs.DirEntry) error {
 		}
 		return nil
 	}
-	n := &dirNode{name: d.Name(), dir: d.IsDir()}
+	n := &dirNode{name: d.Name(), dir: d.IsDir(), sub: d.IsDir() && tb.w.isSubmodule(rel)}
 	if d.Type()&fs.ModeSymlink != 0 {
 		n.link = tb.w.linkTarget(rel)
 	}
@@ -160,13 +165,15 @@ func renderTree(top *dirNode, depth, files, dirs int) string {
 }
 
 // describeNode renders one entry: a file name, "dir/" with its counts when
-// folded, or "name -> target" for a symlink.
+// folded, "name -> target" for a symlink, or a submodule's folder marked.
 func describeNode(n *dirNode, atLimit bool) string {
 	switch {
 	case n.link != "":
 		return n.name + " -> " + n.link
 	case !n.dir:
 		return n.name
+	case n.sub:
+		return n.name + "/ (git submodule: another repository pinned at a commit; the bot cannot read or change it)"
 	case atLimit && n.files+n.dirs > 0:
 		return fmt.Sprintf("%s/ (%s)", n.name, counts(n.files, n.dirs))
 	case len(n.children) == 0 && n.files+n.dirs == 0:

@@ -33,11 +33,15 @@ type ReadFileParams struct {
 
 // ReadFile returns a line-numbered window of a text file: at most 250 lines
 // from p.Offset, headed by "lines X–Y of N" and followed by how to read more.
-// Binary and huge files are described rather than dumped. Errors satisfying
+// Binary and huge files are described rather than dumped; a path in a git
+// submodule is ErrSubmodule. Errors satisfying
 // IsModelError are mistakes to report to the model.
 func (w *Workspace) ReadFile(ctx context.Context, p ReadFileParams) (string, error) {
 	rel, err := Clean(p.Path)
 	if err != nil {
+		return "", err
+	}
+	if err := w.checkSubmodule(rel); err != nil {
 		return "", err
 	}
 	f, err := w.open(rel)

@@ -84,10 +84,14 @@ func (w *Workspace) newIgnorer(start string) *ignorer {
 var errSkipRest = errors.New("skip rest")
 
 // walk visits start (a clean relative path) and everything below it in
-// lexical order, skipping ignored entries and skipDirs below start. Symlinks
-// are reported but never followed. fn may return fs.SkipDir for a directory,
-// or errSkipRest to end the walk.
+// lexical order, skipping ignored entries and skipDirs below start. A git
+// submodule's folder is visited but never entered; a start in a submodule is
+// ErrSubmodule. Symlinks are reported but never followed. fn may return
+// fs.SkipDir for a directory, or errSkipRest to end the walk.
 func (w *Workspace) walk(ctx context.Context, start string, fn func(rel string, d fs.DirEntry) error) error {
+	if err := w.checkSubmodule(start); err != nil {
+		return err
+	}
 	ig := w.newIgnorer(start)
 	err := fs.WalkDir(w.root.FS(), start, func(rel string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -109,6 +113,12 @@ func (w *Workspace) walk(ctx context.Context, start string, fn func(rel string, 
 				}
 				return nil
 			}
+		}
+		if d.IsDir() && w.isSubmodule(rel) {
+			if err := fn(rel, d); err != nil {
+				return err
+			}
+			return fs.SkipDir
 		}
 		if d.IsDir() {
 			ig.load(w, rel, path.Join(rel, ".gitignore"))

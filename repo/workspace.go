@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Workspace is a read-only view of one checkout, confined to its root with
@@ -19,6 +20,10 @@ import (
 type Workspace struct {
 	dir  string
 	root *os.Root
+
+	subOnce sync.Once // Submodules
+	subs    []string
+	subSet  map[string]bool
 }
 
 // OpenWorkspace opens dir (which must be an existing directory) as a
@@ -78,7 +83,8 @@ func Clean(p string) (string, error) {
 
 // Files lists the repository's regular files as sorted repo-relative slash
 // paths, honouring .gitignore files (nested ones too) and .git/info/exclude,
-// and skipping .git, vendor/ and node_modules/. Symlinks are not listed.
+// and skipping .git, vendor/, node_modules/ and git submodules. Symlinks are
+// not listed.
 func (w *Workspace) Files(ctx context.Context) ([]string, error) {
 	var files []string
 	err := w.walk(ctx, ".", func(rel string, d fs.DirEntry) error {
@@ -98,11 +104,14 @@ func (w *Workspace) Files(ctx context.Context) ([]string, error) {
 const MaxFileBytes = 32 << 20
 
 // ReadBytes returns the whole content of the file at the repo-relative path p.
-// It fails with ErrOutsideRoot, ErrNotExist or ErrIsDir for model-fixable
-// mistakes, and with ErrBadArgument for a file over MaxFileBytes.
+// It fails with ErrOutsideRoot, ErrNotExist, ErrIsDir or ErrSubmodule for
+// model-fixable mistakes, and with ErrBadArgument for a file over MaxFileBytes.
 func (w *Workspace) ReadBytes(p string) ([]byte, error) {
 	rel, err := Clean(p)
 	if err != nil {
+		return nil, err
+	}
+	if err := w.checkSubmodule(rel); err != nil {
 		return nil, err
 	}
 	f, err := w.open(rel)

@@ -2,6 +2,8 @@ package edit
 
 import (
 	"fmt"
+	"path"
+	"path/filepath"
 	"strings"
 )
 
@@ -49,8 +51,8 @@ func (w *workspace) target(e Edit) (*fileState, BlockResult, bool) {
 		return nil, res, false
 	}
 	res.Path = p
-	if w.opts.Blocked != nil && w.opts.Blocked(p) {
-		res.Reason, res.Message = ReasonBlocked, fmt.Sprintf("%s may not be changed", p)
+	if reason, why := w.refusal(p); reason != "" {
+		res.Reason, res.Message = reason, why
 		return nil, res, false
 	}
 	fs, reason, err := w.file(p)
@@ -59,6 +61,27 @@ func (w *workspace) target(e Edit) (*fileState, BlockResult, bool) {
 		return nil, res, false
 	}
 	return fs, res, true
+}
+
+// refusal says why the clean path p may not be written, before its file is
+// read: a git submodule (Options.Submodules) or a path Options.Blocked
+// refuses; "" when it may.
+func (w *workspace) refusal(p string) (Reason, string) {
+	for _, s := range w.opts.Submodules {
+		s = path.Clean(filepath.ToSlash(s))
+		switch {
+		case p == s:
+			return ReasonSubmodule, fmt.Sprintf("%s is a git submodule (a pointer to a commit of another repository), "+
+				"not a file of this repository; the bot cannot change it, so leave it out", p)
+		case strings.HasPrefix(p, s+"/"):
+			return ReasonSubmodule, fmt.Sprintf("%s lies in the git submodule %s (another repository, pinned at a commit); "+
+				"the bot cannot change its files, so leave it out", p, s)
+		}
+	}
+	if w.opts.Blocked != nil && w.opts.Blocked(p) {
+		return ReasonBlocked, fmt.Sprintf("%s may not be changed", p)
+	}
+	return "", ""
 }
 
 // create makes a new file; the file must not exist (an empty one is fine).
@@ -128,8 +151,8 @@ func (w *workspace) move(fs *fileState, dst string, res BlockResult) BlockResult
 		res.Reason, res.Message = ReasonBadPath, err.Error()
 		return res
 	}
-	if w.opts.Blocked != nil && w.opts.Blocked(p) {
-		res.Reason, res.Message = ReasonBlocked, fmt.Sprintf("%s may not be changed", p)
+	if reason, why := w.refusal(p); reason != "" {
+		res.Reason, res.Message = reason, why
 		return res
 	}
 	to, reason, err := w.file(p)

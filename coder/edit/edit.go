@@ -107,6 +107,7 @@ const (
 	ReasonMalformed   Reason = "malformed"    // markers out of order, missing separator, ...
 	ReasonBadPath     Reason = "bad_path"     // absolute, escaping the root, or through a symlink outside it
 	ReasonBlocked     Reason = "blocked"      // Options.Blocked refused the path
+	ReasonSubmodule   Reason = "submodule"    // the path is, or lies in, a git submodule (Options.Submodules)
 	ReasonNoPath      Reason = "no_path"      // the block names no file and Options.Path is empty
 	ReasonNotText     Reason = "not_text"     // the target is a directory or otherwise not editable
 	ReasonStale       Reason = "stale"        // a line range's lines are not what the model quoted (or hashed)
@@ -184,4 +185,9 @@ type Options struct {
 	// Blocked, when set, is asked for every target path (slash, relative);
 	// returning true refuses the block with ReasonBlocked.
 	Blocked func(path string) bool
+	// Submodules are the folders (slash, relative) of the root's git
+	// submodules: other repositories pinned at a commit. A block whose path
+	// is one of them or lies in one is refused with ReasonSubmodule, whatever
+	// Blocked says.
+	Submodules []string
 }

@@ -17,8 +17,11 @@
 // A rename is written as a delete of the old path and a new file. After a
 // report the coder turn resends the gold blocks the report did not list as
 // applied (remaining.go), and "done" when none is left; a turn that is not
-// about a plan item (a fix round) is answered <no-change>. Limit: a binary
-// file in a gold patch cannot be written as a text edit (Fixes reports it).
+// about a plan item (a fix round) is answered <no-change>. Limits: a binary
+// file in a gold patch cannot be written as a text edit (Fixes reports it
+// as an error); a git submodule's pointer (a gitlink) is not the bot's to
+// move, so Fixes leaves it out, names it among its limits and the rest of
+// the patch is answered.
 //
 // With Task.Faults (bot replay --faults RATE[,SEED]) the oracle misbehaves
 // at that share of its explorer, planner and coder turns, chosen by a

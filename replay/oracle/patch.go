@@ -25,6 +25,18 @@ type Fix struct {
 // Block is one SEARCH/REPLACE pair.
 type Block struct{ Search, Replace string }
 
+// Limit is a change of the gold patch the oracle leaves out, and why: the
+// rest of the patch is still answered.
+type Limit struct{ Path, Why string }
+
+func (l Limit) String() string { return l.Path + ": " + l.Why }
+
+// gitlinkMode is git's mode of a submodule entry (a gitlink).
+const gitlinkMode = 0o160000
+
+// whySubmodule is the Limit of a submodule pointer's change.
+const whySubmodule = "a git submodule's pointer (gitlink) moves; the bot cannot change another repository's pin, so it is left as it is"
+
 // Base returns a file's content at the base commit (fs.ErrNotExist when
 // the file is not there).
 type Base func(path string) ([]byte, error)
@@ -33,31 +45,44 @@ type Base func(path string) ([]byte, error)
 // it touches, in patch order; a rename is a delete of the old path and an
 // add of the new. base gives the files' content before the patch: the
 // blocks' SEARCH text is checked against it and widened until it is unique
-// there. A binary file, or a hunk that does not match base, is an error.
-func Fixes(patch string, base Base) ([]Fix, error) {
+// there. A git submodule's pointer (a gitlink: added, moved or removed) is
+// left out and named in limits. A binary file, a hunk that does not match
+// base, or a patch with nothing but limits is an error.
+func Fixes(patch string, base Base) (fixes []Fix, limits []Limit, err error) {
 	files, _, err := gitdiff.Parse(strings.NewReader(patch))
 	if err != nil {
-		return nil, fmt.Errorf("read the gold patch: %w", err)
+		return nil, nil, fmt.Errorf("read the gold patch: %w", err)
 	}
 	if len(files) == 0 {
-		return nil, errors.New("the gold patch changes no file")
+		return nil, nil, errors.New("the gold patch changes no file")
 	}
-	var out []Fix
 	for _, f := range files {
+		if f.OldMode == gitlinkMode || f.NewMode == gitlinkMode {
+			limits = append(limits, Limit{Path: fileName(f), Why: whySubmodule})
+			continue
+		}
 		fx, err := fileFixes(f, base)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		out = append(out, fx...)
+		fixes = append(fixes, fx...)
 	}
-	return out, nil
+	if len(fixes) == 0 && len(limits) > 0 {
+		return nil, limits, fmt.Errorf("the gold patch changes nothing the bot can write: %s", limits[0])
+	}
+	return fixes, limits, nil
+}
+
+// fileName is the path a file's change is about: the old one for a delete.
+func fileName(f *gitdiff.File) string {
+	if f.IsDelete {
+		return f.OldName
+	}
+	return f.NewName
 }
 
 func fileFixes(f *gitdiff.File, base Base) ([]Fix, error) {
-	name := f.NewName
-	if f.IsDelete {
-		name = f.OldName
-	}
+	name := fileName(f)
 	if f.IsBinary {
 		return nil, fmt.Errorf("%s: a binary change cannot be written as a text edit", name)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/issuesmith/issuesmith/repo/gittest"
 	"github.com/issuesmith/issuesmith/work"
 )
 
@@ -67,8 +68,9 @@ func TestFixesRebuildTheGoldChange(t *testing.T) {
 	patch := git(t, dir, "diff", "-M", "HEAD~1", "HEAD")
 	require.Contains(t, patch, "rename from old.go")
 
-	fixes, err := Fixes(patch, func(p string) ([]byte, error) { return []byte(base[p]), nil })
+	fixes, limits, err := Fixes(patch, func(p string) ([]byte, error) { return []byte(base[p]), nil })
 	require.NoError(t, err)
+	require.Empty(t, limits)
 	got := map[string]Fix{}
 	for _, f := range fixes {
 		got[f.Path+" "+string(f.Action)] = f
@@ -96,16 +98,55 @@ func TestFixesRebuildTheGoldChange(t *testing.T) {
 func TestFixesRefuseWhatTheyCannotWrite(t *testing.T) {
 	t.Parallel()
 	patch := "diff --git a/a.go b/a.go\n--- a/a.go\n+++ b/a.go\n@@ -1,2 +1,2 @@\n package a\n-const A = 1\n+const A = 2\n"
-	_, err := Fixes(patch, func(string) ([]byte, error) { return []byte("package a\nconst A = 9\n"), nil })
+	_, _, err := Fixes(patch, func(string) ([]byte, error) { return []byte("package a\nconst A = 9\n"), nil })
 	require.ErrorContains(t, err, "a.go: hunk @@ -1,2 does not match the base file")
-	fx, err := Fixes(patch, func(string) ([]byte, error) { return []byte("package a\nconst A = 1\n"), nil })
+	fx, _, err := Fixes(patch, func(string) ([]byte, error) { return []byte("package a\nconst A = 1\n"), nil })
 	require.NoError(t, err)
 	require.Equal(t, []Fix{{Path: "a.go", Action: work.ActionModify,
 		Blocks: []Block{{Search: "package a\nconst A = 1\n", Replace: "package a\nconst A = 2\n"}}}}, fx)
 
 	bin := "diff --git a/logo.png b/logo.png\nindex 1111111..2222222 100644\nBinary files a/logo.png and b/logo.png differ\n"
-	_, err = Fixes(bin, func(string) ([]byte, error) { return nil, nil })
+	_, _, err = Fixes(bin, func(string) ([]byte, error) { return nil, nil })
 	require.ErrorContains(t, err, "logo.png: a binary change cannot be written as a text edit")
-	_, err = Fixes("", nil)
+	_, _, err = Fixes("", nil)
 	require.ErrorContains(t, err, "changes no file")
+}
+
+// A git submodule's pointer in a gold patch is a stated limit: the rest of
+// the patch is answered, the pointer named with why; a patch that only
+// moves pointers is an error saying so. The patch is git's own, from a
+// real submodule moved beside a file.
+func TestFixesLeaveSubmodulePointersAsLimits(t *testing.T) {
+	t.Parallel()
+	sm := gittest.NewSubmodule(t, map[string]string{"a.go": "package a\n\nconst A = 1\n"}, "integration")
+	fix := sm.Move(t, map[string]string{"a.go": "package a\n\nconst A = 2\n"})
+	patch := git(t, sm.Dir, "diff", fix+"~1", fix)
+	require.Contains(t, patch, "index ", "git's own patch")
+	require.Contains(t, patch, " 160000\n", "the gitlink's mode")
+	read := func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(sm.Dir, p)) }
+	fixes, limits, err := Fixes(patch, func(p string) ([]byte, error) {
+		b, err := read(p)
+		if p == "a.go" {
+			b = []byte("package a\n\nconst A = 1\n") // the base
+		}
+		return b, err
+	})
+	require.NoError(t, err)
+	require.Equal(t, []Fix{{Path: "a.go", Action: work.ActionModify,
+		Blocks: []Block{{Search: "package a\n\nconst A = 1\n", Replace: "package a\n\nconst A = 2\n"}}}}, fixes)
+	require.Len(t, limits, 1)
+	require.Equal(t, "integration", limits[0].Path)
+	require.Contains(t, limits[0].String(), "integration: a git submodule's pointer (gitlink) moves; the bot cannot change")
+
+	only := git(t, sm.Dir, "diff", fix+"~1", fix, "--", "integration")
+	_, limits, err = Fixes(only, read)
+	require.ErrorContains(t, err, "the gold patch changes nothing the bot can write: integration: a git submodule's pointer")
+	require.Len(t, limits, 1)
+	// Added and removed submodules are pointers too.
+	added := git(t, sm.Dir, "diff", fix+"~2", fix+"~1")
+	require.Contains(t, added, "new file mode 160000")
+	fixes, limits, err = Fixes(added, read)
+	require.NoError(t, err, "the .gitmodules file is written, the pointer is a limit")
+	require.Equal(t, ".gitmodules", fixes[0].Path)
+	require.Equal(t, "integration", limits[0].Path)
 }
