@@ -13,6 +13,7 @@ import (
 
 	"github.com/issuesmith/issuesmith/coder"
 	"github.com/issuesmith/issuesmith/coder/edit"
+	"github.com/issuesmith/issuesmith/repo"
 )
 
 // newApplyCmd builds `bot apply`: apply model-written edits read from stdin
@@ -58,8 +59,11 @@ was refused or the text holds no edit, 2 on usage errors.`,
 			if err != nil {
 				return fmt.Errorf("apply: read stdin: %w", err)
 			}
-			rep, err := edit.Apply(root, string(text), edit.Options{Path: file, Format: f, Partial: partial,
-				Blocked: applyBlocked(allowBlocked)})
+			opts := edit.Options{Path: file, Format: f, Partial: partial, Blocked: applyBlocked(allowBlocked)}
+			if ws, err := repo.OpenWorkspace(root); err == nil {
+				opts.Submodules = ws.Submodules() // never written: the bot cannot change a submodule
+			}
+			rep, err := edit.Apply(root, string(text), opts)
 			if err != nil {
 				return fmt.Errorf("apply: %w", err)
 			}

@@ -8,7 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/issuesmith/issuesmith/coder/edit"
+	"github.com/issuesmith/issuesmith/repo/gittest"
 )
 
 // runApply runs `bot apply` in-process and returns its exit status (as main
@@ -153,4 +156,21 @@ func TestApplyRefusesGitAndBlocked(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestApplyNeverWritesIntoASubmodule: a block creating a file inside a git
+// submodule's folder is refused; the others apply.
+func TestApplyNeverWritesIntoASubmodule(t *testing.T) {
+	t.Parallel()
+	sm := gittest.NewSubmodule(t, map[string]string{"main.go": "package main\n"}, "integration")
+	text := "<file-edit filePath=\"integration/new.txt\">\n------- SEARCH\n=======\nhello\n+++++++ REPLACE\n</file-edit>\n" +
+		"<file-edit filePath=\"notes.txt\">\n------- SEARCH\n=======\nhello\n+++++++ REPLACE\n</file-edit>\n"
+	code, out, errOut := runApply(t, text, "--root", sm.Dir, "--partial")
+	require.Equal(t, 1, code, "%s%s", out, errOut)
+	require.Contains(t, out+errOut, "submodule")
+	_, err := os.Stat(filepath.Join(sm.Dir, "integration", "new.txt"))
+	require.True(t, os.IsNotExist(err), "a file was written into the submodule")
+	got, err := os.ReadFile(filepath.Join(sm.Dir, "notes.txt"))
+	require.NoError(t, err)
+	require.Equal(t, "hello\n", string(got))
 }
