@@ -22,6 +22,17 @@ func TestEndToEndRepositoryRemovedCancelsWaitingRun(t *testing.T) {
 	e.start()
 	require.Equal(t, http.StatusAccepted, e.labelIssue())
 	e.waitProgress("waiting for you")
+	st, err := store.Open(t.Context(), filepath.Join(e.dir, "issuesmith.db"))
+	require.NoError(t, err)
+	defer st.Close()
+	// The plan stage's job edits the progress comment again after it says
+	// "waiting for you": count GitHub's requests once no job is left to run.
+	require.Eventually(t, func() bool {
+		var n int
+		err := st.DB().QueryRowContext(t.Context(), `SELECT count(*) FROM river_job
+			WHERE state IN ('available', 'running', 'retryable', 'pending')`).Scan(&n)
+		return err == nil && n == 0
+	}, 30*time.Second, 20*time.Millisecond, "the plan stage's jobs did not end")
 
 	before := len(e.gh.Requests())
 	require.Equal(t, http.StatusAccepted, e.deliver("installation_repositories", "installation_repositories.removed.json",
@@ -29,9 +40,6 @@ func TestEndToEndRepositoryRemovedCancelsWaitingRun(t *testing.T) {
 			p["repositories_removed"] = []any{map[string]any{"id": 1, "name": e2eRepo, "full_name": e2eOwner + "/" + e2eRepo}}
 		}))
 	// The delivery's intake job runs after the answer: wait for its effect.
-	st, err := store.Open(t.Context(), filepath.Join(e.dir, "issuesmith.db"))
-	require.NoError(t, err)
-	defer st.Close()
 	var run *store.Run
 	require.Eventually(t, func() bool {
 		run, err = st.LatestRun(t.Context(), store.IssueKey{Owner: e2eOwner, Repo: e2eRepo, Issue: e.issue})
