@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/issuesmith/issuesmith/ghapp/ghtest"
@@ -172,14 +173,18 @@ func TestCrashMidCIRound(t *testing.T) {
 		cr["pull_requests"].([]any)[0].(map[string]any)["number"] = pr.Number
 	}))
 	e.waitCI(pr.Number, "CI passed on "+fixed[:7])
-	require.NoError(t, e.stop())
 	db, err := sql.Open("sqlite", "file:"+filepath.Join(e.dir, "issuesmith.db")+"?_pragma=busy_timeout(5000)")
 	require.NoError(t, err)
 	defer db.Close()
-	var open int
-	require.NoError(t, db.QueryRow(`SELECT count(*) FROM river_job WHERE kind = 'issuesmith_stage'
-		AND state NOT IN ('completed', 'cancelled', 'discarded')`).Scan(&open))
+	// The resumed round may report the passing CI itself, before the job
+	// the success delivery queued has run: every stage job must still end.
+	open := -1
+	assert.Eventually(t, func() bool {
+		return db.QueryRow(`SELECT count(*) FROM river_job WHERE kind = 'issuesmith_stage'
+			AND state NOT IN ('completed', 'cancelled', 'discarded')`).Scan(&open) == nil && open == 0
+	}, 30*time.Second, 50*time.Millisecond)
 	require.Zero(t, open, "every stage job finished: %s\n%s", jobsIn(db), opsAfter(e, before))
+	require.NoError(t, e.stop())
 	log := e.git.Log(t, name, pr.Head)
 	require.Len(t, log, 3, "seed + the PR's commit + one CI fix")
 	require.Contains(t, e.ciComment(pr.Number), "**Round 1**: `test` failed on "+head[:7]+" → pushed "+log[0].Hash)
