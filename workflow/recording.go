@@ -77,6 +77,11 @@ func (s *session) round(ctx context.Context, key string) int {
 func (s *session) recordEnd(ctx context.Context, err error) {
 	r := s.rec.rec
 	if r == nil {
+		if s.e.o.Sessions != nil && !s.run.Open() {
+			// A job that recorded nothing (resumed, it found its round
+			// done) still ends a session its killed attempt left open.
+			s.e.endSession(ctx, s.run.ID, s.run.State)
+		}
 		return
 	}
 	if err == nil {
