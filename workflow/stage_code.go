@@ -149,14 +149,11 @@ func committedKey(sha string) string { return stepCommitted + "." + sha }
 // the code stage, with its record. The coder is not run again on its own
 // change (it would find nothing to change); nil when there is no such commit.
 func (s *session) codePushedBefore(ctx context.Context, wt Worktree, msg string) (*pushRecord, error) {
-	head, changed, err := wt.Commit(ctx, msg) // a fresh checkout: nothing to commit, the head back
-	if err != nil || changed {
+	head, ok, err := s.headNotedFor(ctx, wt, msg, stepPushed)
+	if err != nil || !ok {
 		return nil, err
 	}
 	st := s.e.d.Store
-	if noted, ok, err := st.StepResult(ctx, s.run.ID, commitKey(head)); err != nil || !ok || noted != stepPushed {
-		return nil, err
-	}
 	raw, ok, err := st.StepResult(ctx, s.run.ID, committedKey(head))
 	if err != nil || !ok {
 		return nil, err

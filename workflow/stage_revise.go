@@ -229,11 +229,8 @@ func (s *session) revisePushed(ctx context.Context, key string, req Review, msg,
 // noted for request. The coder is not run again on its own change; the
 // record holds the commit (nil when there is none).
 func (s *session) pushedBefore(ctx context.Context, wt Worktree, key, msg, request string) (*reviseRecord, error) {
-	head, changed, err := wt.Commit(ctx, msg) // a fresh checkout: nothing to commit, the head back
-	if err != nil || changed {
-		return nil, err
-	}
-	if noted, ok, err := s.e.d.Store.StepResult(ctx, s.run.ID, commitKey(head)); err != nil || !ok || noted != request {
+	head, ok, err := s.headNotedFor(ctx, wt, msg, request)
+	if err != nil || !ok {
 		return nil, err
 	}
 	rec := &reviseRecord{SHA: head, Changed: true}
@@ -243,6 +240,18 @@ func (s *session) pushedBefore(ctx context.Context, wt Worktree, key, msg, reque
 	}
 	_, err = s.e.d.Store.Checkpoint(ctx, s.run.ID, key, string(raw))
 	return rec, err
+}
+
+// headNotedFor returns the fresh checkout wt's head and whether it is a
+// commit the bot noted for request before pushing it (an earlier attempt
+// pushed it, then died before its checkpoint).
+func (s *session) headNotedFor(ctx context.Context, wt Worktree, msg, request string) (string, bool, error) {
+	head, changed, err := wt.Commit(ctx, msg) // a fresh checkout: nothing to commit, the head back
+	if err != nil || changed {
+		return "", false, err
+	}
+	noted, ok, err := s.e.d.Store.StepResult(ctx, s.run.ID, commitKey(head))
+	return head, err == nil && ok && noted == request, err
 }
 
 // hasReply reports whether the bot already replied to the comment (a
