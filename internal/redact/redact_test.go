@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -94,5 +96,56 @@ func TestTextOnCILogs(t *testing.T) {
 		if got := Text(keep); got != keep {
 			t.Errorf("Text(%q) = %q, want it unchanged", keep, got)
 		}
+	}
+}
+
+// reference is Text without the shortcuts: every pattern run on all text,
+// and the random-word test through a regexp. Text must agree with it.
+func reference(s string) string {
+	for _, sh := range shapes {
+		s = sh.re.ReplaceAllStringFunc(s, func(m string) string {
+			if strings.HasPrefix(m, "://") {
+				return "://" + Marker + "@"
+			}
+			return Marker
+		})
+	}
+	s = keyed.re.ReplaceAllString(s, "${1}${2}"+Marker)
+	return regexp.MustCompile(`[A-Za-z0-9+/=_-]{32,}`).ReplaceAllStringFunc(s, func(w string) string {
+		if looksRandom(w) {
+			return Marker
+		}
+		return w
+	})
+}
+
+// TestTextAgreesWithReference: the hint shortcuts and the one-pass word
+// scan change the cost, never the result, on text mixing every shape with
+// code, mixed case and non-ASCII.
+func TestTextAgreesWithReference(t *testing.T) {
+	t.Parallel()
+	parts := []string{"func main() {", " ", "\n", "ghp_abcdefghijklmnopqrstuvwxyz0123", "GHP_ABCDEFGHIJKLMNOPQRST",
+		"Bearer abcdefghijklmnop1234", "TOKEN   Zq8vB2mXk9LpR4tW", "https://u:p@h/x", "://", "@", "API_KEY=",
+		"'s3cr3tvalue'", "Passwd: hunter2hunter2", "eyJabcdefgh.eyJabcdefgh.abcdefgh", "AKIAABCDEFGHIJKLMNOP",
+		"sk-", "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz", "0123456789+/=_-", "Zq8vB2mXk9LpR4tW7yN1cF5hJ3",
+		"-----BEGIN EC PRIVATE KEY-----", "-----END EC PRIVATE KEY-----", "xoxb-1234567890ab", "AIza", "é", "İ", "ß"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 3000 {
+		var b strings.Builder
+		for range rng.IntN(30) {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		in := b.String()
+		require.Equal(t, reference(in), Text(in), "case %d: %q", i, in)
+	}
+}
+
+// How long redacting a 6 KB source excerpt takes (a session stores many):
+// go test ./internal/redact -run '^$' -bench .
+func BenchmarkText(b *testing.B) {
+	src := strings.Repeat("func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.serve(w, r) }\n", 70)
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		Text(src)
 	}
 }
