@@ -173,7 +173,7 @@ func (a *App) Token(ctx context.Context, installationID int64) (string, error) {
 	}
 	tok, err := t.Token(ctx)
 	if err != nil {
-		return "", fmt.Errorf("installation token for %d: %w", installationID, redactTokenErr(err))
+		return "", fmt.Errorf("installation token for %d: %w", installationID, tokenErr(err))
 	}
 	return tok, nil
 }
@@ -212,11 +212,27 @@ func (a *App) BotLogin(ctx context.Context) (string, error) {
 // CanWrite reports whether user may push to owner/repo (write, maintain or
 // admin), asked as the installation. It satisfies the webhook's authoriser.
 func (a *App) CanWrite(ctx context.Context, installationID int64, owner, repo, user string) (bool, error) {
+	// The token first: an installation GitHub no longer knows is told apart
+	// from a failed check (ErrInstallationGone), and the token is cached for
+	// the request that follows.
+	if _, err := a.Token(ctx, installationID); err != nil {
+		return false, err
+	}
 	c, err := a.Client(ctx, installationID)
 	if err != nil {
 		return false, err
 	}
 	return c.CanWrite(ctx, owner, repo, user)
+}
+
+// tokenErr is redactTokenErr, with a 404 (the installation is gone) also
+// an ErrInstallationGone.
+func tokenErr(err error) error {
+	var he *ghinstallation.HTTPError
+	if errors.As(err, &he) && he.Response != nil && he.Response.StatusCode == http.StatusNotFound {
+		return goneError{redactTokenErr(err)}
+	}
+	return redactTokenErr(err)
 }
 
 // redactTokenErr keeps ghinstallation's error chain but drops the response

@@ -234,6 +234,10 @@ func (h *Handler) admit(ctx context.Context, v verdict, bodyKey string, log *slo
 	}
 	if v.authorize {
 		ok, err := h.opts.Authorizer.CanWrite(ctx, ev.InstallationID, ev.Owner, ev.Repo, ev.Sender)
+		if installationGone(err) {
+			log.Warn("delivery for an installation GitHub does not know; ignored", "err", err)
+			return http.StatusOK, ResultIgnored, "installation unknown to GitHub (the App was uninstalled?)"
+		}
 		if err != nil {
 			log.Error("permission check failed; denying", "sender", ev.Sender, "err", err)
 			h.forget(ctx, log, IDKey(ev.Delivery), bodyKey)

@@ -2,6 +2,7 @@ package webhook
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -16,6 +17,10 @@ func (h *Handler) accept(ctx context.Context, v verdict, bodyKey string, log *sl
 	ev := v.ev
 	if v.authorize {
 		ok, err := h.opts.Authorizer.CanWrite(ctx, ev.InstallationID, ev.Owner, ev.Repo, ev.Sender)
+		if installationGone(err) {
+			log.Warn("delivery for an installation GitHub does not know; ignored", "err", err)
+			return http.StatusOK, ResultIgnored, "installation unknown to GitHub (the App was uninstalled?)"
+		}
 		if err != nil {
 			log.Error("permission check failed; denying", "sender", ev.Sender, "err", err)
 			return http.StatusServiceUnavailable, ResultDenied, "permission check failed"
@@ -37,4 +42,12 @@ func (h *Handler) accept(ctx context.Context, v verdict, bodyKey string, log *sl
 		return http.StatusOK, ResultDuplicate, "payload already handled under another delivery id"
 	}
 	return http.StatusAccepted, ResultDispatched, string(ev.Kind)
+}
+
+// installationGone reports whether err says that GitHub does not know the
+// delivery's installation (see Authorizer): the App was uninstalled there,
+// so no redelivery could succeed.
+func installationGone(err error) bool {
+	var g interface{ InstallationGone() bool }
+	return errors.As(err, &g) && g.InstallationGone()
 }

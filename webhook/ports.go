@@ -34,7 +34,10 @@ type Forgetter interface {
 
 // Authorizer checks a sender's permission through the GitHub API, as the
 // installation. ghapp.App implements it. An error means "unknown" and the
-// handler denies.
+// handler denies (503, so GitHub may deliver again), except an error with a
+// method InstallationGone() bool answering true: GitHub does not know the
+// installation (the App was uninstalled), no redelivery can succeed, and the
+// delivery is answered 200 as ignored.
 type Authorizer interface {
 	CanWrite(ctx context.Context, installationID int64, owner, repo, user string) (bool, error)
 }

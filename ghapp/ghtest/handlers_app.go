@@ -50,6 +50,9 @@ func getApp(c *call) response {
 
 func createToken(c *call) response {
 	inst, _ := strconv.ParseInt(c.param("installation_id"), 10, 64)
+	if c.s.st.uninstalled[inst] { // GitHub's answer once the App is uninstalled
+		return errorResp(http.StatusNotFound, "Not Found")
+	}
 	known := inst == c.s.opts.Installation || c.s.st.installed(inst)
 	for _, rp := range c.s.st.repos {
 		known = known || rp.Installation == inst
@@ -111,4 +114,18 @@ func getPermission(c *call) response {
 		role, perm = name, permissions[base]
 	}
 	return ok(http.StatusOK, obj{"permission": perm, "role_name": role, "user": userObj(user)})
+}
+
+// Uninstall removes installation id as uninstalling the App does: its
+// tokens stop working and asking for a new one is answered 404 (which a bot
+// must expect, so the fake does not count it as the bot's mistake).
+func (s *Server) Uninstall(id int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.st.uninstalled[id] = true
+	for k, t := range s.st.tokens {
+		if t.installation == id {
+			delete(s.st.tokens, k)
+		}
+	}
 }

@@ -88,13 +88,14 @@ type state struct {
 	hooks          hookLog        // the App's webhook delivery log
 	forks          forkState      // accounts and forks (handlers_forks.go)
 	oauth          oauthState     // the OAuth web flow and user tokens (oauth.go)
+	uninstalled    map[int64]bool // installations removed with Uninstall
 	// resolve turns a branch into its head commit (SetRefResolver).
 	resolve func(owner, name, ref string) string
 }
 
 func newState() state {
 	return state{repos: map[string]*repo{}, tokens: map[string]token{}, rateUsed: map[int64]int{},
-		nextID: 1000, comments: map[int64]*comment{}, reviewComments: map[int64]*reviewComment{}}
+		nextID: 1000, uninstalled: map[int64]bool{}, comments: map[int64]*comment{}, reviewComments: map[int64]*reviewComment{}}
 }
 
 func (st *state) id() int64 { st.nextID++; return st.nextID }
