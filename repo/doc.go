@@ -17,7 +17,10 @@
 //     token, built on go-git with a git CLI fallback for repositories go-git
 //     cannot handle. UseFork points a worktree at a fork (push: fork): the
 //     base from the repository, the branch fetched from and pushed to the
-//     fork with the fork's token.
+//     fork with the fork's token. A mirror is built aside and renamed into
+//     place, and one a killed process left unreadable (a cut-short pack or
+//     index, an empty ref file: fetching again does not repair those) is
+//     fetched again from scratch (SyncStats.Rebuilt says why).
 //
 // This package must never write outside a worktree it created, never follow a
 // symlink out of a Workspace, and never let an access token reach a stored

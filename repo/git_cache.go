@@ -125,6 +125,9 @@ type SyncStats struct {
 	SizeBytes int64
 	// Fallback says why the CLI did the work under BackendAuto, if it did.
 	Fallback string
+	// Rebuilt says why the mirror was removed and fetched again from
+	// scratch ("" when it was not): a crash had left it unreadable.
+	Rebuilt string
 }
 
 // mirror is one cached bare repository.
@@ -147,8 +150,29 @@ func (c *Cache) Sync(ctx context.Context, rawURL, token string) (SyncStats, erro
 	return c.sync(ctx, m, token)
 }
 
-// sync does Sync's work with the mirror locked.
+// sync does Sync's work with the mirror locked. A mirror that a sync
+// leaves unreadable (see mirrorUnreadable) is removed and fetched again,
+// once.
 func (c *Cache) sync(ctx context.Context, m mirror, token string) (SyncStats, error) {
+	st, err := c.syncOnce(ctx, m, token)
+	if ctx.Err() != nil || errors.Is(err, ErrAuth) {
+		return st, err
+	}
+	why := mirrorUnreadable(ctx, m.dir, st.Backend)
+	if why == "" {
+		return st, err
+	}
+	c.log.WarnContext(ctx, "git mirror unreadable; fetching it again from scratch", "repo", m.url, "why", why)
+	if rmErr := os.RemoveAll(m.dir); rmErr != nil {
+		return st, fmt.Errorf("sync %s: remove unreadable mirror (%s): %w", m.url, why, rmErr)
+	}
+	st, err = c.syncOnce(ctx, m, token)
+	st.Rebuilt = why
+	return st, err
+}
+
+// syncOnce fetches into the mirror (cloning into an empty one) once.
+func (c *Cache) syncOnce(ctx context.Context, m mirror, token string) (SyncStats, error) {
 	red := redact.New(token)
 	_, statErr := os.Stat(filepath.Join(m.dir, "HEAD"))
 	cloned := errors.Is(statErr, fs.ErrNotExist)
