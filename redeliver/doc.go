@@ -9,6 +9,7 @@
 //
 // `bot redeliver --since 2h` runs one pass on demand.
 //
-// It imports ghapp's attempt type only; the log and the store are small
+// Of the project it imports ghapp (the attempt type) and webhook (the key a
+// delivery is recorded under) only; the log and the store are small
 // interfaces satisfied by *ghapp.App and *store.Store.
 package redeliver
