@@ -3,6 +3,7 @@ package redeliver
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 	"time"
 
@@ -23,11 +24,14 @@ type Recorded interface {
 
 // Options bound one pass.
 type Options struct {
-	Since time.Time // how far back the log is read
-	// Max bounds the redeliveries asked in one pass (default 50); the rest
-	// wait for the next pass.
+	// Since is how far back the log is read: the pass reads every attempt
+	// of that window, however many (GitHub pages them by 100).
+	Since time.Time
+	// Max bounds the redeliveries asked in one pass; 0 asks for every
+	// missed delivery of the window, as fast as Pause allows, until ctx's
+	// deadline is near (the rest wait for the next pass, as Deferred).
 	Max int
-	// ScanLimit bounds the attempts read (default 5000).
+	// ScanLimit bounds the attempts read; 0 reads the whole window.
 	ScanLimit int
 	// Pause is the wait between redelivery requests (default 200 ms):
 	// GitHub's secondary rate limits punish bursts of writes.
@@ -52,11 +56,8 @@ type Report struct {
 
 // Pass runs one reconciliation.
 func Pass(ctx context.Context, log Log, rec Recorded, o Options) (Report, error) {
-	if o.Max <= 0 {
-		o.Max = 50
-	}
 	if o.ScanLimit <= 0 {
-		o.ScanLimit = 5000
+		o.ScanLimit = math.MaxInt
 	}
 	if o.Pause <= 0 {
 		o.Pause = 200 * time.Millisecond
@@ -82,7 +83,7 @@ func Pass(ctx context.Context, log Log, rec Recorded, o Options) (Report, error)
 			rep.Recorded++
 			continue
 		}
-		if len(rep.Asked) >= o.Max {
+		if (o.Max > 0 && len(rep.Asked) >= o.Max) || nearDeadline(ctx, o.Pause) {
 			rep.Deferred++
 			continue
 		}
@@ -99,6 +100,16 @@ func Pass(ctx context.Context, log Log, rec Recorded, o Options) (Report, error)
 		rep.Asked = append(rep.Asked, g.guid)
 	}
 	return rep, nil
+}
+
+// deadlineMargin is the time a pass keeps before its deadline: it stops
+// asking then, so that it ends with a report rather than a cancellation.
+const deadlineMargin = 5 * time.Second
+
+// nearDeadline reports whether ctx ends within one more redelivery.
+func nearDeadline(ctx context.Context, pause time.Duration) bool {
+	d, ok := ctx.Deadline()
+	return ok && time.Until(d) < pause+deadlineMargin
 }
 
 type failed struct {

@@ -3,6 +3,7 @@ package redeliver_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http/httptest"
@@ -142,4 +143,39 @@ func TestPassIsBounded(t *testing.T) {
 	assert.Equal(t, 250, rep.Attempts, "every page of the log was read")
 	assert.Equal(t, []string{"gaa", "gab", "gac", "gad", "gae"}, rep.Asked)
 	assert.Equal(t, 245, rep.Deferred)
+}
+
+// TestPassIsSizedToWhatFailed: without Max a pass reads the whole window
+// (no count limit: 6,000 attempts, over the 5,000 a pass used to stop at)
+// and asks for every missed delivery in it, oldest first; with a deadline
+// near it stops asking and defers the rest instead of being cancelled.
+func TestPassIsSizedToWhatFailed(t *testing.T) {
+	t.Parallel()
+	gh := ghtest.New(t, ghtest.Options{})
+	app, err := ghapp.NewApp(ghapp.AppConfig{AppID: gh.AppID(), PrivateKey: gh.PrivateKey(), BaseURL: gh.URL(),
+		BotLogin: gh.BotLogin(), WriteInterval: -1, MaxRetries: 1, Backoff: time.Millisecond, MaxWait: time.Second})
+	require.NoError(t, err)
+	st := storetest.SQLite(t)
+	base := time.Now().Add(-time.Hour).Truncate(time.Second)
+	for i := range 6000 {
+		status := 202
+		if i < 40 { // the oldest attempts failed: a scan of the newest 5,000 would not see them
+			status = 503
+		}
+		gh.LogDelivery(ghtest.HookAttempt{GUID: fmt.Sprintf("g%04d", i), Event: "issues", Status: status,
+			DeliveredAt: base.Add(time.Duration(i) * 500 * time.Millisecond), Payload: []byte("{}")})
+	}
+	rep, err := redeliver.Pass(t.Context(), app, st, redeliver.Options{Since: base, Pause: time.Millisecond})
+	require.NoError(t, err)
+	assert.Equal(t, 6000, rep.Attempts, "the whole window was read")
+	require.Len(t, rep.Asked, 40, "every missed delivery was asked")
+	assert.Equal(t, "g0000", rep.Asked[0])
+	assert.Zero(t, rep.Deferred)
+
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second+500*time.Millisecond)
+	defer cancel()
+	rep, err = redeliver.Pass(ctx, app, st, redeliver.Options{Since: base, Pause: 200 * time.Millisecond})
+	require.NoError(t, err, "a pass near its deadline ends with a report")
+	assert.Less(t, len(rep.Asked), 40)
+	assert.Equal(t, 40, len(rep.Asked)+rep.Deferred, "what it had no time for is deferred")
 }
