@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -13,6 +14,7 @@ import (
 	"github.com/issuesmith/issuesmith/redeliver"
 	"github.com/issuesmith/issuesmith/store"
 	"github.com/issuesmith/issuesmith/summaries"
+	"github.com/issuesmith/issuesmith/webhook"
 )
 
 // redeliverMetrics are the reconciler's series: redeliveries asked (a
@@ -65,4 +67,53 @@ func redeliverJob(cfg *config.Server, app *ghapp.App, st *store.Store, m *redeli
 		return err
 	}
 	return pass, sched, nil
+}
+
+// recoveryCheck is how often recovery looks whether the database is back.
+const recoveryCheck = 5 * time.Second
+
+// recovery asks for a reconciliation pass as soon as the database answers
+// again after a delivery could not be recorded (answered 503 for a failed
+// write), instead of waiting for the next scheduled pass (every 5 minutes by
+// default): the deliveries an outage cost come back within seconds of its
+// end. A nil *recovery does nothing.
+type recovery struct {
+	missed atomic.Bool
+	ping   func(context.Context) error
+	every  time.Duration
+	log    *slog.Logger
+}
+
+// observe notes a delivery's result (webhook.Options.Observe).
+func (r *recovery) observe(result string) {
+	if r != nil && result == webhook.ResultError {
+		r.missed.Store(true)
+	}
+}
+
+// run checks every r.every until ctx ends: once a delivery was missed and
+// the database answers, it asks for a pass now (the pass is unique: one
+// already waiting or running absorbs it).
+func (r *recovery) run(ctx context.Context, passNow func(context.Context) error) {
+	if r == nil {
+		return
+	}
+	t := time.NewTicker(r.every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if !r.missed.Load() || r.ping(ctx) != nil {
+			continue
+		}
+		if err := passNow(ctx); err != nil {
+			r.log.Warn("could not ask for a reconciliation pass after the outage; the schedule will", "err", err)
+			continue
+		}
+		r.missed.Store(false)
+		r.log.Info("the database answers again after missed deliveries: reconciliation pass asked")
+	}
 }

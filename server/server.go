@@ -47,6 +47,9 @@ type Server struct {
 	// sessions are the options of each run's session recorder (the
 	// workflow's jobs open the run's session; see sessions.go).
 	sessions session.Options
+	// recovery asks for a reconciliation pass once the database answers
+	// again after a delivery could not be recorded (nil: reconciliation off).
+	recovery *recovery
 }
 
 // Tuning holds the few knobs tests and demos turn that operators do not:
@@ -128,6 +131,9 @@ func New(ctx context.Context, cfg *config.Server, log *slog.Logger, tune Tuning)
 		s.Close()
 		return nil, err
 	}
+	if redeliverPass != nil {
+		s.recovery = &recovery{ping: st.Ping, every: recoveryCheck, log: log}
+	}
 	s.sessions = sessionOptions(cfg, m.reg, log)
 	s.engine, err = workflow.New(workflow.Deps{
 		Store: st,
@@ -158,7 +164,10 @@ func New(ctx context.Context, cfg *config.Server, log *slog.Logger, tune Tuning)
 	hook, err := webhook.New(webhook.Options{
 		Secret: []byte(cfg.WebhookSecret), MaxBody: cfg.WebhookMaxBody,
 		Intake: s.engine, Authorizer: app,
-		BotLogin: botLogin, Bots: cfg.Limits.Bots, Logger: log, Observe: m.delivery,
+		BotLogin: botLogin, Bots: cfg.Limits.Bots, Logger: log, Observe: func(event, result string, took time.Duration) {
+			m.delivery(event, result, took)
+			s.recovery.observe(result)
+		},
 	})
 	if err != nil {
 		s.Close()
@@ -236,6 +245,7 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	pctx, stopPrune := context.WithCancel(ctx)
 	defer stopPrune()
 	go pruneSessions(pctx, s.store, s.cfg.Sessions.Retention, s.log)
+	go s.recovery.run(pctx, s.engine.RedeliverNow)
 	hs := &http.Server{Handler: s.handler, ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: cmp.Or(s.tune.ReadTimeout, readTimeout), WriteTimeout: writeTimeout, IdleTimeout: idleTimeout}
 	errc := make(chan error, 1)

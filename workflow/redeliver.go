@@ -42,3 +42,14 @@ func (w *redeliverWorker) Work(ctx context.Context, _ *river.Job[RedeliverArgs])
 	}
 	return w.e.o.Redeliver(ctx)
 }
+
+// RedeliverNow queues a reconciliation pass now (the server asks when the
+// database is back after deliveries were missed); one already waiting or
+// running absorbs it. Nothing happens without Options.Redeliver.
+func (e *Engine) RedeliverNow(ctx context.Context) error {
+	if e.o.Redeliver == nil {
+		return nil
+	}
+	_, _, err := e.queue.Insert(ctx, RedeliverArgs{}, nil)
+	return err
+}
