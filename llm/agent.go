@@ -1,6 +1,9 @@
 package llm
 
-import "context"
+import (
+	"context"
+	"errors"
+)
 
 // Protocol is how the loop exchanges actions with the model.
 type Protocol string
@@ -53,6 +56,24 @@ type State struct {
 	// Stop, set by a hook, ends the run with StopFinished after the
 	// current step.
 	Stop bool
+
+	aside func(ctx context.Context, question string) (*Response, error)
+}
+
+// ErrNoAside is returned by State.Aside outside a running Agent.
+var ErrNoAside = errors.New("llm: Aside is only available to a running agent's hooks")
+
+// Aside asks the model question after the conversation so far, in the
+// run's own request shape (the same tools, or the text protocol's prompt),
+// so that a provider's prompt cache serves everything before the question:
+// a side question costs the question and the turns since the last request.
+// The reply is not added to the conversation and its usage is not the run's
+// (the caller accounts for it). Only a running Agent's hooks may ask.
+func (s *State) Aside(ctx context.Context, question string) (*Response, error) {
+	if s == nil || s.aside == nil {
+		return nil, ErrNoAside
+	}
+	return s.aside(ctx, question)
 }
 
 // StepRecord is what one step did: for logs, progress and --json output.

@@ -60,6 +60,7 @@ func (a *Agent) Run(ctx context.Context, in []Message) (*Outcome, error) {
 		return r.end(StopError, fmt.Errorf("agent %s: no model", a.Role))
 	}
 	r.state.Messages = append([]Message(nil), in...)
+	r.state.aside = r.aside
 	r.tools = make(map[string]Tool, len(a.Tools))
 	for _, t := range a.Tools {
 		s := t.Spec()
@@ -254,6 +255,25 @@ func (r *run) call(ctx context.Context) (*Response, StopReason, error) {
 		return nil, StopTokenBudget, nil // a spending limit ends the run as its own budget would
 	}
 	return nil, StopModelError, fmt.Errorf("%s step %d: %w", r.a.Role, r.state.Step, err)
+}
+
+// aside is State.Aside: the request call would make now, without the
+// reminder, with question after the last message (joined to it when that
+// is a user message: two in a row are refused by some providers).
+func (r *run) aside(ctx context.Context, question string) (*Response, error) {
+	msgs := append([]Message(nil), r.state.Messages...)
+	if n := len(msgs); n > 0 && msgs[n-1].Role == User {
+		msgs[n-1].Content = strings.TrimRight(msgs[n-1].Content, "\n") + "\n\n" + question
+	} else {
+		msgs = append(msgs, Message{Role: User, Content: question})
+	}
+	req := Request{Role: r.a.Role, Messages: msgs}
+	if r.protocol == ProtocolText {
+		req.Messages = withTextProtocol(req.Messages, r.specs)
+	} else {
+		req.Tools = r.specs
+	}
+	return r.a.Model.Chat(ctx, req)
 }
 
 // exec runs one call. Unknown tools and invalid JSON are results, not errors.

@@ -48,7 +48,7 @@ func (s *session) compress(ctx context.Context, st *llm.State) error {
 	if last > start {
 		dropped := msgs[start:last]
 		keepFrom := s.step - 1 // the newest turn's observations stay raw
-		if err := s.fold(ctx, dropped, lastThought(msgs[start:]), keepFrom); err != nil {
+		if err := s.fold(ctx, st, dropped, lastThought(msgs[start:]), keepFrom); err != nil {
 			return err
 		}
 		// The record joins the task message: a second user message in a
@@ -71,7 +71,7 @@ func (s *session) compress(ctx context.Context, st *llm.State) error {
 // into record notes: verdicts from the model when allowed, deterministic
 // ones for every file the model did not judge. thought, the explorer's
 // latest reasoning, is the hypothesis when the model gives none.
-func (s *session) fold(ctx context.Context, dropped []llm.Message, thought string, keepFrom int) error {
+func (s *session) fold(ctx context.Context, st *llm.State, dropped []llm.Message, thought string, keepFrom int) error {
 	var files []*observation
 	var actions []string
 	for i := range s.obs {
@@ -93,7 +93,7 @@ func (s *session) fold(ctx context.Context, dropped []llm.Message, thought strin
 	var notes []fileNote
 	hypothesis := ""
 	if !s.opts.NoModelVerdicts && len(dropped) > 0 {
-		v, err := s.modelVerdicts(ctx, dropped, paths)
+		v, err := s.modelVerdicts(ctx, st, paths)
 		if err != nil {
 			return err
 		}

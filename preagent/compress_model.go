@@ -19,27 +19,18 @@ type verdicts struct {
 	Hypothesis string     `json:"hypothesis"`
 }
 
-// modelVerdicts asks the model (observer role) to summarise and judge the
-// files of the dropped turns. A failed call or an unreadable reply is not
-// fatal: it returns no verdicts and the caller falls back to its own. Only a
-// cancelled ctx is returned as an error.
-func (s *session) modelVerdicts(ctx context.Context, dropped []llm.Message, paths []string) (verdicts, error) {
-	var b strings.Builder
-	b.WriteString(s.issue.Prompt())
-	if len(s.rec.files) > 0 || s.rec.hypothesis != "" {
-		b.WriteString("\n\nNotes kept so far:\n" + s.rec.render(s.opts.RecordTokens/2))
-	}
+// modelVerdicts asks the explorer's own model, at the end of its own
+// conversation (llm.State.Aside: the same request shape, so a provider's
+// prompt cache serves all of it), to summarise and judge the files of the
+// turns about to be dropped. A failed call or an unreadable reply is not
+// fatal: it returns no verdicts and the caller falls back to its own. Only
+// a cancelled ctx is returned as an error.
+func (s *session) modelVerdicts(ctx context.Context, st *llm.State, paths []string) (verdicts, error) {
+	q := prompt("compress.md")
 	if len(paths) > 0 {
-		b.WriteString("\n\nFiles to judge: " + strings.Join(paths, ", "))
+		q += "\n\nFiles to judge: " + strings.Join(paths, ", ")
 	}
-	b.WriteString("\n\nThe raw log:\n<log>\n")
-	// The log gets what is left of the ceiling after the rest of the request.
-	room := s.opts.MaxPromptTokens - llm.CountText(b.String()) - llm.CountText(prompt("compress.md")) - 600
-	b.WriteString(renderLog(dropped, room))
-	b.WriteString("\n</log>")
-	req := llm.Request{Role: llm.RoleObserver, JSON: true, Messages: []llm.Message{
-		{Role: llm.System, Content: prompt("compress.md")}, {Role: llm.User, Content: b.String()}}}
-	resp, err := s.e.model.Chat(ctx, req)
+	resp, err := st.Aside(ctx, q)
 	if err != nil {
 		if ctx.Err() != nil {
 			return verdicts{}, fmt.Errorf("compress: %w", ctx.Err())

@@ -15,6 +15,12 @@
 // strict providers refuse a user message after tool results, two user
 // messages in a row and empty assistant messages.
 //
+// Before a compression drops turns, the explorer's own model judges the
+// files those turns read, asked at the end of its own conversation
+// (llm.State.Aside) so that a provider's prompt cache serves the whole
+// conversation and only the question is new; a failed or unreadable answer
+// falls back to deterministic verdicts.
+//
 // preagent never writes to the repository, never talks to GitHub and never
 // reads configuration from the environment: it reads the workspace through
 // the confined repo.Workspace and talks to the model only through llm.Model.

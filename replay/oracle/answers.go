@@ -21,9 +21,6 @@ func (t *Task) answer(req request) (answer, error) {
 	case llm.RoleExplorer:
 		return t.explore(req)
 	case llm.RoleObserver:
-		if strings.Contains(req.Messages[0].Content, "notebook") {
-			return t.notes(req)
-		}
 		return jsonAnswer(map[string]string{"analysis": "The exploration is on the files the fix changes.",
 			"next": "continue", "suggestion": ""})
 	case llm.RolePlanner:
@@ -37,6 +34,9 @@ func (t *Task) answer(req request) (answer, error) {
 // explore reads each gold file that exists, one per step, then submits a
 // spec naming every gold file (at once when told to submit now).
 func (t *Task) explore(req request) (answer, error) {
+	if strings.Contains(req.Messages[len(req.Messages)-1].Content, "Files to judge: ") {
+		return t.notes(req) // asked for notes before a compression
+	}
 	if !offered(req, "submit_spec") {
 		return answer{}, fmt.Errorf("the explorer offers no submit_spec tool (tools: %v)", req.Tools)
 	}
@@ -72,9 +72,10 @@ func (t *Task) explore(req request) (answer, error) {
 	return callAnswer(calls, "submit_spec", spec)
 }
 
-// notes answers a compression: every gold file the log names is relevant.
+// notes answers a compression: every gold file it is asked to judge is
+// relevant.
 func (t *Task) notes(req request) (answer, error) {
-	log := req.Messages[len(req.Messages)-1].Content
+	_, log, _ := strings.Cut(req.Messages[len(req.Messages)-1].Content, "Files to judge: ")
 	type note struct {
 		Path     string `json:"path"`
 		Summary  string `json:"summary"`
