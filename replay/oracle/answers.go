@@ -51,6 +51,11 @@ func (t *Task) explore(req request) (answer, error) {
 			}
 		}
 	}
+	// A file the exploration record notes was read before a compression
+	// dropped the call: a perfect explorer does not read it again.
+	for _, p := range recorded(req.Messages) {
+		read[p] = true
+	}
 	// Asked for the spec now (a nudge after a reply without a call), the
 	// oracle submits it, as a model following its instructions would.
 	nudged := strings.Contains(req.Messages[len(req.Messages)-1].Content, "submit_spec now")
@@ -70,6 +75,28 @@ func (t *Task) explore(req request) (answer, error) {
 	}
 	spec["files"] = files
 	return callAnswer(calls, "submit_spec", spec)
+}
+
+// recorded lists the files the explorer's exploration record (kept in the
+// task message after a compression) notes: its lines "- path: summary
+// Verdict: …" and "Also looked at, not relevant: a, b".
+func recorded(msgs []llm.Message) []string {
+	var out []string
+	for _, m := range msgs {
+		_, rec, ok := strings.Cut(m.Content, "[Exploration record:")
+		if !ok || m.Role != llm.User {
+			continue
+		}
+		for _, line := range strings.Split(rec, "\n") {
+			if p, _, ok := strings.Cut(strings.TrimPrefix(line, "- "), ": "); ok && strings.HasPrefix(line, "- ") && strings.Contains(line, " Verdict: ") {
+				out = append(out, p)
+			}
+			if list, ok := strings.CutPrefix(line, "Also looked at, not relevant: "); ok {
+				out = append(out, strings.Split(list, ", ")...)
+			}
+		}
+	}
+	return out
 }
 
 // notes answers a compression: every gold file it is asked to judge is
