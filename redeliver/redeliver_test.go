@@ -18,6 +18,7 @@ import (
 	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/ghapp/ghtest"
 	"github.com/issuesmith/issuesmith/redeliver"
+	"github.com/issuesmith/issuesmith/store"
 	"github.com/issuesmith/issuesmith/store/storetest"
 	"github.com/issuesmith/issuesmith/webhook"
 	"github.com/issuesmith/issuesmith/workflow"
@@ -25,20 +26,36 @@ import (
 
 var secret = []byte("redeliver-secret")
 
-// consumer records the events the handler hands over.
-type consumer struct {
+// intake is the production Intake's transaction on the real store (the
+// delivery's keys and its intake job together), counting the deliveries
+// it accepted.
+type intake struct {
+	st  *store.Store
+	q   *store.Queue
 	mu  sync.Mutex
 	got []string
 }
 
-func (c *consumer) Handle(_ context.Context, ev workflow.Event) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.got = append(c.got, ev.Delivery)
-	return nil
+func (c *intake) Accept(ctx context.Context, keys []string, ev workflow.Event) (string, error) {
+	dup, err := c.q.Accept(ctx, ev.GitHubEvent, keys, workflow.IntakeArgs{Event: ev}, nil)
+	if err == nil && dup == "" {
+		c.mu.Lock()
+		c.got = append(c.got, ev.Delivery)
+		c.mu.Unlock()
+	}
+	return dup, err
 }
 
-func (c *consumer) deliveries() []string {
+func (c *intake) Recorded(ctx context.Context, keys []string) (string, error) {
+	for _, k := range keys {
+		if ok, err := c.st.HasDelivery(ctx, k); err != nil || ok {
+			return map[bool]string{true: k}[ok], err
+		}
+	}
+	return "", nil
+}
+
+func (c *intake) deliveries() []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]string(nil), c.got...)
@@ -51,7 +68,7 @@ func (c *consumer) deliveries() []string {
 // that failed as often as allowed. A pass asks GitHub
 // to redeliver exactly the two missed ones, oldest first; the fake resends
 // them to the real handler on the real store, which hands each to the
-// workflow once; a second pass asks nothing.
+// workflow once (its intake job queued); a second pass asks nothing.
 func TestPassRedeliversMissedDeliveries(t *testing.T) {
 	t.Parallel()
 	gh := ghtest.New(t, ghtest.Options{})
@@ -61,8 +78,10 @@ func TestPassRedeliversMissedDeliveries(t *testing.T) {
 		BotLogin: gh.BotLogin(), WriteInterval: -1, MaxRetries: 1, Backoff: time.Millisecond, MaxWait: time.Second})
 	require.NoError(t, err)
 	st := storetest.SQLite(t)
-	cons := &consumer{}
-	h, err := webhook.New(webhook.Options{Secret: secret, Consumer: cons, Deliveries: st, Authorizer: app,
+	q, err := st.NewQueue(store.QueueOptions{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	require.NoError(t, err)
+	cons := &intake{st: st, q: q}
+	h, err := webhook.New(webhook.Options{Secret: secret, Intake: cons, Authorizer: app,
 		BotLogin: gh.BotLogin(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	require.NoError(t, err)
 	srv := httptest.NewServer(h)

@@ -8,14 +8,13 @@
 // through the API that the sender may write to the repository, and then
 // hands an authorised workflow.Event on.
 //
-// With an Intake (*workflow.Engine, as `bot serve` runs it) the delivery's
-// id key (IDKey), the body's hash key and the event's intake job are one
-// transaction: a delivery is either fully accepted (202) or not recorded at
-// all (503; GitHub's redelivery, or the reconciler's, is then handled); a
-// repeat of the id or of a signed body under a new id is answered 200
-// duplicate. Without one, the older path records both keys through
-// Deliveries and hands the event to a Consumer (200 "ignored" when it
-// returns workflow.ErrIgnored), forgetting the keys when it fails.
+// Through its Intake (*workflow.Engine) the delivery's id key (IDKey), the
+// body's hash key and the event's intake job are one transaction: a
+// delivery is either fully accepted (202) or not recorded at all (503;
+// GitHub's redelivery, or the reconciler's, is then handled); a repeat of
+// the id or of a signed body under a new id is answered 200 duplicate. A
+// delivery for an installation GitHub no longer knows is answered 200
+// ignored.
 //
 // One file per event turns a go-github payload into a workflow.Event: the
 // workflow owns the event vocabulary (kinds, commands, the command parser),

@@ -196,7 +196,7 @@ func TestNotPost(t *testing.T) {
 
 func TestMentions(t *testing.T) {
 	t.Parallel()
-	h, err := New(Options{Secret: secret, Consumer: &recorder{}, Deliveries: &MemoryDeliveries{}, Authorizer: denyAll{}, BotLogin: "issuesmith[bot]"})
+	h, err := New(Options{Secret: secret, Intake: &recorder{}, Authorizer: denyAll{}, BotLogin: "issuesmith[bot]"})
 	require.NoError(t, err)
 	for body, want := range map[string]bool{
 		"@issuesmith fix it": true, "thanks @IssueSmith.": true, "(@issuesmith)": true, "@issuesmith[bot] again": true,

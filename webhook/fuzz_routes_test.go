@@ -41,7 +41,7 @@ func FuzzRoutes(f *testing.F) {
 	}
 	var logged, observed atomic.Int64
 	logger := slog.New(slog.NewTextHandler(countingWriter{w: io.Discard, n: &logged}, nil))
-	h, err := New(Options{Secret: secret, Consumer: &recorder{}, Deliveries: &MemoryDeliveries{Size: 1000},
+	h, err := New(Options{Secret: secret, Intake: &recorder{},
 		Authorizer: app, BotLogin: gh.BotLogin(), Logger: logger,
 		Observe: func(string, string, time.Duration) { observed.Add(1) }})
 	if err != nil {

@@ -32,17 +32,14 @@ const (
 	ResultError        = "error"
 )
 
-// Options configures a Handler. Secret, Consumer, Deliveries, Authorizer
-// and BotLogin are required.
+// Options configures a Handler. Secret, Intake, Authorizer and BotLogin
+// are required.
 type Options struct {
 	// Secret is the App's webhook secret.
 	Secret []byte
 	// MaxBody caps the request body in bytes (DefaultMaxBody when 0).
-	MaxBody    int64
-	Consumer   Consumer
-	Deliveries Deliveries
-	// Intake, when set, replaces Consumer and Deliveries: each authorised
-	// event is recorded and queued in one transaction.
+	MaxBody int64
+	// Intake records and queues each authorised event in one transaction.
 	Intake     Intake
 	Authorizer Authorizer
 	// BotLogin is the App's bot login ("slug[bot]"); its comments and PRs
@@ -66,8 +63,8 @@ type Handler struct {
 }
 
 // verdict is what an event file decides about a payload: a workflow.Event
-// to hand to the Consumer (authorised first when authorize is set), or a
-// reason to ignore.
+// to accept (authorised first when authorize is set), or a reason to
+// ignore.
 type verdict struct {
 	ev        workflow.Event
 	authorize bool
@@ -93,8 +90,8 @@ func New(opts Options) (*Handler, error) {
 	switch {
 	case len(opts.Secret) == 0:
 		return nil, errors.New("webhook handler: secret is required")
-	case opts.Intake == nil && (opts.Consumer == nil || opts.Deliveries == nil) || opts.Authorizer == nil:
-		return nil, errors.New("webhook handler: consumer, deliveries and authorizer are required")
+	case opts.Intake == nil || opts.Authorizer == nil:
+		return nil, errors.New("webhook handler: intake and authorizer are required")
 	case !strings.HasSuffix(opts.BotLogin, "[bot]"):
 		return nil, fmt.Errorf("webhook handler: bot login %q must end in [bot]", opts.BotLogin)
 	}
@@ -126,7 +123,7 @@ func New(opts Options) (*Handler, error) {
 const MaxDeliveryID = 128
 
 // ServeHTTP verifies, filters, deduplicates, authorises and hands on one
-// delivery (Intake, or Deliveries and Consumer). Answers: 202 dispatched;
+// delivery (through the Intake). Answers: 202 dispatched;
 // 200 ignored, duplicate or denied; 400 malformed; 401 missing or bad
 // signature; 405 not POST; 413 too large; 503 when a dependency failed (the
 // delivery is not recorded, so a redelivery works).
@@ -221,79 +218,12 @@ func bodyKeyOf(body []byte) string {
 	return "body:" + hex.EncodeToString(sum[:])
 }
 
-// admit deduplicates (by delivery id and by body), authorises and
-// hands to the Consumer an event that passed the event file's filters.
+// admit authorises and accepts (Intake) an event that passed the event
+// file's filters.
 func (h *Handler) admit(ctx context.Context, v verdict, bodyKey string, log *slog.Logger) (int, string, string) {
 	ev := v.ev
 	log = log.With("installation", ev.InstallationID, "repo", ev.Owner+"/"+ev.Repo, "issue", ev.Number, "kind", ev.Kind)
-	if h.opts.Intake != nil {
-		return h.accept(ctx, v, bodyKey, log)
-	}
-	if code, result, msg, ok := h.record(ctx, ev, bodyKey, log); !ok {
-		return code, result, msg
-	}
-	if v.authorize {
-		ok, err := h.opts.Authorizer.CanWrite(ctx, ev.InstallationID, ev.Owner, ev.Repo, ev.Sender)
-		if installationGone(err) {
-			log.Warn("delivery for an installation GitHub does not know; ignored", "err", err)
-			return http.StatusOK, ResultIgnored, "installation unknown to GitHub (the App was uninstalled?)"
-		}
-		if err != nil {
-			log.Error("permission check failed; denying", "sender", ev.Sender, "err", err)
-			h.forget(ctx, log, IDKey(ev.Delivery), bodyKey)
-			return http.StatusServiceUnavailable, ResultDenied, "permission check failed"
-		}
-		if !ok {
-			return http.StatusOK, ResultDenied, fmt.Sprintf("%s lacks write permission", ev.Sender)
-		}
-	}
-	if err := h.opts.Consumer.Handle(ctx, ev); errors.Is(err, workflow.ErrIgnored) {
-		return http.StatusOK, ResultIgnored, err.Error()
-	} else if err != nil {
-		log.Error("hand to the workflow", "err", err)
-		h.forget(ctx, log, IDKey(ev.Delivery), bodyKey)
-		return http.StatusServiceUnavailable, ResultError, "could not enqueue"
-	}
-	return http.StatusAccepted, ResultDispatched, string(ev.Kind)
-}
-
-// record remembers the delivery id and then the body key; ok is false when
-// either was seen before (the answer says which) or recording failed. A
-// replayed body keeps its new id recorded: that id was seen, and ignored.
-func (h *Handler) record(ctx context.Context, ev workflow.Event, bodyKey string, log *slog.Logger) (code int, result, msg string, ok bool) {
-	fresh, err := h.opts.Deliveries.RecordDelivery(ctx, IDKey(ev.Delivery), ev.GitHubEvent)
-	if err != nil {
-		log.Error("record delivery", "err", err)
-		return http.StatusServiceUnavailable, ResultError, "could not record the delivery", false
-	}
-	if !fresh {
-		return http.StatusOK, ResultDuplicate, "delivery id already handled", false
-	}
-	fresh, err = h.opts.Deliveries.RecordDelivery(ctx, bodyKey, ev.GitHubEvent)
-	if err != nil {
-		log.Error("record delivery body", "err", err)
-		h.forget(ctx, log, IDKey(ev.Delivery))
-		return http.StatusServiceUnavailable, ResultError, "could not record the delivery", false
-	}
-	if !fresh {
-		log.Warn("same payload already handled under another delivery id; replay ignored", "body", bodyKey)
-		return http.StatusOK, ResultDuplicate, "payload already handled under another delivery id", false
-	}
-	return 0, "", "", true
-}
-
-// forget drops the recorded keys (delivery id, body key) of a delivery that
-// could not be handled, so GitHub's redelivery (same id, same body) works.
-func (h *Handler) forget(ctx context.Context, log *slog.Logger, keys ...string) {
-	f, ok := h.opts.Deliveries.(Forgetter)
-	if !ok {
-		return
-	}
-	for _, k := range keys {
-		if err := f.ForgetDelivery(ctx, k); err != nil {
-			log.Error("forget delivery", "key", k, "err", err)
-		}
-	}
+	return h.accept(ctx, v, bodyKey, log)
 }
 
 // metricEvent bounds the event label: the header is read before the

@@ -31,18 +31,53 @@ const owner, repo = "Codertocat", "Hello-World"
 // recorder is the workflow's side of the port: it records what it is given.
 type recorder struct {
 	mu     sync.Mutex
+	keys   map[string]bool
 	events []workflow.Event
 	fail   error
 }
 
-func (r *recorder) Handle(_ context.Context, ev workflow.Event) error {
+// Accept is the Intake of *workflow.Engine in memory, with its contract:
+// the first key already recorded is returned and nothing is written;
+// otherwise every key and the event are recorded together, or nothing when
+// fail is set.
+func (r *recorder) Accept(_ context.Context, keys []string, ev workflow.Event) (string, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	for _, k := range keys {
+		if r.keys[k] {
+			return k, nil
+		}
+	}
 	if r.fail != nil {
-		return r.fail
+		return "", r.fail
+	}
+	if r.keys == nil {
+		r.keys = map[string]bool{}
+	}
+	for _, k := range keys {
+		r.keys[k] = true
 	}
 	r.events = append(r.events, ev)
-	return nil
+	return "", nil
+}
+
+// Recorded is the Intake's read-only look.
+func (r *recorder) Recorded(_ context.Context, keys []string) (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, k := range keys {
+		if r.keys[k] {
+			return k, nil
+		}
+	}
+	return "", nil
+}
+
+// has reports whether key was recorded.
+func (r *recorder) has(key string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.keys[key]
 }
 
 func (r *recorder) got() []workflow.Event {
@@ -54,13 +89,12 @@ func (r *recorder) got() []workflow.Event {
 // rig is the real handler behind a loopback server, authorising through the
 // real ghapp client against the fake GitHub.
 type rig struct {
-	t     testing.TB
-	gh    *ghtest.Server
-	disp  *recorder
-	url   string
-	seq   atomic.Int64
-	bot   string
-	deliv *MemoryDeliveries
+	t    testing.TB
+	gh   *ghtest.Server
+	disp *recorder
+	url  string
+	seq  atomic.Int64
+	bot  string
 }
 
 func newRig(t testing.TB, maxBody int64) *rig { return newRigWith(t, maxBody, nil) }
@@ -73,8 +107,8 @@ func newRigWith(t testing.TB, maxBody int64, edit func(*Options)) *rig {
 	app, err := ghapp.NewApp(ghapp.AppConfig{AppID: gh.AppID(), PrivateKey: gh.PrivateKey(), BaseURL: gh.URL(),
 		BotLogin: gh.BotLogin(), WriteInterval: -1, MaxRetries: 1, Backoff: time.Millisecond, MaxWait: time.Second})
 	require.NoError(t, err)
-	r := &rig{t: t, gh: gh, disp: &recorder{}, bot: gh.BotLogin(), deliv: &MemoryDeliveries{}}
-	opts := Options{Secret: secret, MaxBody: maxBody, Consumer: r.disp, Deliveries: r.deliv,
+	r := &rig{t: t, gh: gh, disp: &recorder{}, bot: gh.BotLogin()}
+	opts := Options{Secret: secret, MaxBody: maxBody, Intake: r.disp,
 		Authorizer: app, BotLogin: gh.BotLogin(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	if edit != nil {
 		edit(&opts)

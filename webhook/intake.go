@@ -8,13 +8,20 @@ import (
 	"net/http"
 )
 
-// accept is admit with an Intake: authorise first (a GitHub call, before
-// anything is written), then record the delivery and queue its work in one
-// transaction. A failure anywhere leaves nothing recorded, so GitHub's
+// accept answers a repeat at once, then authorises (a GitHub call, before
+// anything is written), then records the delivery and queues its work in
+// one transaction. A failure anywhere leaves nothing recorded, so GitHub's
 // redelivery (or the reconciler's) is handled, never dropped as a
 // duplicate.
 func (h *Handler) accept(ctx context.Context, v verdict, bodyKey string, log *slog.Logger) (int, string, string) {
 	ev := v.ev
+	idKey := IDKey(ev.Delivery)
+	// A repeat (GitHub's redelivery of a handled delivery, or a captured
+	// body replayed under a new id) is answered before any GitHub call: a
+	// replay flood must not spend the installation's rate limit.
+	if dup, err := h.opts.Intake.Recorded(ctx, []string{idKey, bodyKey}); err == nil && dup != "" {
+		return duplicate(dup, idKey, bodyKey, log)
+	}
 	if v.authorize {
 		ok, err := h.opts.Authorizer.CanWrite(ctx, ev.InstallationID, ev.Owner, ev.Repo, ev.Sender)
 		if installationGone(err) {
@@ -29,19 +36,25 @@ func (h *Handler) accept(ctx context.Context, v verdict, bodyKey string, log *sl
 			return http.StatusOK, ResultDenied, fmt.Sprintf("%s lacks write permission", ev.Sender)
 		}
 	}
-	idKey := IDKey(ev.Delivery)
 	dup, err := h.opts.Intake.Accept(ctx, []string{idKey, bodyKey}, ev)
 	switch {
 	case err != nil:
 		log.Error("accept delivery", "err", err)
 		return http.StatusServiceUnavailable, ResultError, "could not record the delivery"
-	case dup == idKey:
-		return http.StatusOK, ResultDuplicate, "delivery id already handled"
 	case dup != "":
-		log.Warn("same payload already handled under another delivery id; replay ignored", "body", bodyKey)
-		return http.StatusOK, ResultDuplicate, "payload already handled under another delivery id"
+		return duplicate(dup, idKey, bodyKey, log)
 	}
 	return http.StatusAccepted, ResultDispatched, string(ev.Kind)
+}
+
+// duplicate is the answer to a delivery whose key dup was recorded before:
+// its id, or its body under another id (a replay).
+func duplicate(dup, idKey, bodyKey string, log *slog.Logger) (int, string, string) {
+	if dup == idKey {
+		return http.StatusOK, ResultDuplicate, "delivery id already handled"
+	}
+	log.Warn("same payload already handled under another delivery id; replay ignored", "body", bodyKey)
+	return http.StatusOK, ResultDuplicate, "payload already handled under another delivery id"
 }
 
 // installationGone reports whether err says that GitHub does not know the

@@ -20,10 +20,22 @@ import (
 
 // storeIntake is the Intake of *workflow.Engine without the engine: the
 // real store's one-transaction Accept with the engine's intake job.
-type storeIntake struct{ q *store.Queue }
+type storeIntake struct {
+	q  *store.Queue
+	st *store.Store
+}
 
 func (s storeIntake) Accept(ctx context.Context, keys []string, ev workflow.Event) (string, error) {
 	return s.q.Accept(ctx, ev.GitHubEvent, keys, workflow.IntakeArgs{Event: ev}, nil)
+}
+
+func (s storeIntake) Recorded(ctx context.Context, keys []string) (string, error) {
+	for _, k := range keys {
+		if ok, err := s.st.HasDelivery(ctx, k); err != nil || ok {
+			return map[bool]string{true: k}[ok], err
+		}
+	}
+	return "", nil
 }
 
 // TestIntakeRecordsAndQueuesTogether: through the real handler and store,
@@ -52,7 +64,7 @@ func TestIntakeRecordsAndQueuesTogether(t *testing.T) {
 		t.Cleanup(srv.Close)
 		return srv.URL
 	}
-	good, bad := serve(storeIntake{q}), serve(storeIntake{bq})
+	good, bad := serve(storeIntake{q, st}), serve(storeIntake{bq, broken})
 	send := func(url string, d delivery) int {
 		r.url = url
 		code, _ := r.send(d)
@@ -94,7 +106,7 @@ func TestUninstalledInstallationIsIgnored(t *testing.T) {
 	app, err := ghapp.NewApp(ghapp.AppConfig{AppID: r.gh.AppID(), PrivateKey: r.gh.PrivateKey(), BaseURL: r.gh.URL(),
 		BotLogin: r.gh.BotLogin(), WriteInterval: -1, MaxRetries: 1, Backoff: time.Millisecond, MaxWait: time.Second})
 	require.NoError(t, err)
-	h, err := New(Options{Secret: secret, Intake: storeIntake{q}, Authorizer: app, BotLogin: r.gh.BotLogin(),
+	h, err := New(Options{Secret: secret, Intake: storeIntake{q, st}, Authorizer: app, BotLogin: r.gh.BotLogin(),
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	require.NoError(t, err)
 	srv := httptest.NewServer(h)

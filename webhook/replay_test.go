@@ -2,13 +2,7 @@ package webhook
 
 import (
 	"context"
-	"errors"
-	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
-	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -44,10 +38,11 @@ func TestReplayedBodyUnderNewIDIsIgnored(t *testing.T) {
 	assert.Len(t, r.disp.got(), 2, "a different body is handled")
 }
 
-// TestFailureForgetsIDAndBody: after a dispatch failure GitHub redelivers
-// with the same id and body; both keys were forgotten, so it is handled once,
-// and a replay of it under yet another id afterwards is still ignored.
-func TestFailureForgetsIDAndBody(t *testing.T) {
+// TestFailureRecordsNothing: after an intake failure (the database) GitHub
+// redelivers with the same id and body; neither key was recorded, so it is
+// handled once, and a replay of it under yet another id afterwards is still
+// ignored.
+func TestFailureRecordsNothing(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, 0)
 	r.disp.fail = errQueueDown
@@ -68,47 +63,6 @@ func TestFailureForgetsIDAndBody(t *testing.T) {
 	assert.Equal(t, http.StatusOK, code)
 	assert.Contains(t, body, ResultDuplicate)
 	assert.Len(t, r.disp.got(), 1)
-}
-
-// bodyFault is the real MemoryDeliveries whose recording of body keys fails
-// while fail is set (the database went away between the two inserts).
-type bodyFault struct {
-	MemoryDeliveries
-	fail atomic.Bool
-}
-
-func (b *bodyFault) RecordDelivery(ctx context.Context, id, event string) (bool, error) {
-	if strings.HasPrefix(id, "body:") && b.fail.Load() {
-		return false, errors.New("database gone")
-	}
-	return b.MemoryDeliveries.RecordDelivery(ctx, id, event)
-}
-
-// TestBodyRecordFailureForgetsID: when the body key cannot be recorded the
-// delivery id already was; it is forgotten again, so GitHub's redelivery
-// (same id) is handled instead of being taken for a repeat.
-func TestBodyRecordFailureForgetsID(t *testing.T) {
-	t.Parallel()
-	r := newRig(t, 0)
-	deliv := &bodyFault{}
-	deliv.fail.Store(true)
-	disp := &recorder{}
-	h, err := New(Options{Secret: secret, Consumer: disp, Deliveries: deliv, Authorizer: allowAll{},
-		BotLogin: r.bot, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	require.NoError(t, err)
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	r.url = srv.URL
-
-	d := r.newDelivery("issues", payload(t, "issues.labeled", r.gh.Installation()))
-	code, body := r.send(d)
-	assert.Equal(t, http.StatusServiceUnavailable, code, body)
-	assert.Empty(t, disp.got())
-
-	deliv.fail.Store(false)
-	code, body = r.send(d)
-	assert.Equal(t, http.StatusAccepted, code, body)
-	assert.Len(t, disp.got(), 1)
 }
 
 type allowAll struct{}

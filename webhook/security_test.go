@@ -2,7 +2,6 @@ package webhook
 
 import (
 	"bytes"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -10,7 +9,6 @@ import (
 	"time"
 
 	"github.com/issuesmith/issuesmith/ghapp/ghtest"
-	"github.com/issuesmith/issuesmith/workflow"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -135,23 +133,9 @@ func TestDispatchFailureForgetsDelivery(t *testing.T) {
 	assert.Len(t, r.disp.got(), 1)
 }
 
-// An authorised event the workflow has no work for is answered 200
-// "ignored", not 202 "dispatched": the response and the metric say that
-// nothing was queued.
-func TestDispatchNotQueuedIsIgnored(t *testing.T) {
-	t.Parallel()
-	r := newRig(t, 0)
-	r.disp.fail = fmt.Errorf("no run for this issue: %w", workflow.ErrIgnored)
-	d := r.newDelivery("issues", payload(t, "issues.unlabeled", r.gh.Installation()))
-	code, body := r.send(d)
-	assert.Equal(t, http.StatusOK, code)
-	assert.Contains(t, body, ResultIgnored)
-	assert.Contains(t, body, "nothing to do")
-}
-
 func TestNewChecksOptions(t *testing.T) {
 	t.Parallel()
-	ok := Options{Secret: secret, Consumer: &recorder{}, Deliveries: &MemoryDeliveries{}, Authorizer: nil, BotLogin: "x[bot]"}
+	ok := Options{Secret: secret, Intake: &recorder{}, Authorizer: nil, BotLogin: "x[bot]"}
 	_, err := New(ok)
 	assert.Error(t, err, "authorizer missing")
 	ok.Authorizer = denyAll{}
@@ -165,25 +149,10 @@ func TestNewChecksOptions(t *testing.T) {
 	assert.Error(t, err, "secret missing")
 }
 
-func TestMemoryDeliveriesForgetsOldest(t *testing.T) {
-	t.Parallel()
-	m := &MemoryDeliveries{Size: 2}
-	ctx := t.Context()
-	for _, id := range []string{"a", "b", "c"} {
-		fresh, err := m.RecordDelivery(ctx, id, "issues")
-		require.NoError(t, err)
-		assert.True(t, fresh)
-	}
-	fresh, _ := m.RecordDelivery(ctx, "c", "issues")
-	assert.False(t, fresh)
-	fresh, _ = m.RecordDelivery(ctx, "a", "issues")
-	assert.True(t, fresh, "evicted")
-}
-
 func TestObservedEventNamesAreBounded(t *testing.T) {
 	t.Parallel()
 	var got []string
-	h, err := New(Options{Secret: secret, Consumer: &recorder{}, Deliveries: &MemoryDeliveries{}, Authorizer: denyAll{},
+	h, err := New(Options{Secret: secret, Intake: &recorder{}, Authorizer: denyAll{},
 		BotLogin: "x[bot]", Observe: func(event, result string, _ time.Duration) { got = append(got, event+":"+result) }})
 	require.NoError(t, err)
 	for _, ev := range []string{"issues", "made-up-" + strconv.Itoa(12345), "ping"} {

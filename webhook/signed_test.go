@@ -32,7 +32,7 @@ func (c *countingBody) Close() error { return nil }
 func TestUnsignedBodyIsNotRead(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, 0)
-	h, err := New(Options{Secret: secret, Consumer: r.disp, Deliveries: r.deliv,
+	h, err := New(Options{Secret: secret, Intake: r.disp,
 		Authorizer: denyAll{}, BotLogin: r.bot, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)

@@ -49,3 +49,19 @@ func (w *intakeWorker) Work(ctx context.Context, job *river.Job[IntakeArgs]) err
 func (e *Engine) Accept(ctx context.Context, keys []string, ev Event) (dup string, err error) {
 	return e.queue.Accept(ctx, ev.GitHubEvent, keys, IntakeArgs{Event: ev}, nil)
 }
+
+// Recorded returns the first of keys already recorded ("" when none): the
+// webhook handler's read-only check before it spends a GitHub call on a
+// delivery that is a repeat (Accept still decides, atomically).
+func (e *Engine) Recorded(ctx context.Context, keys []string) (string, error) {
+	for _, k := range keys {
+		seen, err := e.d.Store.HasDelivery(ctx, k)
+		if err != nil {
+			return "", err
+		}
+		if seen {
+			return k, nil
+		}
+	}
+	return "", nil
+}
