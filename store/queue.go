@@ -34,8 +34,13 @@ type QueueOptions struct {
 	// Workers are the job kinds this process works. Nil makes an
 	// insert-only queue (for tools that enqueue but never work).
 	Workers *river.Workers
-	// MaxWorkers caps concurrent jobs in this process; 0 means 4.
+	// MaxWorkers caps concurrent jobs of the default queue in this
+	// process; 0 means 4.
 	MaxWorkers int
+	// Queues are further queues this process works, each with its own
+	// workers (name → MaxWorkers): a job inserted with InsertOpts.Queue set
+	// to one of them never waits behind the default queue's backlog.
+	Queues map[string]int
 	// PeriodicJobs are scheduled jobs (summary refresh, missed work).
 	PeriodicJobs []*river.PeriodicJob
 	// JobTimeout bounds one job; 0 means 30 minutes.
@@ -103,6 +108,9 @@ func (s *Store) NewQueue(opts QueueOptions) (*Queue, error) {
 		}
 		cfg.Workers = opts.Workers
 		cfg.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: n}}
+		for name, w := range opts.Queues {
+			cfg.Queues[name] = river.QueueConfig{MaxWorkers: max(w, 1)}
+		}
 	}
 	var (
 		c   riverClient
