@@ -83,7 +83,14 @@ func (a *Coder) run(ctx context.Context, dir string, cfg *config.Repo, statuses 
 		return err
 	})
 	if err != nil {
-		return nil, err
+		// What the failed run spent is still charged: the stage counts a
+		// result that comes with its error.
+		out := &workflow.CodeResult{Usage: sp.Usage, Cost: sp.Cost}
+		if res != nil {
+			out = codeResult(res)
+			out.Usage, out.Cost = sp.Usage, sp.Cost
+		}
+		return out, err
 	}
 	out := codeResult(res)
 	out.Cost = sp.Cost

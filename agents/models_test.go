@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -236,4 +237,38 @@ func TestCoderAgentAppliesTheRepositoryApplyModel(t *testing.T) {
 	got, err := os.ReadFile(filepath.Join(dir, "calc.go"))
 	require.NoError(t, err)
 	require.Equal(t, "package calc\n\nfunc Add(x, y int) int {\n\treturn y + x\n}\n", string(got))
+}
+
+// A coder run that ends in an error (here: cancelled after its first
+// item) still reports what its model calls spent, so the stage charges
+// them; the adapter used to return nothing with the error.
+func TestCoderAgentReportsTheSpendOfAFailedRun(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, f := range []string{"a.txt", "b.txt"} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, f), []byte("one\n"), 0o644))
+	}
+	edit := "<file-edit filePath=\"a.txt\">\n------- SEARCH\none\n=======\nONE\n+++++++ REPLACE\n</file-edit>\n"
+	srv := llmtest.NewServer(t, llmtest.Script{
+		llmtest.Reply(edit).WithUsage(1200, 80, 0).When(llmtest.Expect{Role: "coder", Last: "# Your item: a.txt"}),
+	})
+	ms, err := NewModels(modelEnv(srv.URL()))
+	require.NoError(t, err)
+	a := &Coder{Models: ms, Options: coder.Options{SkipGoChecks: true}}
+	plan := &work.Plan{Items: []work.Item{
+		{Path: "a.txt", Action: work.ActionModify, Steps: []work.Step{{Text: "Shout one"}}},
+		{Path: "b.txt", Action: work.ActionModify, Steps: []work.Step{{Text: "Shout one"}}},
+	}}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	res, err := a.Implement(ctx, dir, &work.Spec{Topic: "shout"}, plan, config.DefaultRepo(), func(items []workflow.ItemStatus) {
+		if items[0].Status == coder.ItemDone {
+			cancel()
+		}
+	})
+	require.Error(t, err)
+	require.NotNil(t, res, "the failed run's result comes with the error")
+	assert.Equal(t, 1200, res.Usage.PromptTokens)
+	assert.Equal(t, 80, res.Usage.CompletionTokens)
+	assert.InDelta(t, (1200*1+80*4)/1e6, res.Cost, 1e-9, "priced as the house model")
 }

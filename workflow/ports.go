@@ -38,7 +38,9 @@ type Planner interface {
 
 // Coder implements a plan, or a review comment, in the worktree at dir
 // (coder.Coder, adapted in agents/). A Go error means the run could not go
-// on; failed items are reported in the result. cfg carries the blocked
+// on; failed items are reported in the result. A result that comes with an
+// error carries what the failed run spent (charged like any other). cfg
+// carries the blocked
 // paths, check commands and budgets. Implement tells progress (which may
 // be nil) the status of every plan item, in plan order, whenever one
 // changes: pending, working, then done, failed, blocked or skipped.
