@@ -35,6 +35,7 @@ var suite = []struct {
 	{"compare and swap", testCAS},
 	{"transaction", testTx},
 	{"orphans", testOrphans},
+	{"unique states", testUnique},
 }
 
 func TestSQLite(t *testing.T) {

@@ -8,7 +8,8 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/rivertype"
+
+	"github.com/issuesmith/issuesmith/store"
 )
 
 // DefaultRefreshSchedule is the cron spec of the periodic summary refresh
@@ -27,10 +28,7 @@ func (RefreshAllArgs) Kind() string { return "issuesmith_refresh_all" }
 // InsertOpts: one waiting or running at a time (River's default unique
 // states would count completed ones too, and refresh only once a day).
 func (RefreshAllArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{MaxAttempts: 3, UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
-		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable, rivertype.JobStateScheduled,
-		rivertype.JobStateRunning,
-	}}}
+	return river.InsertOpts{MaxAttempts: 3, UniqueOpts: store.UniqueWhileQueued()}
 }
 
 type refreshAllWorker struct {
