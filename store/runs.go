@@ -81,7 +81,9 @@ func scanRun(row scanner) (*Run, error) {
 }
 
 // OpenRun returns the issue's open run, or creates one in state active with
-// the given installation and requester. created reports which happened.
+// the given installation and requester, noting its repository as known
+// (NoteRepo) with the same connection or transaction. created reports
+// which happened.
 // Concurrent callers for the same issue get the same run.
 func (s rw) OpenRun(ctx context.Context, key IssueKey, installationID int64, requester string) (run *Run, created bool, err error) {
 	if r, err := s.OpenRunFor(ctx, key); err == nil {
@@ -100,6 +102,9 @@ func (s rw) OpenRun(ctx context.Context, key IssueKey, installationID int64, req
 	}
 	if err != nil {
 		return nil, false, fmt.Errorf("open run for %s: %w", key, err)
+	}
+	if err := s.NoteRepo(ctx, installationID, key.Owner, key.Repo); err != nil {
+		return nil, false, err
 	}
 	r, err := s.Run(ctx, id)
 	return r, true, err

@@ -50,7 +50,12 @@ func (e *Engine) pushed(ctx context.Context, ev Event) error {
 	if e.d.Summarizer == nil {
 		return ErrIgnored
 	}
-	return e.queueRefresh(ctx, RefreshArgs{InstallationID: ev.InstallationID, Owner: ev.Owner, Repo: ev.Repo})
+	if err := e.queueRefresh(ctx, RefreshArgs{InstallationID: ev.InstallationID, Owner: ev.Owner, Repo: ev.Repo}); err != nil {
+		return err
+	}
+	// Known from now on, so the nightly refresh covers it. A failure
+	// fails the event, whose retry finds the refresh already queued.
+	return e.d.Store.NoteRepo(ctx, ev.InstallationID, ev.Owner, ev.Repo)
 }
 
 type refreshWorker struct {
