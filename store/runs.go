@@ -110,6 +110,25 @@ func (s rw) OpenRun(ctx context.Context, key IssueKey, installationID int64, req
 	return r, true, err
 }
 
+// OpenRun is rw.OpenRun in a transaction of its own, so the run and its
+// repository's note (NoteRepo) are written together or not at all. Inside
+// a Tx, Tx.OpenRun writes both in that transaction.
+func (s *Store) OpenRun(ctx context.Context, key IssueKey, installationID int64, requester string) (run *Run, created bool, err error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, false, fmt.Errorf("open run for %s: begin: %w", key, err)
+	}
+	defer tx.Rollback() //nolint:errcheck // after Commit it is a no-op
+	run, created, err = rw{st: s, c: sqlConn{s: s, db: tx}}.OpenRun(ctx, key, installationID, requester)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, false, fmt.Errorf("open run for %s: commit: %w", key, err)
+	}
+	return run, created, nil
+}
+
 // OpenRunFor returns the issue's open run or ErrNotFound.
 func (s rw) OpenRunFor(ctx context.Context, key IssueKey) (*Run, error) {
 	r, err := scanRun(s.c.queryRow(ctx, `SELECT `+runColumns+` FROM runs
