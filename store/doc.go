@@ -7,7 +7,10 @@
 // (one run per issue at a time), the file-summary cache keyed by blob hash
 // and the usage ledger (usage.go: one row per model call, reserved at its
 // worst case before the call and charged after; sums per run, repository
-// and installation window; the report `bot usage` prints).
+// and installation window; the report `bot usage` prints) and the known
+// repositories (known_repos.go: noted when a run opens, forgotten when the
+// installation goes). The unique states of every job kind are defined once
+// (unique.go).
 // A Tx (Queue.InTx) puts run writes, the insert of a job and the completion
 // of the running one in one transaction; a run's save is a compare-and-swap
 // on its version.

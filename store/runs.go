@@ -81,7 +81,9 @@ func scanRun(row scanner) (*Run, error) {
 }
 
 // OpenRun returns the issue's open run, or creates one in state active with
-// the given installation and requester. created reports which happened.
+// the given installation and requester, noting its repository as known
+// (NoteRepo) with the same connection or transaction. created reports
+// which happened.
 // Concurrent callers for the same issue get the same run.
 func (s rw) OpenRun(ctx context.Context, key IssueKey, installationID int64, requester string) (run *Run, created bool, err error) {
 	if r, err := s.OpenRunFor(ctx, key); err == nil {
@@ -101,8 +103,30 @@ func (s rw) OpenRun(ctx context.Context, key IssueKey, installationID int64, req
 	if err != nil {
 		return nil, false, fmt.Errorf("open run for %s: %w", key, err)
 	}
+	if err := s.NoteRepo(ctx, installationID, key.Owner, key.Repo); err != nil {
+		return nil, false, err
+	}
 	r, err := s.Run(ctx, id)
 	return r, true, err
+}
+
+// OpenRun is rw.OpenRun in a transaction of its own, so the run and its
+// repository's note (NoteRepo) are written together or not at all. Inside
+// a Tx, Tx.OpenRun writes both in that transaction.
+func (s *Store) OpenRun(ctx context.Context, key IssueKey, installationID int64, requester string) (run *Run, created bool, err error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, false, fmt.Errorf("open run for %s: begin: %w", key, err)
+	}
+	defer tx.Rollback() //nolint:errcheck // after Commit it is a no-op
+	run, created, err = rw{st: s, c: sqlConn{s: s, db: tx}}.OpenRun(ctx, key, installationID, requester)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, false, fmt.Errorf("open run for %s: commit: %w", key, err)
+	}
+	return run, created, nil
 }
 
 // OpenRunFor returns the issue's open run or ErrNotFound.

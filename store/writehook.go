@@ -125,11 +125,12 @@ type sqlKey struct{}
 
 var writeVerb = regexp.MustCompile(`(?i)\b(insert\s+into|update|delete\s+from)\s+("?[a-z_]+"?\.)?"?([a-z_]+)`)
 
-// writtenTables are the tables a statement's text writes to.
+// writtenTables are the tables a statement's text writes to ("set" is the
+// upsert's ON CONFLICT DO UPDATE SET, no table).
 func writtenTables(q string) []string {
 	var out []string
 	for _, m := range writeVerb.FindAllStringSubmatch(q, -1) {
-		if t := strings.ToLower(m[3]); counted(t) && !slices.Contains(out, t) {
+		if t := strings.ToLower(m[3]); counted(t) && t != "set" && !slices.Contains(out, t) {
 			out = append(out, t)
 		}
 	}

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 
@@ -44,12 +45,15 @@ func TestWriteHook(t *testing.T) {
 			_, err = s.Checkpoint(ctx, r.ID, "spec", "1")
 			require.NoError(t, err)
 			mu.Lock()
-			require.Len(t, writes, 2)
-			require.Equal(t, []string{"runs"}, writes[0].Tables)
-			require.Equal(t, []string{"run_steps"}, writes[1].Tables)
-			require.Equal(t, writes[0].N+1, writes[1].N)
-			require.Equal(t, s.Dialect() == store.Postgres, writes[0].Committed)
-			failAt = writes[1].N + 1
+			got := slices.Clone(writes) // asserted unlocked: a failure must not leave the hook's lock held
+			mu.Unlock()
+			require.Len(t, got, 2)
+			require.Equal(t, []string{"runs", "known_repos"}, got[0].Tables, "a run and its repository, one transaction")
+			require.Equal(t, []string{"run_steps"}, got[1].Tables)
+			require.Equal(t, got[0].N+1, got[1].N)
+			require.Equal(t, s.Dialect() == store.Postgres, got[0].Committed)
+			mu.Lock()
+			failAt = got[1].N + 1
 			mu.Unlock()
 
 			r.Step = "first try"
@@ -73,9 +77,9 @@ func TestWriteHook(t *testing.T) {
 				require.Error(t, q.InTx(ctx, checkpoint), "the next write fails")
 				require.NoError(t, q.InTx(ctx, checkpoint), "once")
 			}
-			got, err := s.Run(ctx, r.ID)
+			final, err := s.Run(ctx, r.ID)
 			require.NoError(t, err)
-			require.Equal(t, "first try", got.Step)
+			require.Equal(t, "first try", final.Step)
 		})
 	}
 }

@@ -10,7 +10,10 @@
 // It owns the event vocabulary at its edge (event.go): Event, its kinds, the
 // commands and their one parser, and ErrIgnored. The webhook builds an Event
 // per delivery and hands it to Engine.Handle, which only records and
-// enqueues; installation removals are events like any other.
+// enqueues; installation removals are events like any other. Every job's
+// payload (its args, and the Event an intake job carries) has explicit JSON
+// names and a version (payload.go): a job queued by an older release is
+// read, one queued by a newer release is refused, never misread.
 //
 // Every step is idempotent: it finds its own earlier comment, branch or pull
 // request (by marker, name or checkpoint) before creating one, so a retried

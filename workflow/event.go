@@ -52,49 +52,54 @@ const (
 
 // Event is one webhook delivery as the workflow reads it, built by the
 // webhook's event files. Fields a kind does not use are zero.
+//
+// It is persisted: the intake job (IntakeArgs) carries it across restarts
+// and upgrades. Its JSON names are the Go names the first release wrote
+// without tags; keep them, and decode the old name explicitly if one must
+// change (payload_test.go decodes every release's golden payloads).
 type Event struct {
-	Kind EventKind
+	Kind EventKind `json:"Kind"`
 	// Delivery is GitHub's X-GitHub-Delivery id; GitHubEvent and Action
 	// are the webhook's event name and action; Received is when the
 	// webhook got the delivery.
-	Delivery    string
-	GitHubEvent string
-	Action      string
-	Received    time.Time
+	Delivery    string    `json:"Delivery"`
+	GitHubEvent string    `json:"GitHubEvent"`
+	Action      string    `json:"Action"`
+	Received    time.Time `json:"Received"`
 
-	InstallationID int64
-	Owner          string
-	Repo           string
-	Number         int    // the issue or pull request (0 for repository-wide kinds)
-	IsPR           bool   // Number is a pull request
-	Sender         string // login of the person who acted
-	Label          string // Labeled, Unlabeled
-	CommentID      int64  // comment and review-comment events; the review's id for ReviewSubmitted
-	Body           string // the comment's (or review's) body, as sent
+	InstallationID int64  `json:"InstallationID"`
+	Owner          string `json:"Owner"`
+	Repo           string `json:"Repo"`
+	Number         int    `json:"Number"`    // the issue or pull request (0 for repository-wide kinds)
+	IsPR           bool   `json:"IsPR"`      // Number is a pull request
+	Sender         string `json:"Sender"`    // login of the person who acted
+	Label          string `json:"Label"`     // Labeled, Unlabeled
+	CommentID      int64  `json:"CommentID"` // comment and review-comment events; the review's id for ReviewSubmitted
+	Body           string `json:"Body"`      // the comment's (or review's) body, as sent
 	// Command and Args are the comment's command (CommandGiven), as
 	// ParseCommand read them.
-	Command Command
-	Args    string
+	Command Command `json:"Command"`
+	Args    string  `json:"Args"`
 	// Review comment position (ReviewComment).
-	Path      string
-	Line      int
-	StartLine int
-	InReplyTo int64
-	State     string // ReviewSubmitted: the review's state
-	Head      string // the PR's head branch (PR kinds)
-	Merged    bool   // PRClosed: the pull request was merged
+	Path      string `json:"Path"`
+	Line      int    `json:"Line"`
+	StartLine int    `json:"StartLine"`
+	InReplyTo int64  `json:"InReplyTo"`
+	State     string `json:"State"`  // ReviewSubmitted: the review's state
+	Head      string `json:"Head"`   // the PR's head branch (PR kinds)
+	Merged    bool   `json:"Merged"` // PRClosed: the pull request was merged
 	// Ref, Before and After describe a push.
-	Ref    string
-	Before string
-	After  string
+	Ref    string `json:"Ref"`
+	Before string `json:"Before"`
+	After  string `json:"After"`
 	// SHA is the commit CI ran on and PRs the pull requests GitHub
 	// named (CIFinished).
-	SHA string
-	PRs []int
+	SHA string `json:"SHA"`
+	PRs []int  `json:"PRs"`
 	// Repos lists "owner/name" repositories added (or installed); Removed
 	// those removed.
-	Repos   []string
-	Removed []string
+	Repos   []string `json:"Repos"`
+	Removed []string `json:"Removed"`
 }
 
 func (ev Event) key() store.IssueKey {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/google/go-github/v60/github"
 	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/rivertype"
 
 	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/ghapp"
@@ -34,10 +33,7 @@ func (LabelArgs) Kind() string { return "issuesmith_label" }
 
 // InsertOpts: one check per issue and label while it waits.
 func (LabelArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{MaxAttempts: 5, UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
-		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable, rivertype.JobStateScheduled,
-		rivertype.JobStateRunning,
-	}}}
+	return river.InsertOpts{MaxAttempts: 5, UniqueOpts: store.UniqueWhileQueued()}
 }
 
 func (e *Engine) labeled(ctx context.Context, ev Event) error {

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/rivertype"
 
 	"github.com/issuesmith/issuesmith/store"
 )
@@ -23,10 +22,7 @@ func (OrphanArgs) Kind() string { return "issuesmith_orphans" }
 
 // InsertOpts: one check at a time.
 func (OrphanArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{MaxAttempts: 3, UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
-		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable, rivertype.JobStateScheduled,
-		rivertype.JobStateRunning,
-	}}}
+	return river.InsertOpts{MaxAttempts: 3, UniqueOpts: store.UniqueWhileQueued()}
 }
 
 // orphanIdle is how long an active run must have gone unsaved before the

@@ -5,7 +5,8 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/rivertype"
+
+	"github.com/issuesmith/issuesmith/store"
 )
 
 // RedeliverArgs is the periodic pass that asks GitHub to redeliver the
@@ -21,10 +22,7 @@ func (RedeliverArgs) Kind() string { return "issuesmith_redeliver" }
 // down) is retried with River's backoff a few times, then waits for the
 // next scheduled one.
 func (RedeliverArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{MaxAttempts: 3, UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
-		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable, rivertype.JobStateScheduled,
-		rivertype.JobStateRunning,
-	}}}
+	return river.InsertOpts{MaxAttempts: 3, UniqueOpts: store.UniqueWhileQueued()}
 }
 
 type redeliverWorker struct {

@@ -7,10 +7,10 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/rivertype"
 
 	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/store"
 )
 
 // Summarizer refreshes the file-summary cache of a checkout (summaries with
@@ -43,17 +43,19 @@ func (RefreshArgs) Kind() string { return "issuesmith_refresh" }
 // (River requires running among the unique states; pushed queues the
 // follow-up of a running one under the other key).
 func (RefreshArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{MaxAttempts: 3, UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
-		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable, rivertype.JobStateScheduled,
-		rivertype.JobStateRunning,
-	}}}
+	return river.InsertOpts{MaxAttempts: 3, UniqueOpts: store.UniqueWhileQueued()}
 }
 
 func (e *Engine) pushed(ctx context.Context, ev Event) error {
 	if e.d.Summarizer == nil {
 		return ErrIgnored
 	}
-	return e.queueRefresh(ctx, RefreshArgs{InstallationID: ev.InstallationID, Owner: ev.Owner, Repo: ev.Repo})
+	if err := e.queueRefresh(ctx, RefreshArgs{InstallationID: ev.InstallationID, Owner: ev.Owner, Repo: ev.Repo}); err != nil {
+		return err
+	}
+	// Known from now on, so the nightly refresh covers it. A failure
+	// fails the event, whose retry finds the refresh already queued.
+	return e.d.Store.NoteRepo(ctx, ev.InstallationID, ev.Owner, ev.Repo)
 }
 
 type refreshWorker struct {

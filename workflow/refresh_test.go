@@ -89,3 +89,36 @@ func TestPeriodicRefreshCoversUsedRepositories(t *testing.T) {
 		return slices.Contains(h.agents.refreshed, "greet.go")
 	}, 10*time.Second, 20*time.Millisecond, "the used repository is refreshed from a checkout of the default branch")
 }
+
+// A repository the bot worked on is refreshed every night for as long as
+// the installation keeps it, also after River deleted the job rows of that
+// work (a day after they completed); an uninstall forgets it.
+func TestPeriodicRefreshOutlivesRiversJobRows(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, &agents{})
+	require.NoError(t, h.event(workflow.Pushed)) // no run: known from the push alone
+	require.Eventually(t, func() bool { return h.completedJobs(workflow.RefreshArgs{}.Kind()) == 1 },
+		10*time.Second, 20*time.Millisecond, "the push refreshed")
+	restart := func() {
+		h.stop(10 * time.Second)
+		// What River's cleaner does to completed jobs after 24 hours.
+		_, err := h.st.DB().ExecContext(t.Context(), `DELETE FROM river_job`)
+		require.NoError(t, err)
+		h.refreshSchedule = river.PeriodicInterval(100 * time.Millisecond)
+		h.start()
+		require.Eventually(t, func() bool { return h.completedJobs(workflow.RefreshAllArgs{}.Kind()) >= 1 },
+			10*time.Second, 20*time.Millisecond, "the periodic job ran")
+	}
+	restart()
+	require.Eventually(t, func() bool { return h.completedJobs(workflow.RefreshArgs{}.Kind()) >= 1 },
+		10*time.Second, 20*time.Millisecond, "the repository is still refreshed")
+	require.GreaterOrEqual(t, h.agents.refreshCount(), 2)
+
+	require.NoError(t, h.eng.Uninstalled(t.Context(), h.gh.Installation(), nil))
+	restart()
+	// The pass that completed queued whatever it would refresh.
+	var queued int
+	require.NoError(t, h.st.DB().QueryRowContext(t.Context(), `SELECT COUNT(*) FROM river_job WHERE kind = ?`,
+		workflow.RefreshArgs{}.Kind()).Scan(&queued))
+	require.Zero(t, queued, "an uninstalled repository is not refreshed")
+}

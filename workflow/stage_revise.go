@@ -10,7 +10,6 @@ import (
 
 	"github.com/google/go-github/v60/github"
 	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/rivertype"
 
 	"github.com/issuesmith/issuesmith/internal/ghtext"
 	"github.com/issuesmith/issuesmith/llm"
@@ -296,9 +295,7 @@ func firstLine(s string) string {
 // lease while the earlier one is refused it (both would snooze, again and
 // again, whenever they were fetched together).
 func (e *Engine) earlierReviewPending(ctx context.Context, run *store.Run, jobID int64) (bool, error) {
-	params := river.NewJobListParams().Kinds(StageArgs{}.Kind()).First(1000).States(
-		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable,
-		rivertype.JobStateRunning, rivertype.JobStateScheduled)
+	params := river.NewJobListParams().Kinds(StageArgs{}.Kind()).First(1000).States(store.QueuedStates()...)
 	jobs, err := e.queue.Jobs(ctx, params)
 	if err != nil {
 		return false, err

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/rivertype"
 
 	"github.com/issuesmith/issuesmith/internal/ghtext"
 	"github.com/issuesmith/issuesmith/store"
@@ -38,10 +37,7 @@ func (IdleStopArgs) Kind() string { return "issuesmith_idle_stop" }
 
 // InsertOpts: one reply per /stop comment, including after it completed.
 func (IdleStopArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{MaxAttempts: reportAttempts, UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
-		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable, rivertype.JobStateScheduled,
-		rivertype.JobStateRunning, rivertype.JobStateCompleted,
-	}}}
+	return river.InsertOpts{MaxAttempts: reportAttempts, UniqueOpts: store.UniqueUntilDone()}
 }
 
 // stop cancels the open run or, when there is none, queues the
