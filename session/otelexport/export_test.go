@@ -152,7 +152,7 @@ func requireParent(t *testing.T, parent *tracepb.Span, children ...*tracepb.Span
 }
 
 // exporterTo builds an Exporter sending to url with key.
-func exporterTo(t *testing.T, url string, key string, content bool, opts ...otlptracehttp.Option) *otelexport.Exporter {
+func exporterTo(t testing.TB, url string, key string, content bool, opts ...otlptracehttp.Option) *otelexport.Exporter {
 	t.Helper()
 	client, err := otlptracehttp.New(t.Context(), append([]otlptracehttp.Option{otlptracehttp.WithEndpointURL(url + "/v1/traces")}, opts...)...)
 	require.NoError(t, err)
@@ -245,4 +245,25 @@ func TestUnansweredEndpointNeverBlocksTheRun(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
 	defer cancel()
 	require.Error(t, exp.Shutdown(ctx), "the unanswered export is given up at the bound")
+}
+
+// A process that stops during a step exports the open attempt as
+// unfinished, and not the step itself (it resumes in the next process).
+func TestShutdownExportsTheOpenAttemptUnfinished(t *testing.T) {
+	t.Parallel()
+	rcv := newReceiver(t)
+	exp := exporterTo(t, rcv.URL, "k", false)
+	r := session.Start(t.Context(), storetest.SQLite(t), meta(3), session.Options{Wrap: exp.Wrap})
+	r.Begin(t.Context(), session.StageExplore, "explore 1")
+	_, err := r.Tool(readTool()).Call(t.Context(), json.RawMessage(`{"path":"a.go"}`))
+	require.NoError(t, err)
+	require.NoError(t, exp.Shutdown(t.Context()))
+
+	spans := rcv.got()
+	attempt := one(t, spans, "explore 1")
+	require.Equal(t, tracepb.Status_STATUS_CODE_ERROR, attempt.GetStatus().GetCode())
+	require.Equal(t, "the process stopped during the step", attempt.GetStatus().GetMessage())
+	require.Equal(t, false, attrs(attempt)["issuesmith.step.finished"])
+	requireParent(t, attempt, one(t, spans, "execute_tool read_file"))
+	require.Empty(t, byName(spans, "explore"), "the step goes on in the next process")
 }
