@@ -13,7 +13,7 @@
 //	│   └── explore 1, explore 1 (attempt 2), ... (each attempt)
 //	│       └── "chat {model}", "execute_tool {tool}", "edit {path}",
 //	│           "check {name}", "commit {sha}", "github {what}", ...
-//	└── run ended: STATE (each end, with the run's totals)
+//	└── run ended: STATE (the run's start to each end, with its totals)
 //
 // No span stays open across a call, and none is emitted twice: the root
 // when the session is created, a call's span as its event is stored, an

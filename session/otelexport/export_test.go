@@ -138,7 +138,10 @@ func TestRunIsExportedAsOneTrace(t *testing.T) {
 	requireParent(t, planStep, vet)
 	require.Equal(t, tracepb.Status_STATUS_CODE_ERROR, vet.GetStatus().GetCode())
 	require.Equal(t, time.Second, time.Duration(vet.GetEndTimeUnixNano()-vet.GetStartTimeUnixNano()))
-	end := attrs(one(t, spans, "run ended: done"))
+	ended := one(t, spans, "run ended: done")
+	require.Equal(t, root.GetStartTimeUnixNano(), ended.GetStartTimeUnixNano(), "the run's start to its end")
+	require.GreaterOrEqual(t, ended.GetEndTimeUnixNano(), vet.GetEndTimeUnixNano())
+	end := attrs(ended)
 	require.EqualValues(t, 3, end["issuesmith.model_calls"])
 	require.EqualValues(t, 1400+1000+500, end["issuesmith.usage.input_tokens"])
 }

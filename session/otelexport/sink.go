@@ -159,7 +159,9 @@ func (e *Exporter) seen(id int64, evs []*store.SessionEvent) {
 	defer e.mu.Unlock()
 	st := e.session(id)
 	for _, ev := range evs {
-		st.note(ev.Stage, ev.Step, ev.At.Add(-ev.Duration))
+		// The store keeps milliseconds: a millisecond earlier is never
+		// after the event's span started.
+		st.note(ev.Stage, ev.Step, ev.At.Add(-ev.Duration-time.Millisecond))
 	}
 }
 

@@ -77,10 +77,15 @@ func (e *Exporter) rootSpan(s store.Session) {
 	sp.End(trace.WithTimestamp(t))
 }
 
-// endSpan exports the run's end in state, with the session's totals.
+// endSpan exports the run's end in state: a span from the run's start to
+// now, with the session's totals.
 func (e *Exporter) endSpan(s store.Session, state string) {
 	now := time.Now()
-	sp := e.start(s.ID, e.ids.root(s.ID), trace.SpanID{}, "run ended: "+state, now,
+	from := now
+	if !s.StartedAt.IsZero() && s.StartedAt.Before(now) {
+		from = s.StartedAt
+	}
+	sp := e.start(s.ID, e.ids.root(s.ID), trace.SpanID{}, "run ended: "+state, from,
 		attrState.String(state), attrCalls.Int64(s.ModelCalls), attrInTokens.Int64(s.PromptTokens),
 		attrCached.Int64(s.CachedTokens), attrOutTokens.Int64(s.CompletionTokens), attrCost.Float64(s.Cost))
 	if state == store.StateFailed {
