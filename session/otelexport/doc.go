@@ -24,10 +24,11 @@
 // it). Each span is parented to its parent's span context derived from the
 // session id, never to a live span, so a job resumed in a new process
 // (after a crash or a restart) lands in the same trace under the same
-// parents. The trace and derived span ids are an HMAC of the session id
-// (and step, attempt) under a key (the server gives the App's private
-// key): stable across restarts, distinct between installations sharing a
-// backend, not guessable from a session id. An attempt whose process was
+// parents. The trace and derived span ids are an HMAC of the session's id
+// and start (and step, attempt) under a key (the server gives the App's
+// private key): stable across restarts, distinct between installations
+// sharing a backend and after a database started afresh, not guessable
+// from a session id. An attempt whose process was
 // killed has no span of its own; its calls still show, under that missing
 // parent. Tool calls carry the id of the model's call they answer
 // (gen_ai.tool.call.id), matched by name and arguments within the step.

@@ -167,7 +167,8 @@ func exporterTo(t testing.TB, url string, key string, content bool, opts ...otlp
 // A job resumed in a new process (a new Exporter with the same key, a new
 // Recorder on the same database) after the first was killed mid-step
 // lands in the same trace, its step under the run's root span; without
-// Content no recorded text is exported. Another key makes another trace.
+// Content no recorded text is exported. The same session id in a fresh
+// database or another installation makes another trace.
 func TestResumedRunJoinsItsTrace(t *testing.T) {
 	t.Parallel()
 	rcv := newReceiver(t)
@@ -208,13 +209,19 @@ func TestResumedRunJoinsItsTrace(t *testing.T) {
 	require.EqualValues(t, 1, attrs(tools[0])["issuesmith.event.seq"])
 	require.Less(t, code.GetStartTimeUnixNano(), tools[0].GetStartTimeUnixNano()+1, "the step's span starts at its first attempt")
 
-	other := exporterTo(t, rcv.URL, "key two", false)
-	r3 := session.Start(t.Context(), storetest.SQLite(t), meta(5), session.Options{Wrap: other.Wrap})
-	require.Equal(t, r1.ID(), r3.ID(), "the same session id in another installation")
-	require.NoError(t, other.Shutdown(t.Context()))
-	roots := byName(rcv.got(), "run acme/web#7")
-	require.Len(t, roots, 2)
-	require.NotEqual(t, id(roots[0].GetTraceId()), id(roots[1].GetTraceId()))
+	// The same session id in a database started afresh (same key), and in
+	// another installation (another key): other traces.
+	for _, key := range []string{"key one", "key two"} {
+		other := exporterTo(t, rcv.URL, key, false)
+		r3 := session.Start(t.Context(), storetest.SQLite(t), meta(5), session.Options{Wrap: other.Wrap})
+		require.Equal(t, r1.ID(), r3.ID())
+		require.NoError(t, other.Shutdown(t.Context()))
+	}
+	roots := map[string]bool{}
+	for _, s := range byName(rcv.got(), "run acme/web#7") {
+		roots[id(s.GetTraceId())] = true
+	}
+	require.Len(t, roots, 3)
 }
 
 // An endpoint that never answers neither fails nor holds up the run: every

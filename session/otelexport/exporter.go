@@ -130,8 +130,8 @@ func (e *Exporter) Flush(ctx context.Context) error {
 // within ctx.
 func (e *Exporter) Shutdown(ctx context.Context) error {
 	e.mu.Lock()
-	for id, s := range e.sessions {
-		e.leaveStep(id, s, "the process stopped during the step")
+	for _, s := range e.sessions {
+		e.leaveStep(s, "the process stopped during the step")
 	}
 	e.mu.Unlock()
 	if err := e.tp.Shutdown(ctx); err != nil {

@@ -8,11 +8,27 @@ import (
 	"strconv"
 
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/issuesmith/issuesmith/store"
 )
 
-// ids derives a session's trace id and the span ids of its run, stages and
-// steps: HMAC-SHA256 under key of what names them.
+// ids derives a session's trace id and the span ids of its run, steps and
+// attempts: HMAC-SHA256 under key of what names them.
 type ids struct{ key []byte }
+
+// run names a session for the derivation: its id and the millisecond it
+// started (as the store keeps it), so a database started afresh, whose ids
+// begin at 1 again, never reuses an earlier run's trace.
+type run struct {
+	id      int64
+	started int64
+}
+
+func runOf(s store.Session) run { return run{id: s.ID, started: s.StartedAt.UnixMilli()} }
+
+func (r run) String() string {
+	return strconv.FormatInt(r.id, 10) + "@" + strconv.FormatInt(r.started, 10)
+}
 
 func (d ids) sum(parts ...string) []byte {
 	m := hmac.New(sha256.New, d.key)
@@ -23,9 +39,9 @@ func (d ids) sum(parts ...string) []byte {
 	return m.Sum(nil)
 }
 
-func (d ids) trace(session int64) trace.TraceID {
+func (d ids) trace(r run) trace.TraceID {
 	var t trace.TraceID
-	copy(t[:], d.sum("trace", strconv.FormatInt(session, 10)))
+	copy(t[:], d.sum("trace", r.String()))
 	if !t.IsValid() {
 		t[15] = 1
 	}
@@ -41,23 +57,21 @@ func (d ids) span(parts ...string) trace.SpanID {
 	return s
 }
 
-func (d ids) root(session int64) trace.SpanID {
-	return d.span("run", strconv.FormatInt(session, 10))
+func (d ids) root(r run) trace.SpanID { return d.span("run", r.String()) }
+
+// step is the span of step (all its attempts).
+func (d ids) step(r run, step string) trace.SpanID { return d.span("step", r.String(), step) }
+
+// attempt is the span of one attempt of step.
+func (d ids) attempt(r run, step string, n int) trace.SpanID {
+	return d.span("attempt", r.String(), step, strconv.Itoa(n))
 }
 
-func (d ids) stage(session int64, stage string) trace.SpanID {
-	return d.span("stage", strconv.FormatInt(session, 10), stage)
-}
-
-func (d ids) step(session int64, step string, attempt int) trace.SpanID {
-	return d.span("step", strconv.FormatInt(session, 10), step, strconv.Itoa(attempt))
-}
-
-// parent is the span context of a derived span of session, as a remote
-// parent: spans started under it join the session's trace.
-func (d ids) parent(ctx context.Context, session int64, span trace.SpanID) context.Context {
+// parent is the span context of a derived span of r, as a remote parent:
+// spans started under it join r's trace.
+func (d ids) parent(ctx context.Context, r run, span trace.SpanID) context.Context {
 	return trace.ContextWithRemoteSpanContext(ctx, trace.NewSpanContext(trace.SpanContextConfig{
-		TraceID: d.trace(session), SpanID: span, TraceFlags: trace.FlagsSampled, Remote: true}))
+		TraceID: d.trace(r), SpanID: span, TraceFlags: trace.FlagsSampled, Remote: true}))
 }
 
 // randomKey is the key of a process that keeps no key (a local run).

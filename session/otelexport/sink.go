@@ -24,6 +24,7 @@ type state struct {
 	steps map[string]*stepInfo
 	open  *attempt       // the step attempt running in this process
 	calls []llm.ToolCall // the last model call's tool calls, not yet matched
+	used  time.Time      // the last call about this session
 }
 
 // stepInfo is one step key: its stage and the first time it was seen.
@@ -40,23 +41,34 @@ type attempt struct {
 }
 
 // maxSessions bounds the sessions kept in memory: a run ended outside a
-// recorder (cancelled, uninstalled) is never ended here.
+// recorder (cancelled, uninstalled) is never ended here. The one unused
+// longest goes first.
 const maxSessions = 1024
 
-// session returns id's state, making it (r.mu held).
+// session returns id's state, making it (e.mu held).
 func (e *Exporter) session(id int64) *state {
 	s := e.sessions[id]
 	if s == nil {
 		if len(e.sessions) >= maxSessions {
-			for old := range e.sessions {
-				delete(e.sessions, old)
-				break
-			}
+			e.forgetOldest()
 		}
 		s = &state{meta: store.Session{ID: id}, steps: map[string]*stepInfo{}}
 		e.sessions[id] = s
 	}
+	s.used = time.Now()
 	return s
+}
+
+// forgetOldest drops the session unused longest (e.mu held).
+func (e *Exporter) forgetOldest() {
+	var oldest int64
+	var at time.Time
+	for id, s := range e.sessions {
+		if at.IsZero() || s.used.Before(at) {
+			oldest, at = id, s.used
+		}
+	}
+	delete(e.sessions, oldest)
 }
 
 // CreateSession creates the session and exports the run's root span.
@@ -187,7 +199,7 @@ func (e *Exporter) begun(id int64, step string, n int, done bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	st := e.session(id)
-	e.leaveStep(id, st, "the next step began before this one finished")
+	e.leaveStep(st, "the next step began before this one finished")
 	st.calls = nil
 	if done {
 		return
@@ -204,20 +216,20 @@ func (e *Exporter) finished(id int64, step string) {
 	if st.open == nil || st.open.step != step {
 		return
 	}
-	e.endStep(id, st, "")
+	e.endStep(st, "")
 }
 
 // leaveStep exports the attempt open in st as unfinished, why (e.mu held).
-func (e *Exporter) leaveStep(id int64, st *state, why string) {
+func (e *Exporter) leaveStep(st *state, why string) {
 	if st.open != nil {
-		e.endStep(id, st, why)
+		e.endStep(st, why)
 	}
 }
 
 func (e *Exporter) ended(id int64, state string) {
 	e.mu.Lock()
 	st := e.session(id)
-	e.leaveStep(id, st, whyRunEnded)
+	e.leaveStep(st, whyRunEnded)
 	meta := st.meta
 	delete(e.sessions, id)
 	e.mu.Unlock()
@@ -237,6 +249,7 @@ func (e *Exporter) event(ev *store.SessionEvent, d store.SessionDelta) {
 	st.meta.CachedTokens += d.CachedTokens
 	st.meta.CompletionTokens += d.CompletionTokens
 	st.meta.Cost += d.Cost
+	r := runOf(st.meta)
 	var callID string
 	switch {
 	case p.Model != nil:
@@ -245,7 +258,7 @@ func (e *Exporter) event(ev *store.SessionEvent, d store.SessionDelta) {
 		callID = st.match(p.Tool)
 	}
 	e.mu.Unlock()
-	e.eventSpan(ev, p, callID)
+	e.eventSpan(r, ev, p, callID)
 }
 
 // match returns the id of the model's tool call that tc answers (by name

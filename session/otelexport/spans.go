@@ -27,6 +27,7 @@ const (
 	attrStage     = attribute.Key("issuesmith.stage")
 	attrStep      = attribute.Key("issuesmith.step")
 	attrAttempt   = attribute.Key("issuesmith.step.attempt")
+	attrAttempts  = attribute.Key("issuesmith.step.attempts")
 	attrFinished  = attribute.Key("issuesmith.step.finished")
 	attrSeq       = attribute.Key("issuesmith.event.seq")
 	attrKind      = attribute.Key("issuesmith.event.kind")
@@ -41,16 +42,16 @@ const (
 
 // start starts a span at t under parent (a derived span of the session);
 // forced, when valid, is the new span's own id (a derived one).
-func (e *Exporter) start(session int64, parent, forced trace.SpanID, name string, t time.Time,
+func (e *Exporter) start(r run, parent, forced trace.SpanID, name string, t time.Time,
 	attrs ...attribute.KeyValue) trace.Span {
 	ctx := context.Background()
 	if parent.IsValid() {
-		ctx = e.ids.parent(ctx, session, parent)
+		ctx = e.ids.parent(ctx, r, parent)
 	}
 	if forced.IsValid() {
-		ctx = withIDs(ctx, e.ids.trace(session), forced)
+		ctx = withIDs(ctx, e.ids.trace(r), forced)
 	}
-	attrs = append(attrs, attrSession.Int64(session))
+	attrs = append(attrs, attrSession.Int64(r.id))
 	_, sp := e.tracer.Start(ctx, name, trace.WithTimestamp(t), trace.WithAttributes(attrs...),
 		trace.WithSpanKind(trace.SpanKindInternal))
 	return sp
@@ -69,7 +70,7 @@ func (e *Exporter) rootSpan(s store.Session) {
 	if t.IsZero() {
 		t = time.Now()
 	}
-	sp := e.start(s.ID, trace.SpanID{}, e.ids.root(s.ID), name, t,
+	sp := e.start(runOf(s), trace.SpanID{}, e.ids.root(runOf(s)), name, t,
 		semconv.GenAIOperationNameInvokeAgent, semconv.GenAIAgentName("issuesmith"),
 		semconv.GenAIConversationID(strconv.FormatInt(s.ID, 10)), semconv.GenAIProviderNameKey.String(e.provider),
 		attrRun.Int64(s.RunID), attrInstall.Int64(s.InstallationID), attrRepo.String(s.FullRepo()),
@@ -85,7 +86,7 @@ func (e *Exporter) endSpan(s store.Session, state string) {
 	if !s.StartedAt.IsZero() && s.StartedAt.Before(now) {
 		from = s.StartedAt
 	}
-	sp := e.start(s.ID, e.ids.root(s.ID), trace.SpanID{}, "run ended: "+state, from,
+	sp := e.start(runOf(s), e.ids.root(runOf(s)), trace.SpanID{}, "run ended: "+state, from,
 		attrState.String(state), attrCalls.Int64(s.ModelCalls), attrInTokens.Int64(s.PromptTokens),
 		attrCached.Int64(s.CachedTokens), attrOutTokens.Int64(s.CompletionTokens), attrCost.Float64(s.Cost))
 	if state == store.StateFailed {
@@ -96,8 +97,10 @@ func (e *Exporter) endSpan(s store.Session, state string) {
 
 // endStep exports the attempt open in st: finished when why is "", else
 // left unfinished for why. A step that finished, or was open when the run
-// ended, also gets its own span, the parent of its attempts (e.mu held).
-func (e *Exporter) endStep(id int64, st *state, why string) {
+// ended, also gets its own span, named by its stage, from its first
+// attempt's start: the parent of its attempts (e.mu held).
+func (e *Exporter) endStep(st *state, why string) {
+	r := runOf(st.meta)
 	a := st.open
 	st.open = nil
 	now := time.Now()
@@ -114,7 +117,7 @@ func (e *Exporter) endStep(id int64, st *state, why string) {
 	if a.n > 1 {
 		name += fmt.Sprintf(" (attempt %d)", a.n)
 	}
-	sp := e.start(id, e.ids.stage(id, a.step), e.ids.step(id, a.step, a.n), name, a.start,
+	sp := e.start(r, e.ids.step(r, a.step), e.ids.attempt(r, a.step, a.n), name, a.start,
 		attrStage.String(stage), attrStep.String(a.step), attrAttempt.Int(a.n), attrFinished.Bool(why == ""))
 	if why != "" {
 		sp.SetStatus(codes.Error, why)
@@ -123,8 +126,8 @@ func (e *Exporter) endStep(id int64, st *state, why string) {
 	if why != "" && why != whyRunEnded {
 		return // the step resumes later, as a new attempt
 	}
-	sp = e.start(id, e.ids.root(id), e.ids.stage(id, a.step), stage, first,
-		attrStage.String(stage), attrStep.String(a.step), attrAttempt.Int(a.n), attrFinished.Bool(why == ""))
+	sp = e.start(r, e.ids.root(r), e.ids.step(r, a.step), stage, first,
+		attrStage.String(stage), attrStep.String(a.step), attrAttempts.Int(a.n), attrFinished.Bool(why == ""))
 	if why != "" {
 		sp.SetStatus(codes.Error, why)
 	}
@@ -134,19 +137,19 @@ func (e *Exporter) endStep(id int64, st *state, why string) {
 // whyRunEnded is why a step open when its run ended is unfinished.
 const whyRunEnded = "the run ended during the step"
 
-// eventSpan exports one stored event as a span under its step attempt
-// (its stage's span without a step, the run without a stage).
-func (e *Exporter) eventSpan(ev *store.SessionEvent, p session.Event, callID string) {
-	parent := e.ids.root(ev.SessionID)
+// eventSpan exports one stored event as a span under its step's attempt
+// (under the run's root when it was recorded outside a step).
+func (e *Exporter) eventSpan(r run, ev *store.SessionEvent, p session.Event, callID string) {
+	parent := e.ids.root(r)
 	if ev.Step != "" {
-		parent = e.ids.step(ev.SessionID, ev.Step, ev.Attempt)
+		parent = e.ids.attempt(r, ev.Step, ev.Attempt)
 	}
 	name, attrs, failed := e.describe(p, callID)
 	attrs = append(attrs, attrSeq.Int64(ev.Seq), attrKind.String(ev.Kind), attrStage.String(ev.Stage))
 	if ev.Shrunk {
 		attrs = append(attrs, attrShrunk.Bool(true))
 	}
-	sp := e.start(ev.SessionID, parent, trace.SpanID{}, name, ev.At.Add(-ev.Duration), attrs...)
+	sp := e.start(r, parent, trace.SpanID{}, name, ev.At.Add(-ev.Duration), attrs...)
 	if failed != "" {
 		sp.SetStatus(codes.Error, failed)
 	}
