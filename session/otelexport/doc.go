@@ -28,10 +28,12 @@
 // and start (and step, attempt) under a key (the server gives the App's
 // private key): stable across restarts, distinct between installations
 // sharing a backend and after a database started afresh, not guessable
-// from a session id. An attempt whose process was
-// killed has no span of its own; its calls still show, under that missing
-// parent. Tool calls carry the id of the model's call they answer
-// (gen_ai.tool.call.id), matched by name and arguments within the step.
+// from a session id. Calls' spans go out in batches; the root, each step
+// and each end are flushed at once (in the background), so a process killed
+// loses at most its open attempt's span and the calls of its last moments
+// (those sent still show, under the missing attempt). Tool calls carry the
+// id of the model's call they answer (gen_ai.tool.call.id), matched by name
+// and arguments within the step.
 //
 // Export is on only when OTEL_EXPORTER_OTLP_ENDPOINT or
 // OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set (Enabled); the SDK reads the

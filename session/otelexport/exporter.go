@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
@@ -79,6 +81,7 @@ type Exporter struct {
 
 	mu       sync.Mutex
 	sessions map[int64]*state
+	flushing atomic.Bool
 }
 
 // New builds the exporter: the OTLP/HTTP exporter from the standard
@@ -123,6 +126,27 @@ func (e *Exporter) Wrap(sink session.Sink) session.Sink {
 // Flush sends every span ended so far, within ctx.
 func (e *Exporter) Flush(ctx context.Context) error {
 	return e.tp.ForceFlush(ctx)
+}
+
+// flushBound bounds a background flush (flushSoon).
+const flushBound = 30 * time.Second
+
+// flushSoon sends what is queued now, in the background, unless a flush is
+// under way: the run's root and each step go out as they are made, not
+// with the next batch, so a process killed moments later loses only its
+// last calls.
+func (e *Exporter) flushSoon() {
+	if !e.flushing.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer e.flushing.Store(false)
+		ctx, cancel := context.WithTimeout(context.Background(), flushBound)
+		defer cancel()
+		if err := e.tp.ForceFlush(ctx); err != nil {
+			otel.Handle(err)
+		}
+	}()
 }
 
 // Shutdown ends the steps still open (the process is stopping: they resume

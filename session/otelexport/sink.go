@@ -158,6 +158,7 @@ func (e *Exporter) created(s store.Session) {
 	st.meta = s
 	e.mu.Unlock()
 	e.rootSpan(s)
+	e.flushSoon()
 }
 
 func (e *Exporter) opened(s store.Session) {
@@ -217,6 +218,7 @@ func (e *Exporter) finished(id int64, step string) {
 		return
 	}
 	e.endStep(st, "")
+	e.flushSoon()
 }
 
 // leaveStep exports the attempt open in st as unfinished, why (e.mu held).
@@ -234,6 +236,7 @@ func (e *Exporter) ended(id int64, state string) {
 	delete(e.sessions, id)
 	e.mu.Unlock()
 	e.endSpan(meta, state)
+	e.flushSoon()
 }
 
 func (e *Exporter) event(ev *store.SessionEvent, d store.SessionDelta) {
