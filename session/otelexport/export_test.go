@@ -277,3 +277,20 @@ func TestShutdownExportsTheOpenAttemptUnfinished(t *testing.T) {
 	requireParent(t, attempt, one(t, spans, "execute_tool read_file"))
 	require.Empty(t, byName(spans, "explore"), "the step goes on in the next process")
 }
+
+// The run's root and each finished step are sent as they are made, not
+// with the next batch (here never: the batch delay is an hour), so a
+// process killed moments later has sent them; the calls wait for a batch.
+func TestRootAndStepsAreSentWithoutWaitingForABatch(t *testing.T) {
+	t.Setenv("OTEL_BSP_SCHEDULE_DELAY", "3600000")
+	rcv := newReceiver(t)
+	exp := exporterTo(t, rcv.URL, "k", false)
+	t.Cleanup(func() { _ = exp.Shutdown(context.Background()) })
+	r := session.Start(t.Context(), storetest.SQLite(t), meta(4), session.Options{Wrap: exp.Wrap})
+	require.Eventually(t, func() bool { return len(byName(rcv.got(), "run acme/web#7")) == 1 }, time.Minute, 10*time.Millisecond)
+	r.Begin(t.Context(), session.StagePlan, "plan 1")
+	r.Check(t.Context(), session.Check{Name: "guard", OK: true}, 0)
+	r.Finish(t.Context())
+	require.Eventually(t, func() bool { return len(byName(rcv.got(), "plan")) == 1 }, time.Minute, 10*time.Millisecond)
+	require.Len(t, byName(rcv.got(), "check guard"), 1, "queued before the step ended, it went with it")
+}

@@ -8,7 +8,6 @@ import (
 	"os"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel"
@@ -81,7 +80,9 @@ type Exporter struct {
 
 	mu       sync.Mutex
 	sessions map[int64]*state
-	flushing atomic.Bool
+	flushMu  sync.Mutex
+	flushing bool // a background flush runs
+	again    bool // and another was asked meanwhile
 }
 
 // New builds the exporter: the OTLP/HTTP exporter from the standard
@@ -131,22 +132,37 @@ func (e *Exporter) Flush(ctx context.Context) error {
 // flushBound bounds a background flush (flushSoon).
 const flushBound = 30 * time.Second
 
-// flushSoon sends what is queued now, in the background, unless a flush is
-// under way: the run's root and each step go out as they are made, not
-// with the next batch, so a process killed moments later loses only its
-// last calls.
+// flushSoon sends what is queued now, in the background: the run's root
+// and each step go out as they are made, not with the next batch, so a
+// process killed moments later loses only its last calls. One flush runs
+// at a time; one asked meanwhile runs after it.
 func (e *Exporter) flushSoon() {
-	if !e.flushing.CompareAndSwap(false, true) {
+	e.flushMu.Lock()
+	defer e.flushMu.Unlock()
+	if e.flushing {
+		e.again = true
 		return
 	}
-	go func() {
-		defer e.flushing.Store(false)
+	e.flushing = true
+	go e.flushLoop()
+}
+
+func (e *Exporter) flushLoop() {
+	for {
 		ctx, cancel := context.WithTimeout(context.Background(), flushBound)
-		defer cancel()
 		if err := e.tp.ForceFlush(ctx); err != nil {
 			otel.Handle(err)
 		}
-	}()
+		cancel()
+		e.flushMu.Lock()
+		if !e.again {
+			e.flushing = false
+			e.flushMu.Unlock()
+			return
+		}
+		e.again = false
+		e.flushMu.Unlock()
+	}
 }
 
 // Shutdown ends the steps still open (the process is stopping: they resume
