@@ -26,6 +26,10 @@ type Sessions struct {
 	MaxBytes int64 `env:"SESSIONS_MAX_BYTES" envDefault:"2097152"`
 	// Retention is how long sessions are kept.
 	Retention time.Duration `env:"SESSIONS_RETENTION" envDefault:"2160h"`
+	// TraceContent adds the recorded (redacted) prompts, replies, tool
+	// arguments and results to the OpenTelemetry traces exported when
+	// OTEL_EXPORTER_OTLP_ENDPOINT is set (package session/otelexport).
+	TraceContent bool `env:"OTEL_CONTENT"`
 }
 
 // PageOff says in one line why the sessions page is off ("" when on).

@@ -50,6 +50,9 @@ type Server struct {
 	// recovery asks for a reconciliation pass once the database answers
 	// again after a delivery could not be recorded (nil: reconciliation off).
 	recovery *recovery
+	// traces is /readyz's line about the OpenTelemetry export ("" when
+	// off; traces.go).
+	traces string
 }
 
 // Tuning holds the few knobs tests and demos turn that operators do not:
@@ -135,6 +138,15 @@ func New(ctx context.Context, cfg *config.Server, log *slog.Logger, tune Tuning)
 		s.recovery = &recovery{ping: st.Ping, every: recoveryCheck, log: log}
 	}
 	s.sessions = sessionOptions(cfg, m.reg, log)
+	exp, line, err := traces(ctx, cfg, log)
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	if exp != nil {
+		s.sessions.Wrap, s.traces = exp.Wrap, line
+		s.closers = append(s.closers, exporterCloser{exp})
+	}
 	s.engine, err = workflow.New(workflow.Deps{
 		Store: st,
 		GitHub: workflow.InstallationsFunc(func(ctx context.Context, id int64) (workflow.GitHub, error) {
@@ -219,6 +231,9 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintln(w, "warning:", warn)
 	}
 	sandboxLines(w, s.cfg)
+	if s.traces != "" {
+		fmt.Fprintln(w, s.traces)
+	}
 	for _, line := range s.probeLines() {
 		fmt.Fprintln(w, "model probe:", line)
 	}

@@ -14,6 +14,9 @@
 // then new events are stored without their texts, then dropped, and the cut
 // is marked.
 //
+// Options.Wrap decorates the sink (package session/otelexport exports the
+// session as an OpenTelemetry trace through it).
+//
 // Recording never fails the run: a Sink error is logged once per recorder
 // and counted (Options.OnError), and the run goes on. A nil *Recorder records
 // nothing, so callers need no checks.

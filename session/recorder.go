@@ -44,6 +44,10 @@ type Options struct {
 	Logger *slog.Logger
 	// OnError is called on every recording failure (a metric).
 	OnError func(error)
+	// Wrap, when set, decorates the sink every Recorder writes to (the
+	// OpenTelemetry export of package session/otelexport): it must forward
+	// every call unchanged.
+	Wrap func(Sink) Sink
 }
 
 // writeTimeout bounds one write, on a context that outlives the job's
@@ -80,6 +84,9 @@ type Recorder struct {
 func Start(ctx context.Context, sink Sink, meta store.Session, opts Options) *Recorder {
 	if opts.MaxBytes <= 0 {
 		opts.MaxBytes = DefaultMaxBytes
+	}
+	if opts.Wrap != nil {
+		sink = opts.Wrap(sink)
 	}
 	r := &Recorder{sink: sink, opts: opts, secrets: redact.New(opts.Secrets...),
 		blobs: map[string]bool{}, convs: map[string]conv{}}

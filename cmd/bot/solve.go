@@ -146,7 +146,7 @@ func runSolve(ctx context.Context, f solveFlags, m *config.Model, is preagent.Is
 		probeModels(ctx, client, f, stderr)
 	}
 	key, _ := m.APIKeyValue()
-	sess, err := openSolveSession(ctx, f.session, ws.Dir(), key)
+	sess, err := openSolveSession(ctx, f.session, ws.Dir(), m.BaseURL, key)
 	if err != nil {
 		return err
 	}

@@ -9,15 +9,21 @@ import (
 // variables are removed from a child's environment.
 const Prefix = "ISSUESMITH_"
 
+// OTelPrefix starts the OpenTelemetry SDK's settings, which the bot's trace
+// export reads (session/otelexport): the collector's address and headers
+// (a tracing backend's key) are removed from a child's environment too.
+const OTelPrefix = "OTEL_"
+
 // Scrubbed returns this process's environment without the bot's settings,
 // for exec.Cmd.Env.
 func Scrubbed() []string { return Filter(os.Environ()) }
 
-// Filter returns env ("KEY=value" entries) without the bot's settings.
+// Filter returns env ("KEY=value" entries) without the bot's settings and
+// OpenTelemetry settings.
 func Filter(env []string) []string {
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
-		if !strings.HasPrefix(kv, Prefix) {
+		if !strings.HasPrefix(kv, Prefix) && !strings.HasPrefix(kv, OTelPrefix) {
 			out = append(out, kv)
 		}
 	}

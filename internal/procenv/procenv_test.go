@@ -11,7 +11,8 @@ import (
 func TestFilterDropsBotSettings(t *testing.T) {
 	t.Parallel()
 	got := procenv.Filter([]string{"PATH=/bin", "ISSUESMITH_WEBHOOK_SECRET=s", "HOME=/h",
-		"ISSUESMITH_PRIVATE_KEY=k", "MY_ISSUESMITH_X=kept"})
+		"ISSUESMITH_PRIVATE_KEY=k", "MY_ISSUESMITH_X=kept", "OTEL_EXPORTER_OTLP_HEADERS=Authorization=Basic a2V5",
+		"OTEL_EXPORTER_OTLP_ENDPOINT=http://tempo:4318"})
 	assert.Equal(t, []string{"PATH=/bin", "HOME=/h", "MY_ISSUESMITH_X=kept"}, got)
 }
 
