@@ -202,6 +202,7 @@ func New(d Deps, o Options) (*Engine, error) {
 	qo := store.QueueOptions{
 		Workers:      workers,
 		MaxWorkers:   o.MaxWorkers,
+		Queues:       map[string]int{QueueReconcile: 1},
 		PollInterval: o.PollInterval,
 		JobTimeout:   -1, // no River timeout: the worker applies o.JobTimeout
 		Logger:       o.Logger,

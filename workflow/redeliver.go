@@ -18,11 +18,17 @@ type RedeliverArgs struct{}
 // Kind names the job kind in River.
 func (RedeliverArgs) Kind() string { return "issuesmith_redeliver" }
 
-// InsertOpts: one pass at a time; a failed pass (GitHub or the database
-// down) is retried with River's backoff a few times, then waits for the
-// next scheduled one.
+// QueueReconcile is the reconciler's own queue, with its own worker: after
+// an outage the default queue holds the backlog of every delivery that did
+// get through, and the pass that brings back the ones that did not must
+// not wait behind it.
+const QueueReconcile = "reconcile"
+
+// InsertOpts: one pass at a time, in its own queue; a failed pass (GitHub
+// or the database down) is retried with River's backoff a few times, then
+// waits for the next scheduled one.
 func (RedeliverArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{MaxAttempts: 3, UniqueOpts: store.UniqueWhileQueued()}
+	return river.InsertOpts{MaxAttempts: 3, Queue: QueueReconcile, UniqueOpts: store.UniqueWhileQueued()}
 }
 
 type redeliverWorker struct {
