@@ -127,9 +127,15 @@ func (e *Engine) endSession(ctx context.Context, runID int64, state string) {
 	if e.o.Sessions == nil {
 		return
 	}
-	sess, err := e.d.Store.SessionOfRun(ctx, runID)
+	// Through the recorders' decorator (the trace export), so a run ended
+	// here (cancelled, uninstalled, failed later) ends its trace too.
+	var sink srec.Sink = e.d.Store
+	if wrap := e.o.Sessions.Options.Wrap; wrap != nil {
+		sink = wrap(sink)
+	}
+	sess, err := sink.SessionOfRun(ctx, runID)
 	if err == nil && (sess.Running() || sess.State != state) {
-		err = e.d.Store.EndSession(ctx, sess.ID, state)
+		err = sink.EndSession(ctx, sess.ID, state)
 	}
 	if err != nil && !isNotFound(err) {
 		e.sessionFailed(err)
