@@ -33,8 +33,9 @@ type Options struct {
 	Max int
 	// ScanLimit bounds the attempts read; 0 reads the whole window.
 	ScanLimit int
-	// Pause is the wait between redelivery requests (default 200 ms):
-	// GitHub's secondary rate limits punish bursts of writes.
+	// Pause is the wait between redelivery requests (default 400 ms):
+	// GitHub's secondary rate limits allow 900 points a minute and a write
+	// costs 5, so a long pass stays under 180 writes a minute.
 	Pause time.Duration
 	// MaxAttempts: a delivery with this many failed attempts in the log is
 	// given up (default 5); with passes every few minutes that backs off
@@ -60,7 +61,7 @@ func Pass(ctx context.Context, log Log, rec Recorded, o Options) (Report, error)
 		o.ScanLimit = math.MaxInt
 	}
 	if o.Pause <= 0 {
-		o.Pause = 200 * time.Millisecond
+		o.Pause = 400 * time.Millisecond
 	}
 	if o.MaxAttempts <= 0 {
 		o.MaxAttempts = 5
