@@ -47,12 +47,7 @@ func (c *intake) Accept(ctx context.Context, keys []string, ev workflow.Event) (
 }
 
 func (c *intake) Recorded(ctx context.Context, keys []string) (string, error) {
-	for _, k := range keys {
-		if ok, err := c.st.HasDelivery(ctx, k); err != nil || ok {
-			return map[bool]string{true: k}[ok], err
-		}
-	}
-	return "", nil
+	return c.st.FirstRecorded(ctx, keys)
 }
 
 func (c *intake) deliveries() []string {

@@ -42,6 +42,21 @@ func (s *Store) ForgetDelivery(ctx context.Context, id string) error {
 	return nil
 }
 
+// FirstRecorded returns the first of keys (delivery ids or body keys) that
+// is recorded, "" when none is.
+func (s *Store) FirstRecorded(ctx context.Context, keys []string) (string, error) {
+	for _, k := range keys {
+		ok, err := s.HasDelivery(ctx, k)
+		if err != nil {
+			return "", err
+		}
+		if ok {
+			return k, nil
+		}
+	}
+	return "", nil
+}
+
 // HasDelivery reports whether a delivery id (or body key) is recorded.
 func (s *Store) HasDelivery(ctx context.Context, id string) (bool, error) {
 	var n int

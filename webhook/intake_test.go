@@ -30,12 +30,7 @@ func (s storeIntake) Accept(ctx context.Context, keys []string, ev workflow.Even
 }
 
 func (s storeIntake) Recorded(ctx context.Context, keys []string) (string, error) {
-	for _, k := range keys {
-		if ok, err := s.st.HasDelivery(ctx, k); err != nil || ok {
-			return map[bool]string{true: k}[ok], err
-		}
-	}
-	return "", nil
+	return s.st.FirstRecorded(ctx, keys)
 }
 
 // TestIntakeRecordsAndQueuesTogether: through the real handler and store,

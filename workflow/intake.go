@@ -54,14 +54,5 @@ func (e *Engine) Accept(ctx context.Context, keys []string, ev Event) (dup strin
 // webhook handler's read-only check before it spends a GitHub call on a
 // delivery that is a repeat (Accept still decides, atomically).
 func (e *Engine) Recorded(ctx context.Context, keys []string) (string, error) {
-	for _, k := range keys {
-		seen, err := e.d.Store.HasDelivery(ctx, k)
-		if err != nil {
-			return "", err
-		}
-		if seen {
-			return k, nil
-		}
-	}
-	return "", nil
+	return e.d.Store.FirstRecorded(ctx, keys)
 }
