@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"time"
@@ -79,6 +80,16 @@ type Server struct {
 	// the bot has been used on are refreshed, besides the refresh after
 	// each push; "off" switches the periodic refresh off.
 	SummaryRefresh string `env:"SUMMARY_REFRESH" envDefault:"0 3 * * *"`
+	// HoldDir is where a delivery the database could not record waits, on
+	// disk, until the database answers again (default <data dir>/held):
+	// such a delivery is answered 202 and recorded seconds after the
+	// outage, instead of 503 and GitHub's redelivery. "off" answers 503.
+	// Each replica needs its own directory on storage that outlives the
+	// process (a held delivery is lost with its disk).
+	HoldDir string `env:"HOLD_DIR"`
+	// HoldMax bounds the deliveries held at once; past it they are
+	// answered 503 (and the reconciler asks for them again).
+	HoldMax int `env:"HOLD_MAX" envDefault:"20000"`
 	// Redeliver is the cron schedule of the pass that asks GitHub to
 	// redeliver the webhook deliveries the bot missed, or "off".
 	Redeliver string `env:"REDELIVER" envDefault:"@every 5m"`
@@ -121,6 +132,9 @@ func ParseServer(environ []string) (*Server, error) {
 		return nil, fmt.Errorf("server config: %w", namedParseErrors(err, reflect.TypeFor[Server](), EnvPrefix))
 	}
 	stateDefaults(vars, &s.DatabaseURL, &s.DataDir)
+	if s.HoldDir == "" && s.DataDir != "" {
+		s.HoldDir = filepath.Join(s.DataDir, "held")
+	}
 	if strings.Contains(s.PrivateKey, `\n`) && !strings.Contains(s.PrivateKey, "\n") {
 		s.PrivateKey = strings.ReplaceAll(s.PrivateKey, `\n`, "\n")
 	}
@@ -176,6 +190,9 @@ func (s *Server) Validate() error {
 	if _, ok := logLevels[strings.ToLower(s.LogLevel)]; !ok {
 		bad("LOG_LEVEL", "must be debug, info, warn or error")
 	}
+	if s.HoldMax < 1 {
+		bad("HOLD_MAX", "must be at least 1 (set HOLD_DIR=off to hold nothing)")
+	}
 	if !validSchedule(s.Redeliver) {
 		bad("REDELIVER", `must be a cron schedule ("*/5 * * * *", "@every 5m") or off`)
 	}
@@ -221,6 +238,7 @@ func (s *Server) LogValue() slog.Value {
 		slog.String("github_url", s.GitHubURL),
 		slog.String("database", redactURL(s.DatabaseURL)),
 		slog.String("listen", s.ListenAddr),
+		slog.String("hold_dir", s.HoldDir),
 		slog.Bool("allow_check_commands", s.AllowCheckCommands),
 		slog.String("push", s.Push),
 		slog.String("fork_owner", s.ForkOwner),

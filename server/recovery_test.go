@@ -38,6 +38,7 @@ func TestRecoveryAsksForAPassOnceTheDatabaseIsBack(t *testing.T) {
 
 	r.observe(webhook.ResultIgnored)
 	r.observe(webhook.ResultDispatched)
+	r.observe(webhook.ResultHeld) // held on disk: recorded without GitHub
 	down.Store(false)
 	select {
 	case <-passes:

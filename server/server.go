@@ -20,6 +20,7 @@ import (
 	"github.com/issuesmith/issuesmith/agents"
 	"github.com/issuesmith/issuesmith/budget"
 	"github.com/issuesmith/issuesmith/config"
+	"github.com/issuesmith/issuesmith/internal/spool"
 	"github.com/issuesmith/issuesmith/repo"
 	"github.com/issuesmith/issuesmith/session"
 	"github.com/issuesmith/issuesmith/store"
@@ -50,6 +51,9 @@ type Server struct {
 	// recovery asks for a reconciliation pass once the database answers
 	// again after a delivery could not be recorded (nil: reconciliation off).
 	recovery *recovery
+	// held keeps the deliveries the database could not record until it
+	// answers again (nil: HOLD_DIR=off; held.go).
+	held *spool.Spool
 	// traces is /readyz's line about the OpenTelemetry export ("" when
 	// off; traces.go).
 	traces string
@@ -173,7 +177,16 @@ func New(ctx context.Context, cfg *config.Server, log *slog.Logger, tune Tuning)
 		s.Close()
 		return nil, err
 	}
+	if s.held, err = openHold(cfg, m.reg); err != nil {
+		s.Close()
+		return nil, err
+	}
+	var hold webhook.Holder
+	if s.held != nil {
+		hold = s.held
+	}
 	hook, err := webhook.New(webhook.Options{
+		Hold:   hold,
 		Secret: []byte(cfg.WebhookSecret), MaxBody: cfg.WebhookMaxBody,
 		Intake: s.engine, Authorizer: app,
 		BotLogin: botLogin, Bots: cfg.Limits.Bots, Logger: log, Observe: func(event, result string, took time.Duration) {
@@ -230,6 +243,9 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	for _, warn := range s.warnings {
 		fmt.Fprintln(w, "warning:", warn)
 	}
+	if s.held != nil && s.held.Len() > 0 {
+		fmt.Fprintf(w, "held deliveries: %d wait to be recorded\n", s.held.Len())
+	}
 	sandboxLines(w, s.cfg)
 	if s.traces != "" {
 		fmt.Fprintln(w, s.traces)
@@ -261,6 +277,7 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	defer stopPrune()
 	go pruneSessions(pctx, s.store, s.cfg.Sessions.Retention, s.log)
 	go s.recovery.run(pctx, s.engine.RedeliverNow)
+	go drainHeld(pctx, s.held, s.engine, heldDrainEvery, s.log)
 	hs := &http.Server{Handler: s.handler, ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: cmp.Or(s.tune.ReadTimeout, readTimeout), WriteTimeout: writeTimeout, IdleTimeout: idleTimeout}
 	errc := make(chan error, 1)

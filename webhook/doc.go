@@ -10,8 +10,15 @@
 //
 // Through its Intake (*workflow.Engine) the delivery's id key (IDKey), the
 // body's hash key and the event's intake job are one transaction: a
-// delivery is either fully accepted (202) or not recorded at all (503;
-// GitHub's redelivery, or the reconciler's, is then handled); a repeat of
+// delivery is either fully accepted (202) or not recorded at all. When the
+// database cannot record an authorised delivery, Options.Hold keeps it on
+// disk (held.go, internal/spool) and it is answered 202 "held"; Drain
+// records it through the same Intake once the database answers, so a
+// delivery held twice, or also redelivered, is recorded once. Without a
+// Holder, or with the spool full, the answer is 503 (GitHub's redelivery,
+// or the reconciler's, is then handled). A held delivery may be recorded
+// after deliveries that arrived later (GitHub does not promise an order
+// either). A repeat of
 // the id or of a signed body under a new id is answered 200 duplicate. A
 // delivery for an installation GitHub no longer knows is answered 200
 // ignored.

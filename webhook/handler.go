@@ -53,6 +53,13 @@ type Options struct {
 	// Observe, when set, is called once per request with the event name,
 	// the result (Result* constants) and the time taken (metrics).
 	Observe func(event, result string, d time.Duration)
+	// Hold, when set, keeps an authorised delivery the Intake could not
+	// record (the database did not answer) durably, and the delivery is
+	// answered 202 (ResultHeld) instead of 503; Drain records it later.
+	Hold Holder
+	// AcceptTimeout bounds the Intake's Accept when Hold is set
+	// (DefaultAcceptTimeout when 0).
+	AcceptTimeout time.Duration
 }
 
 // Handler is the /webhook endpoint. It is safe for concurrent use.

@@ -176,7 +176,9 @@ func (e *e2e) start() {
 func (e *e2e) startReplica() string {
 	e.t.Helper()
 	addr := freeAddr(e.t)
-	cmd := e.launch("replica start", addr, append(append([]string{}, e.env...), "ISSUESMITH_LISTEN_ADDR="+addr))
+	// Its own held-deliveries directory: each replica holds its own.
+	cmd := e.launch("replica start", addr, append(append([]string{}, e.env...), "ISSUESMITH_LISTEN_ADDR="+addr,
+		"ISSUESMITH_HOLD_DIR="+filepath.Join(e.dir, "held-"+strings.ReplaceAll(addr, ":", "-"))))
 	e.t.Cleanup(func() {
 		_ = cmd.Process.Signal(syscall.SIGTERM)
 		_ = cmd.Wait()

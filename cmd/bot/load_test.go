@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -12,6 +13,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -31,10 +33,15 @@ import (
 // distinct deliveries at a fixed rate to one `bot serve` on SQLite, then to
 // two replicas on one PostgreSQL behind a round-robin proxy; mid-run the
 // database is unavailable for 10 s (PostgreSQL stopped; SQLite locked by
-// another writer); then the reconciler (redeliver.Pass) runs against the
-// fake's delivery log until it asks nothing more. It prints p50/p99 of the
-// answers, deliveries lost (no intake job; must be 0) and duplicates (more
-// than one intake job for a delivery; must be 0), and fails if either is not 0.
+// another writer). Deliveries the database cannot take are held on disk
+// (answered 202) and recorded by the servers once it answers: the test
+// waits until every delivery has its intake job and prints how long after
+// the database's return that took. Then the reconciler (redeliver.Pass)
+// runs against the fake's delivery log until it asks nothing more (for
+// deliveries answered 503). It prints p50/p99 of the answers, deliveries
+// held, the recovery time, deliveries lost (no intake job; must be 0) and
+// duplicates (more than one intake job for a delivery; must be 0), and
+// fails if either is not 0.
 func TestLoad(t *testing.T) {
 	if os.Getenv("ISSUESMITH_LOAD") != "1" {
 		t.Skip("measurement: set ISSUESMITH_LOAD=1")
@@ -108,6 +115,7 @@ func runLoad(t *testing.T, e *e2e, addrs []string, dsn string, rate, secs int, o
 	defer tick.Stop()
 	var wg sync.WaitGroup
 	outageAt, outageEnd := secs/2-5, secs/2+5
+	var back time.Time // when the database answered again
 	for i := range total {
 		<-tick.C
 		if i == outageAt*rate {
@@ -115,6 +123,7 @@ func runLoad(t *testing.T, e *e2e, addrs []string, dsn string, rate, secs int, o
 		}
 		if i == outageEnd*rate {
 			outage(false)
+			back = time.Now()
 		}
 		obj(tmpl, "issue")["number"] = 1_000_000 + i // a distinct body per delivery
 		body, err := json.Marshal(tmpl)
@@ -129,19 +138,42 @@ func runLoad(t *testing.T, e *e2e, addrs []string, dsn string, rate, secs int, o
 	}
 	wg.Wait()
 	sent := time.Since(start)
-	failed := 0
+	failed, heldCount := 0, 0
+	for _, a := range addrs { // answered 202 "held": the servers' own count
+		resp, err := http.Get("http://" + a + "/metrics")
+		require.NoError(t, err)
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		heldCount += heldIn(string(b))
+	}
 	for _, c := range codes {
 		if c < 200 || c > 299 {
 			failed++
 		}
 	}
 
-	// The reconciler, against the fake's delivery log, until nothing is asked.
-	app, err := ghapp.NewApp(ghapp.AppConfig{AppID: e.gh.AppID(), PrivateKey: e.gh.PrivateKey(), BaseURL: e.gh.URL(), BotLogin: e.gh.BotLogin()})
-	require.NoError(t, err)
 	st, err := store.Open(t.Context(), dsn)
 	require.NoError(t, err)
 	defer st.Close()
+	// Held deliveries are recorded by the servers themselves once the
+	// database answers: wait (up to 2 minutes) until none is missing.
+	var recovered time.Duration
+	for {
+		if lost, _ := countIntake(t, st, total); lost == 0 {
+			recovered = time.Since(back)
+			break
+		}
+		if time.Since(back) > 2*time.Minute {
+			recovered = -1
+			break
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+
+	// Then the reconciler, against the fake's delivery log, until nothing
+	// is asked: for deliveries answered 503 (nothing held them).
+	app, err := ghapp.NewApp(ghapp.AppConfig{AppID: e.gh.AppID(), PrivateKey: e.gh.PrivateKey(), BaseURL: e.gh.URL(), BotLogin: e.gh.BotLogin()})
+	require.NoError(t, err)
 	asked := 0
 	for pass := 0; pass < 20; pass++ {
 		rep, err := redeliver.Pass(t.Context(), app, st, redeliver.Options{Since: start.Add(-time.Minute),
@@ -157,11 +189,24 @@ func runLoad(t *testing.T, e *e2e, addrs []string, dsn string, rate, secs int, o
 	// Latency before the outage (steady state) and over the whole run.
 	steady := append([]time.Duration(nil), lat[:outageAt*rate]...)
 	t.Logf("%d replica(s): %d deliveries at %d/s in %s; before the outage p50 %s p99 %s; whole run p50 %s p99 %s; "+
-		"answered non-2xx or not in 10 s: %d; redeliveries asked: %d; lost: %d; duplicates: %d",
+		"answered non-2xx or not in 10 s: %d; held: %d; every delivery recorded %s after the database's return "+
+		"(-1: not within 2 minutes, before the reconciler); redeliveries asked: %d; lost: %d; duplicates: %d",
 		len(addrs), total, rate, sent.Round(time.Millisecond), pct(steady, 50), pct(steady, 99), pct(lat, 50), pct(lat, 99),
-		failed, asked, lost, dups)
+		failed, heldCount, recovered.Round(10*time.Millisecond), asked, lost, dups)
 	require.Zero(t, lost, "deliveries lost")
 	require.Zero(t, dups, "deliveries processed twice")
+}
+
+// heldIn sums the "held" delivery counters of a /metrics page.
+func heldIn(page string) int {
+	n := 0
+	for _, line := range strings.Split(page, "\n") {
+		if strings.HasPrefix(line, "issuesmith_webhook_deliveries_total{") && strings.Contains(line, `result="held"`) {
+			v, _ := strconv.Atoi(line[strings.LastIndexByte(line, ' ')+1:])
+			n += v
+		}
+	}
+	return n
 }
 
 // pct is the p-th percentile of d (sorted in place).

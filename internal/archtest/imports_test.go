@@ -36,6 +36,7 @@ var rules = []rule{
 	{pkg: "internal/clip", says: "nothing of ours is imported", only: []string{}},
 	{pkg: "internal/fence", says: "nothing of ours is imported", only: []string{}},
 	{pkg: "internal/archtest", says: "It imports nothing", only: []string{}},
+	{pkg: "internal/spool", says: "It imports nothing of the project", only: []string{}},
 	{pkg: "redeliver", says: "Of the project it imports ghapp (the attempt type) and webhook",
 		only: []string{"ghapp", "webhook"}},
 	// work/doc.go: "each imports work and none imports another agent".
