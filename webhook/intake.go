@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/issuesmith/issuesmith/workflow"
 )
@@ -22,7 +23,7 @@ func (h *Handler) accept(ctx context.Context, v verdict, bodyKey string, log *sl
 	// A repeat (GitHub's redelivery of a handled delivery, or a captured
 	// body replayed under a new id) is answered before any GitHub call: a
 	// replay flood must not spend the installation's rate limit.
-	if dup, err := h.opts.Intake.Recorded(ctx, []string{idKey, bodyKey}); err == nil && dup != "" {
+	if dup, err := h.recorded(ctx, []string{idKey, bodyKey}); err == nil && dup != "" {
 		return duplicate(dup, idKey, bodyKey, log)
 	}
 	if v.authorize {
@@ -56,6 +57,23 @@ func (h *Handler) accept(ctx context.Context, v verdict, bodyKey string, log *sl
 		return duplicate(dup, idKey, bodyKey, log)
 	}
 	return http.StatusAccepted, ResultDispatched, string(ev.Kind)
+}
+
+// recordedWait bounds the read-only look before the permission check when
+// deliveries can be held: it is only a shortcut (Accept decides), and a
+// database that cannot answer it (SQLite's one connection taken by a
+// write waiting on a lock) must leave the time to hold the delivery.
+const recordedWait = time.Second
+
+// recorded is the Intake's Recorded, bounded by recordedWait with a
+// Holder.
+func (h *Handler) recorded(ctx context.Context, keys []string) (string, error) {
+	if h.opts.Hold != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, recordedWait)
+		defer cancel()
+	}
+	return h.opts.Intake.Recorded(ctx, keys)
 }
 
 // record is the Intake's Accept. With a Holder it waits at most
