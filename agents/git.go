@@ -125,7 +125,7 @@ func (w *worktree) Push(ctx context.Context) error {
 
 // useFork points wt at the fork, with a token of the fork owner's
 // installation.
-func (g *Git) useFork(ctx context.Context, wt *repo.Worktree, f *ghapp.Fork, reuse bool) error {
+func (g *Git) useFork(ctx context.Context, wt *repo.Worktree, f *workflow.Fork, reuse bool) error {
 	token, err := g.app.Token(ctx, f.InstallationID)
 	if err != nil {
 		return fmt.Errorf("token for the fork %s/%s: %w", f.Owner, f.Repo, err)

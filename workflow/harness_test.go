@@ -25,10 +25,8 @@ import (
 	"github.com/issuesmith/issuesmith/store/storetest"
 	"github.com/issuesmith/issuesmith/work"
 	"github.com/issuesmith/issuesmith/workflow"
+	"github.com/issuesmith/issuesmith/workflow/ghport"
 )
-
-// *ghapp.Client is the GitHub the workflow talks to in production.
-var _ workflow.GitHub = (*ghapp.Client)(nil)
 
 const owner, name = "acme", "app"
 
@@ -110,7 +108,7 @@ func (h *harness) build() *workflow.Engine {
 					return nil, err
 				}
 			}
-			return h.app.Client(ctx, id)
+			return ghport.Installations(h.app).Client(ctx, id)
 		}),
 		Git:      cliGit{bare: h.bare},
 		Explorer: h.agents, Planner: h.agents, Coder: h.agents, Summarizer: h.agents,

@@ -4,10 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/google/go-github/v60/github"
-
 	"github.com/issuesmith/issuesmith/config"
-	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/internal/ghtext"
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/preagent"
@@ -126,7 +123,7 @@ type RepoRef struct {
 	Job string
 	// Fork is where a branch is pushed with push: fork (set by the
 	// engine's Git when Deps.Forks is set); nil pushes to the repository.
-	Fork *ghapp.Fork
+	Fork *Fork
 	// Blocked are the repository's blocked-path globs (coder.Globs
 	// syntax): a worktree's Commit must refuse a change at any of them,
 	// whatever wrote it. Nil means the coder's defaults; empty blocks
@@ -160,9 +157,11 @@ type Worktree interface {
 	Close() error
 }
 
-// GitHub is what the workflow asks of GitHub for one installation
-// (*ghapp.Client implements it): the roles below, each a few calls. A
-// consumer that needs one role takes that role, not GitHub.
+// GitHub is what the workflow asks of GitHub for one installation, in the
+// workflow's own values (github.go) and errors (errors.go): the roles
+// below, each a few calls. workflow/ghport implements it over
+// *ghapp.Client. A consumer that needs one role takes that role, not
+// GitHub.
 type GitHub interface {
 	Comments
 	PullRequests
@@ -174,37 +173,37 @@ type GitHub interface {
 
 // Comments are issue and PR conversation comments, found by marker.
 type Comments interface {
-	UpsertComment(ctx context.Context, owner, repo string, number int, marker ghtext.Marker, body string) (*github.IssueComment, error)
-	GetComment(ctx context.Context, owner, repo string, id int64) (*github.IssueComment, error)
-	FindComment(ctx context.Context, owner, repo string, number int, want ghtext.Marker) (*github.IssueComment, ghtext.Marker, error)
+	UpsertComment(ctx context.Context, owner, repo string, number int, marker ghtext.Marker, body string) (*Comment, error)
+	GetComment(ctx context.Context, owner, repo string, id int64) (*Comment, error)
+	FindComment(ctx context.Context, owner, repo string, number int, want ghtext.Marker) (*Comment, ghtext.Marker, error)
 }
 
 // PullRequests opens the bot's pull request (or finds it again) and asks
 // for a review.
 type PullRequests interface {
-	FindPR(ctx context.Context, owner, repo, head string) (*github.PullRequest, error)
-	CreatePR(ctx context.Context, owner, repo string, p ghapp.NewPR) (*github.PullRequest, error)
+	FindPR(ctx context.Context, owner, repo, head string) (*PullRequest, error)
+	CreatePR(ctx context.Context, owner, repo string, p NewPR) (*PullRequest, error)
 	RequestReviewers(ctx context.Context, owner, repo string, number int, users ...string) error
 }
 
 // ReviewThreads reads a review comment's thread and replies in it (the
 // revise stage).
 type ReviewThreads interface {
-	GetReviewComment(ctx context.Context, owner, repo string, id int64) (*github.PullRequestComment, error)
-	ReviewThread(ctx context.Context, owner, repo string, number int, id int64) ([]*github.PullRequestComment, error)
-	ReplyToReviewComment(ctx context.Context, owner, repo string, number int, id int64, body string) (*github.PullRequestComment, error)
+	GetReviewComment(ctx context.Context, owner, repo string, id int64) (*DiffComment, error)
+	ReviewThread(ctx context.Context, owner, repo string, number int, id int64) ([]DiffComment, error)
+	ReplyToReviewComment(ctx context.Context, owner, repo string, number int, id int64, body string) (*DiffComment, error)
 }
 
 // RepoFiles reads a repository: its settings (default branch, clone URL)
 // and a file at a ref (the .github/issuesmith.yml).
 type RepoFiles interface {
-	Repository(ctx context.Context, owner, repo string) (*github.Repository, error)
+	Repository(ctx context.Context, owner, repo string) (*Repository, error)
 	FileContent(ctx context.Context, owner, repo, path, ref string) ([]byte, error)
 }
 
 // Issues reads the issue, reacts to it and resets its trigger label.
 type Issues interface {
-	GetIssue(ctx context.Context, owner, repo string, number int) (*github.Issue, error)
+	GetIssue(ctx context.Context, owner, repo string, number int) (*Issue, error)
 	ReactIssue(ctx context.Context, owner, repo string, number int, content string) error
 	RemoveLabel(ctx context.Context, owner, repo string, number int, label string) error
 }
@@ -212,11 +211,11 @@ type Issues interface {
 // CI reads a pull request's checks for the CI fix loop (stage_ci.go) and
 // marks the pull request ready for review when they pass.
 type CI interface {
-	GetPR(ctx context.Context, owner, repo string, number int) (*github.PullRequest, error)
-	CheckRuns(ctx context.Context, owner, repo, ref string) ([]*github.CheckRun, error)
-	CheckRunAnnotations(ctx context.Context, owner, repo string, id int64) ([]*github.CheckRunAnnotation, error)
+	GetPR(ctx context.Context, owner, repo string, number int) (*PullRequest, error)
+	CheckRuns(ctx context.Context, owner, repo, ref string) ([]CheckRun, error)
+	CheckRunAnnotations(ctx context.Context, owner, repo string, id int64) ([]Annotation, error)
 	// JobLog returns an Actions job's log (its end when long), or an
-	// error wrapping ghapp.ErrNoAccess without the actions:read permission.
+	// error wrapping ErrNoAccess without the actions:read permission.
 	JobLog(ctx context.Context, owner, repo string, jobID int64) (string, error)
 	MarkReady(ctx context.Context, owner, repo string, number int) error
 }

@@ -88,7 +88,7 @@ func (w *refreshWorker) Work(ctx context.Context, job *river.Job[RefreshArgs]) e
 	if err != nil {
 		return err
 	}
-	cfg, err := readRepoConfig(ctx, gh, a.Owner, a.Repo, r.GetDefaultBranch())
+	cfg, err := readRepoConfig(ctx, gh, a.Owner, a.Repo, r.DefaultBranch)
 	var perm errPermanent
 	if errors.As(err, &perm) {
 		e.log.Warn("summary refresh skipped", "repo", a.Owner+"/"+a.Repo, "err", err)
@@ -98,8 +98,8 @@ func (w *refreshWorker) Work(ctx context.Context, job *river.Job[RefreshArgs]) e
 	if err != nil {
 		return err
 	}
-	ref := RepoRef{InstallationID: a.InstallationID, Owner: a.Owner, Repo: a.Repo, Base: r.GetDefaultBranch(),
-		CloneURL: r.GetCloneURL(), Job: fmt.Sprintf("refresh-job%d", job.ID)}
+	ref := RepoRef{InstallationID: a.InstallationID, Owner: a.Owner, Repo: a.Repo, Base: r.DefaultBranch,
+		CloneURL: r.CloneURL, Job: fmt.Sprintf("refresh-job%d", job.ID)}
 	wt, err := e.d.Git.Checkout(ctx, ref, "")
 	if err != nil {
 		return fmt.Errorf("check out %s/%s: %w", a.Owner, a.Repo, err)
