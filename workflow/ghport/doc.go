@@ -11,7 +11,8 @@
 // reset (go-github's RateLimitError and AbuseRateLimitError).
 //
 // It decides nothing: no retries, no policy, no GitHub call of its own
-// beyond the one it adapts. It is the only package that imports both
-// workflow and ghapp; the workflow's core imports neither ghapp nor
-// go-github, and ghapp never imports workflow.
+// beyond the one it adapts. Of the project it imports only workflow, ghapp
+// and internal/ghtext (the comment markers both speak); the workflow's
+// core imports neither ghapp nor go-github, and ghapp never imports
+// workflow. server wires it (Installations, Forks).
 package ghport
