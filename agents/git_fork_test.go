@@ -2,7 +2,6 @@ package agents
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -48,12 +47,17 @@ func TestCheckoutOnFork(t *testing.T) {
 
 	wt, err := g.Checkout(t.Context(), ref, branch)
 	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(filepath.Join(wt.Dir(), "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644))
+	ws := wt.Workspace()
+	require.NoError(t, ws.Root().WriteFile("main.go", []byte("package main\n\nfunc main() {}\n"), 0o644))
 	sha, changed, err := wt.Commit(t.Context(), "change")
 	require.NoError(t, err)
 	require.True(t, changed)
 	require.NoError(t, wt.Push(t.Context()))
 	require.NoError(t, wt.Close())
+	_, err = ws.ReadBytes("main.go")
+	require.Error(t, err, "Close closed the worktree's workspace")
+	_, err = os.Stat(ws.Dir())
+	require.ErrorIs(t, err, os.ErrNotExist, "and removed the checkout")
 	require.Equal(t, sha, srv.Head(t, "bots/app", branch))
 	require.Empty(t, srv.Head(t, "acme/app", branch))
 

@@ -8,33 +8,42 @@ import (
 	"github.com/issuesmith/issuesmith/internal/ghtext"
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/preagent"
+	"github.com/issuesmith/issuesmith/repo"
 	"github.com/issuesmith/issuesmith/work"
 )
 
+// The agent ports take the run's workspace, ws: the confined view of the
+// job's checkout that its Worktree opened once (Worktree.Workspace); an
+// agent reads and writes through it, never opens the checkout again by
+// path, and never closes it (the Worktree's Close does). Each returns what
+// it spent together with its error: a failed agent's tokens are charged
+// like a successful one's.
+
 // Explorer turns an issue into a spec by reading the repository checked out
-// in dir (preagent.Explorer over a repo.Workspace, adapted in agents/).
-// cfg is the repository's .github/issuesmith.yml (budgets, observer).
+// in ws (preagent.Explorer, adapted in agents/). cfg is the repository's
+// .github/issuesmith.yml (budgets, observer).
 type Explorer interface {
-	Explore(ctx context.Context, dir string, issue preagent.Issue, cfg *config.Repo) (*work.Spec, Spend, error)
+	Explore(ctx context.Context, ws *repo.Workspace, issue preagent.Issue, cfg *config.Repo) (*work.Spec, Spend, error)
 }
 
 // Spend is what an agent used: tokens, and their cost as the model client
 // priced them (llm.Response.Cost: per model, cached tokens, the
 // repository's model). A zero Cost with tokens falls back to Options.Cost.
+// An agent that failed returns what it spent with its error.
 type Spend struct {
 	Usage llm.Usage
 	Cost  float64
 }
 
 // Planner turns a spec into a plan (planner.Planner, adapted in agents/).
-// dir is a fresh checkout of the base branch: the planner reads the
+// ws is a fresh checkout of the base branch: the planner reads the
 // repository's guidance (AGENTS.md and friends) there, as the explorer does.
 type Planner interface {
-	Plan(ctx context.Context, dir string, spec *work.Spec, cfg *config.Repo) (*work.Plan, Spend, error)
+	Plan(ctx context.Context, ws *repo.Workspace, spec *work.Spec, cfg *config.Repo) (*work.Plan, Spend, error)
 }
 
-// Coder implements a plan, or a review comment, in the worktree at dir
-// (coder.Coder, adapted in agents/). A Go error means the run could not go
+// Coder implements a plan, or a review comment, in the worktree's
+// workspace ws (coder.Coder, adapted in agents/). A Go error means the run could not go
 // on; failed items are reported in the result. A result that comes with an
 // error carries what the failed run spent (charged like any other). cfg
 // carries the blocked
@@ -42,8 +51,8 @@ type Planner interface {
 // be nil) the status of every plan item, in plan order, whenever one
 // changes: pending, working, then done, failed, blocked or skipped.
 type Coder interface {
-	Implement(ctx context.Context, dir string, spec *work.Spec, plan *work.Plan, cfg *config.Repo, progress Progress) (*CodeResult, error)
-	Revise(ctx context.Context, dir string, req Review, cfg *config.Repo) (*CodeResult, error)
+	Implement(ctx context.Context, ws *repo.Workspace, spec *work.Spec, plan *work.Plan, cfg *config.Repo, progress Progress) (*CodeResult, error)
+	Revise(ctx context.Context, ws *repo.Workspace, req Review, cfg *config.Repo) (*CodeResult, error)
 }
 
 // CodeResult is what the coder did, in the terms the PR body needs.
@@ -145,7 +154,10 @@ var ErrBlockedChange = errors.New("the change touches a blocked path")
 
 // Worktree is one checkout owned by a job. Close removes it.
 type Worktree interface {
-	Dir() string
+	// Workspace is the checkout's one confined view (an os.Root over its
+	// directory), opened by Checkout and closed by Close: what the
+	// agents are given.
+	Workspace() *repo.Workspace
 	// Commit stages every change and commits it; changed is false (and
 	// sha the current head) when there was nothing to commit. coAuthors
 	// are the GitHub logins of the people who asked for the change (who

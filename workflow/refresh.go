@@ -10,6 +10,7 @@ import (
 
 	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/repo"
 	"github.com/issuesmith/issuesmith/store"
 )
 
@@ -19,7 +20,7 @@ import (
 // the repository's .github/issuesmith.yml (defaults when it has none): its
 // summarizer role chooses the model, as the other roles do theirs.
 type Summarizer interface {
-	Refresh(ctx context.Context, dir string, cfg *config.Repo) (Spend, error)
+	Refresh(ctx context.Context, ws *repo.Workspace, cfg *config.Repo) (Spend, error)
 }
 
 // RefreshArgs is the job that refreshes a repository's summaries after a
@@ -105,7 +106,7 @@ func (w *refreshWorker) Work(ctx context.Context, job *river.Job[RefreshArgs]) e
 		return fmt.Errorf("check out %s/%s: %w", a.Owner, a.Repo, err)
 	}
 	defer wt.Close()
-	sp, err := e.d.Summarizer.Refresh(e.refreshMeter(ctx, a, cfg), wt.Dir(), cfg)
+	sp, err := e.d.Summarizer.Refresh(e.refreshMeter(ctx, a, cfg), wt.Workspace(), cfg)
 	if errors.Is(err, llm.ErrSpendLimit) {
 		e.log.Warn("summary refresh stopped at a spending limit", "repo", a.Owner+"/"+a.Repo, "err", err)
 		err = nil // the next refresh after the window tries again; retrying now would only be refused

@@ -81,7 +81,7 @@ func (s *session) pushed(ctx context.Context, spec *work.Spec, plan *work.Plan) 
 		return rec, err
 	}
 	s.items = plan.Pending()
-	res, err := s.e.d.Coder.Implement(ctx, wt.Dir(), spec, plan, s.cfg, s.itemProgress(ctx))
+	res, err := s.e.d.Coder.Implement(ctx, wt.Workspace(), spec, plan, s.cfg, s.itemProgress(ctx))
 	if f := s.spendFault(); f != nil {
 		return nil, f // nothing is pushed from a coder whose calls were refused by a ledger failure
 	}

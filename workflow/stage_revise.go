@@ -174,7 +174,7 @@ func (s *session) revisePushed(ctx context.Context, key string, req Review, msg,
 		req.Spec = &work.Spec{}
 	}
 	rec := &reviseRecord{}
-	res, err := s.e.d.Coder.Revise(ctx, wt.Dir(), req, s.cfg)
+	res, err := s.e.d.Coder.Revise(ctx, wt.Workspace(), req, s.cfg)
 	if f := s.spendFault(); f != nil {
 		return nil, f
 	}

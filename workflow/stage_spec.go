@@ -96,7 +96,7 @@ func (s *session) specDraft(ctx context.Context) (string, *work.Spec, error) {
 	}
 	defer wt.Close()
 	issue := preagent.Issue{Number: s.run.Issue, Title: is.Title, Body: is.Body}
-	spec, usage, err := s.e.d.Explorer.Explore(ctx, wt.Dir(), issue, s.cfg)
+	spec, usage, err := s.e.d.Explorer.Explore(ctx, wt.Workspace(), issue, s.cfg)
 	if uerr := s.addUsage(ctx, llm.RoleExplorer, usage); uerr != nil {
 		return "", nil, uerr
 	}
@@ -133,7 +133,7 @@ func (s *session) plan(ctx context.Context) error {
 		return fmt.Errorf("check out %s/%s: %w", s.ref.Owner, s.ref.Repo, err)
 	}
 	defer wt.Close()
-	plan, usage, err := s.e.d.Planner.Plan(ctx, wt.Dir(), spec, s.cfg)
+	plan, usage, err := s.e.d.Planner.Plan(ctx, wt.Workspace(), spec, s.cfg)
 	if uerr := s.addUsage(ctx, llm.RolePlanner, usage); uerr != nil {
 		return uerr
 	}
