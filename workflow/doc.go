@@ -31,7 +31,11 @@
 // client to them. The core — every file of this package — imports neither
 // go-github, ghapp nor database/sql (nor webhook or agents, which reach it
 // through Handle and its ports): SQL stays in store, and
-// internal/archtest checks this rule against `go list`. With Deps.Forks
+// internal/archtest checks this rule against `go list`. The comments'
+// Markdown (render_*.go: the progress comment, the PR body, the CI
+// comment, review replies, spec and plan fitted to GitHub's cap) is
+// rendered by pure functions of the run's values; the stages decide and
+// post it. With Deps.Forks
 // (push: fork, fork.go) every checkout of a run's branch names the fork and
 // the pull request's head is "forkowner:branch".
 //

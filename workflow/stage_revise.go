@@ -268,25 +268,6 @@ func hasReply(thread []DiffComment, m ghtext.Marker, bot string) bool {
 	return false
 }
 
-// replyText is the bot's reply to a revise request. The summary and a
-// failure carry the model's words: defused, so they mention nobody and
-// close nothing.
-func replyText(rec *reviseRecord) string {
-	if rec.Failure != "" {
-		return "I could not address this comment: " + ghtext.Defuse(rec.Failure)
-	}
-	text := fmt.Sprintf("Done in %s.", rec.SHA)
-	if sum := strings.TrimSpace(rec.Summary); sum != "" {
-		text += "\n\n" + ghtext.Defuse(sum)
-	}
-	return text
-}
-
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	return s
-}
-
 // earlierReviewPending reports whether a revise request of run that was
 // queued before job jobID still waits to be handled: requests are handled
 // one at a time, in the order they arrived, whatever their source. Work asks
