@@ -43,13 +43,13 @@ type Planner interface {
 }
 
 // Coder implements a plan, or a review comment, in the worktree's
-// workspace ws (coder.Coder, adapted in agents/). A Go error means the run could not go
-// on; failed items are reported in the result. A result that comes with an
-// error carries what the failed run spent (charged like any other). cfg
-// carries the blocked
-// paths, check commands and budgets. Implement tells progress (which may
-// be nil) the status of every plan item, in plan order, whenever one
-// changes: pending, working, then done, failed, blocked or skipped.
+// workspace ws (coder.Coder, adapted in agents/). A Go error means the run
+// could not go on; failed items are reported in the result. A result that
+// comes with an error carries what the failed run spent (charged like any
+// other). cfg carries the blocked paths, check commands and budgets.
+// Implement tells progress (which may be nil) the status of every plan
+// item, in plan order, whenever one changes: pending, working, then done,
+// failed, blocked or skipped.
 type Coder interface {
 	Implement(ctx context.Context, ws *repo.Workspace, spec *work.Spec, plan *work.Plan, cfg *config.Repo, progress Progress) (*CodeResult, error)
 	Revise(ctx context.Context, ws *repo.Workspace, req Review, cfg *config.Repo) (*CodeResult, error)

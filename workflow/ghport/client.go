@@ -28,6 +28,10 @@ func Installations(app *ghapp.App) workflow.Installations {
 	})
 }
 
+// The methods below are workflow.GitHub's roles (ports.go), in its order:
+// each is the ghapp.Client call of that name, its values converted
+// (convert.go) and its error through Err.
+
 func (g Client) UpsertComment(ctx context.Context, owner, repo string, number int, marker ghtext.Marker, body string) (*workflow.Comment, error) {
 	c, err := g.c.UpsertComment(ctx, owner, repo, number, marker, body)
 	if err != nil {
