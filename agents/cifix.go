@@ -1,13 +1,13 @@
 package agents
 
 import (
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/issuesmith/issuesmith/repo"
 	"github.com/issuesmith/issuesmith/work"
 )
 
@@ -20,8 +20,8 @@ var evidencePath = regexp.MustCompile(`(?:^|[\s(\x60'"])\.?/?((?:[\w.-]+/)*[\w.-
 
 // ciFiles are the files of a CI fix round: the pull request's changed
 // files first, then the files the evidence points at that exist in the
-// checkout at dir (a test the change broke), at most maxCIFiles.
-func ciFiles(dir string, changed []string, evidence string) []string {
+// checkout ws (a test the change broke), at most maxCIFiles.
+func ciFiles(ws *repo.Workspace, changed []string, evidence string) []string {
 	out := slices.Clone(changed)
 	for _, m := range evidencePath.FindAllStringSubmatch(evidence, -1) {
 		p := path.Clean(m[1])
@@ -31,7 +31,7 @@ func ciFiles(dir string, changed []string, evidence string) []string {
 		if strings.HasPrefix(p, "../") || slices.Contains(out, p) || work.CheckPath(p) != nil {
 			continue
 		}
-		if st, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(p))); err == nil && st.Mode().IsRegular() {
+		if st, err := ws.Root().Lstat(filepath.FromSlash(p)); err == nil && st.Mode().IsRegular() {
 			out = append(out, p)
 		}
 	}

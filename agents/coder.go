@@ -24,9 +24,6 @@ type Coder struct {
 	// it a repository's run_commands is ignored (its checks would run the
 	// repository's code on the bot's machine).
 	AllowChecks bool
-	// open opens the worktree as a Workspace; nil means repo.OpenWorkspace
-	// (tests watch the workspace it returns).
-	open func(dir string) (*repo.Workspace, error)
 }
 
 // OptionsFor is the coder's options for the repository whose settings are
@@ -54,20 +51,11 @@ func (a *Coder) new(ctx context.Context, model llm.Model, cfg *config.Repo, stat
 	return coder.New(model, opts)
 }
 
-// run opens the workspace at dir — the one confined view of the worktree
-// the coder and the edit engine work through — and the coder for cfg, runs
-// fn, and closes the workspace. The result's cost is what the model
+// run makes the coder for cfg and runs fn with it on ws — the one confined
+// view of the worktree the coder and the edit engine work through, which
+// the worktree opened and closes. The result's cost is what the model
 // client priced the coder's calls at.
-func (a *Coder) run(ctx context.Context, dir string, cfg *config.Repo, statuses func([]work.ItemStatus), fn func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error)) (*workflow.CodeResult, error) {
-	open := a.open
-	if open == nil {
-		open = repo.OpenWorkspace
-	}
-	ws, err := open(dir)
-	if err != nil {
-		return nil, err // names the workspace already
-	}
-	defer ws.Close()
+func (a *Coder) run(ctx context.Context, ws *repo.Workspace, cfg *config.Repo, statuses func([]work.ItemStatus), fn func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error)) (*workflow.CodeResult, error) {
 	model, err := a.Models.ForRepo(cfg)
 	if err != nil {
 		return nil, err
@@ -97,11 +85,11 @@ func (a *Coder) run(ctx context.Context, dir string, cfg *config.Repo, statuses 
 	return out, nil
 }
 
-// Implement runs the coder over the plan in the worktree at dir; the coder
+// Implement runs the coder over the plan in the worktree's workspace ws; the coder
 // tells progress every plan item's status in plan order whenever one
 // changes.
-func (a *Coder) Implement(ctx context.Context, dir string, spec *work.Spec, plan *work.Plan, cfg *config.Repo, progress workflow.Progress) (*workflow.CodeResult, error) {
-	return a.run(ctx, dir, cfg, progress, func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error) {
+func (a *Coder) Implement(ctx context.Context, ws *repo.Workspace, spec *work.Spec, plan *work.Plan, cfg *config.Repo, progress workflow.Progress) (*workflow.CodeResult, error) {
+	return a.run(ctx, ws, cfg, progress, func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error) {
 		return c.Implement(ctx, ws, spec, plan)
 	})
 }
@@ -111,7 +99,7 @@ func (a *Coder) Implement(ctx context.Context, dir string, spec *work.Spec, plan
 // file (a PR conversation comment or a review) is put to the coder once
 // per changed file of the PR, in order, each free to decline; the results
 // are merged.
-func (a *Coder) Revise(ctx context.Context, dir string, req workflow.Review, cfg *config.Repo) (*workflow.CodeResult, error) {
+func (a *Coder) Revise(ctx context.Context, ws *repo.Workspace, req workflow.Review, cfg *config.Repo) (*workflow.CodeResult, error) {
 	rr := coder.ReviewRequest{Path: req.Path, Lines: coder.LineRange{Start: req.StartLine, End: req.Line}, DiffHunk: req.DiffHunk}
 	if n := len(req.Thread); n > 0 {
 		rr.Comment = req.Thread[n-1].Body
@@ -126,11 +114,11 @@ func (a *Coder) Revise(ctx context.Context, dir string, req workflow.Review, cfg
 	if req.Evidence != "" {
 		rr.Evidence, rr.Plan = req.Evidence, planLines(req.Plan)
 		if req.BaseSHA != "" {
-			if d, err := repo.DiffSince(ctx, dir, req.BaseSHA); err == nil {
+			if d, err := repo.DiffSince(ctx, ws.Dir(), req.BaseSHA); err == nil {
 				rr.Diff = d
 			}
 		}
-		req.Path, req.Files = "", ciFiles(dir, req.Files, req.Evidence)
+		req.Path, req.Files = "", ciFiles(ws, req.Files, req.Evidence)
 	}
 	if req.Path == "" {
 		if len(req.Files) == 0 {
@@ -138,7 +126,7 @@ func (a *Coder) Revise(ctx context.Context, dir string, req workflow.Review, cfg
 		}
 		paths = req.Files
 	}
-	return a.run(ctx, dir, cfg, nil, func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error) {
+	return a.run(ctx, ws, cfg, nil, func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error) {
 		var all *coder.Result
 		for _, p := range paths {
 			one := rr

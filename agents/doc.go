@@ -7,8 +7,10 @@
 //
 // It owns the mapping from a repository's .github/issuesmith.yml to each
 // agent's options (ExplorerOptions, PlannerOptions, CoderOptions), the
-// model client per repository (Models), the spend of each agent, and the
-// git worktrees of the App (installation tokens go to git only).
+// model client per repository (Models), the spend of each agent (returned
+// with its error too), and the git worktrees of the App (installation
+// tokens go to git only; each worktree opens its confined repo.Workspace
+// once, the one the agent ports are given, and closes it with itself).
 //
 // The models Models gives, the explorer's and coder's tools, the
 // explorer's compressions and observer notes and the coder's edits and

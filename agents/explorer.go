@@ -27,12 +27,7 @@ type Explorer struct {
 
 // Explore builds the summaries index from the cache and runs the explorer
 // with the repository's explorer budget and observer setting.
-func (a *Explorer) Explore(ctx context.Context, dir string, is preagent.Issue, cfg *config.Repo) (*work.Spec, workflow.Spend, error) {
-	ws, err := repo.OpenWorkspace(dir)
-	if err != nil {
-		return nil, workflow.Spend{}, err // names the workspace already
-	}
-	defer ws.Close()
+func (a *Explorer) Explore(ctx context.Context, ws *repo.Workspace, is preagent.Issue, cfg *config.Repo) (*work.Spec, workflow.Spend, error) {
 	model, err := a.Models.ForRepo(cfg)
 	if err != nil {
 		return nil, workflow.Spend{}, err
@@ -74,14 +69,9 @@ func explore(ctx context.Context, m llm.Model, ws *repo.Workspace, idx summaries
 type Planner struct{ Models *Models }
 
 // Plan asks the planner for a plan of spec, within the repository's
-// planner budget and with the repository guidance of the checkout at dir
+// planner budget and with the repository guidance of the checkout ws
 // (the same text bot solve's planner gets).
-func (a *Planner) Plan(ctx context.Context, dir string, spec *work.Spec, cfg *config.Repo) (*work.Plan, workflow.Spend, error) {
-	ws, err := repo.OpenWorkspace(dir)
-	if err != nil {
-		return nil, workflow.Spend{}, err
-	}
-	defer ws.Close()
+func (a *Planner) Plan(ctx context.Context, ws *repo.Workspace, spec *work.Spec, cfg *config.Repo) (*work.Plan, workflow.Spend, error) {
 	guidance, err := preagent.LoadGuidance(ws, 0)
 	if err != nil {
 		return nil, workflow.Spend{}, fmt.Errorf("repository guidance: %w", err)
@@ -111,17 +101,12 @@ type Summarizer struct {
 	Cache  summaries.Cache
 }
 
-// Refresh summarises changed files of the checkout at dir into the cache.
-func (r *Summarizer) Refresh(ctx context.Context, dir string, cfg *config.Repo) (workflow.Spend, error) {
+// Refresh summarises changed files of the checkout ws into the cache.
+func (r *Summarizer) Refresh(ctx context.Context, ws *repo.Workspace, cfg *config.Repo) (workflow.Spend, error) {
 	model, err := r.Models.ForRepo(cfg)
 	if err != nil {
 		return workflow.Spend{}, err
 	}
-	ws, err := repo.OpenWorkspace(dir)
-	if err != nil {
-		return workflow.Spend{}, err // names the workspace already
-	}
-	defer ws.Close()
 	return spendOf(model, func(m llm.Model) error {
 		_, err := summaries.Build(ctx, ws, summaries.Options{Model: m, Cache: r.Cache})
 		return err

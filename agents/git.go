@@ -56,15 +56,22 @@ func (g *Git) Checkout(ctx context.Context, r workflow.RepoRef, branch string) (
 			return nil, errors.Join(err, wt.Remove())
 		}
 	}
+	ws, err := repo.OpenWorkspace(wt.Dir)
+	if err != nil {
+		return nil, errors.Join(err, wt.Remove())
+	}
 	blocked := coder.Globs(coder.DefaultBlocked)
 	if r.Blocked != nil {
 		blocked = coder.Globs(r.Blocked)
 	}
-	return &worktree{wt: wt, g: g, ref: r, blocked: blocked}, nil
+	return &worktree{wt: wt, ws: ws, g: g, ref: r, blocked: blocked}, nil
 }
 
 type worktree struct {
-	wt  *repo.Worktree
+	wt *repo.Worktree
+	// ws is the checkout's one confined view, opened with it: the agents
+	// read and write through it; Close closes it.
+	ws  *repo.Workspace
 	g   *Git
 	ref workflow.RepoRef
 	// blocked paths are refused at commit time too: the coder's edit-time
@@ -72,10 +79,10 @@ type worktree struct {
 	blocked coder.Globs
 }
 
-// Dir, Close, Commit and Push implement workflow.Worktree over repo.Worktree;
-// Push fetches a fresh installation token.
-func (w *worktree) Dir() string  { return w.wt.Dir }
-func (w *worktree) Close() error { return w.wt.Remove() }
+// Workspace, Close, Commit and Push implement workflow.Worktree over
+// repo.Worktree; Push fetches a fresh installation token.
+func (w *worktree) Workspace() *repo.Workspace { return w.ws }
+func (w *worktree) Close() error               { return errors.Join(w.ws.Close(), w.wt.Remove()) }
 
 // Commit credits each co-author with a Co-authored-by trailer in GitHub's
 // noreply form (user id + login), so the commit links to the account.
@@ -125,7 +132,7 @@ func (w *worktree) Push(ctx context.Context) error {
 
 // useFork points wt at the fork, with a token of the fork owner's
 // installation.
-func (g *Git) useFork(ctx context.Context, wt *repo.Worktree, f *ghapp.Fork, reuse bool) error {
+func (g *Git) useFork(ctx context.Context, wt *repo.Worktree, f *workflow.Fork, reuse bool) error {
 	token, err := g.app.Token(ctx, f.InstallationID)
 	if err != nil {
 		return fmt.Errorf("token for the fork %s/%s: %w", f.Owner, f.Repo, err)

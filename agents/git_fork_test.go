@@ -2,7 +2,6 @@ package agents
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -43,17 +42,22 @@ func TestCheckoutOnFork(t *testing.T) {
 	require.NoError(t, err)
 	g := NewGit(cache, app, repo.Signature{Name: "bot", Email: "bot@example.com"})
 	ref := workflow.RepoRef{InstallationID: gh.Installation(), Owner: "acme", Repo: "app", Base: "main", CloneURL: url, Job: "t",
-		Blocked: []string{}, Fork: &ghapp.Fork{Owner: "bots", Repo: "app", CloneURL: forkURL, InstallationID: forkInst}}
+		Blocked: []string{}, Fork: &workflow.Fork{Owner: "bots", Repo: "app", CloneURL: forkURL, InstallationID: forkInst}}
 	const branch = "issuesmith/issue-1"
 
 	wt, err := g.Checkout(t.Context(), ref, branch)
 	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(filepath.Join(wt.Dir(), "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644))
+	ws := wt.Workspace()
+	require.NoError(t, ws.Root().WriteFile("main.go", []byte("package main\n\nfunc main() {}\n"), 0o644))
 	sha, changed, err := wt.Commit(t.Context(), "change")
 	require.NoError(t, err)
 	require.True(t, changed)
 	require.NoError(t, wt.Push(t.Context()))
 	require.NoError(t, wt.Close())
+	_, err = ws.ReadBytes("main.go")
+	require.Error(t, err, "Close closed the worktree's workspace")
+	_, err = os.Stat(ws.Dir())
+	require.ErrorIs(t, err, os.ErrNotExist, "and removed the checkout")
 	require.Equal(t, sha, srv.Head(t, "bots/app", branch))
 	require.Empty(t, srv.Head(t, "acme/app", branch))
 

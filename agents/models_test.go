@@ -107,7 +107,7 @@ func TestPlannerAgentUsesTheRepositoryBudget(t *testing.T) {
 	require.NoError(t, err)
 	spec := &work.Spec{Topic: "t", Desired: []string{"d"},
 		Files: []work.FileChange{{Path: "a.go", Action: work.ActionModify, Reason: "r"}}}
-	_, sp, err := (&Planner{Models: ms}).Plan(t.Context(), t.TempDir(), spec, rc)
+	_, sp, err := (&Planner{Models: ms}).Plan(t.Context(), workspace(t, t.TempDir()), spec, rc)
 	require.ErrorIs(t, err, planner.ErrBudget)
 	require.Len(t, srv.Requests(), 1)
 	require.Equal(t, 10, sp.Usage.PromptTokens)
@@ -126,41 +126,42 @@ func TestPlannerAgentReadsTheRepositoryGuidance(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte("Every handler returns wrapped errors.\n"), 0o644))
 	spec := &work.Spec{Topic: "t", Desired: []string{"d"},
 		Files: []work.FileChange{{Path: "a.go", Action: work.ActionModify, Reason: "r"}}}
-	_, _, err = (&Planner{Models: ms}).Plan(t.Context(), dir, spec, rc)
+	_, _, err = (&Planner{Models: ms}).Plan(t.Context(), workspace(t, dir), spec, rc)
 	require.ErrorIs(t, err, planner.ErrBudget)
 	reqs := srv.Requests()
 	require.Len(t, reqs, 1)
 	require.Contains(t, reqs[0].Messages[0].Content, "Every handler returns wrapped errors.")
-
-	_, _, err = (&Planner{Models: ms}).Plan(t.Context(), filepath.Join(dir, "missing"), spec, rc)
-	require.Error(t, err, "a checkout that is not there is an error, not a plan without guidance")
 }
 
-// The coder's workspace is closed when the coder returns, whether it
-// succeeded or not.
-func TestCoderAgentClosesItsWorkspace(t *testing.T) {
+// workspace opens dir as the worktree's workspace would be, closed when
+// the test ends.
+func workspace(t *testing.T, dir string) *repo.Workspace {
+	t.Helper()
+	ws, err := repo.OpenWorkspace(dir)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = ws.Close() })
+	return ws
+}
+
+// The coder works in the workspace it is given and leaves it open, whether
+// it succeeded or not: the worktree that opened it closes it (git.go).
+func TestCoderAgentLeavesTheWorkspaceToItsWorktree(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.txt"), []byte("one\n"), 0o644))
 	ms, err := NewModels(modelEnv("http://127.0.0.1:1/v1"))
 	require.NoError(t, err)
-	var opened []*repo.Workspace
-	a := &Coder{Models: ms, Options: coder.Options{SkipGoChecks: true}, open: func(d string) (*repo.Workspace, error) {
-		ws, err := repo.OpenWorkspace(d)
-		opened = append(opened, ws)
-		return ws, err
-	}}
+	a := &Coder{Models: ms, Options: coder.Options{SkipGoChecks: true}}
+	ws := workspace(t, dir)
 	// An empty plan asks the model nothing; a review of a missing file fails.
-	_, err = a.Implement(t.Context(), dir, &work.Spec{}, &work.Plan{}, config.DefaultRepo(), nil)
+	_, err = a.Implement(t.Context(), ws, &work.Spec{}, &work.Plan{}, config.DefaultRepo(), nil)
 	require.NoError(t, err)
-	_, err = a.Revise(t.Context(), dir, workflow.Review{Path: "missing.txt", Line: 1,
+	_, err = a.Revise(t.Context(), ws, workflow.Review{Path: "missing.txt", Line: 1,
 		Thread: []workflow.ThreadComment{{Author: "alice", Body: "fix"}}}, config.DefaultRepo())
 	require.Error(t, err)
-	require.Len(t, opened, 2)
-	for _, ws := range opened {
-		_, err := ws.ReadBytes("a.txt")
-		require.Error(t, err, "the workspace is still open")
-	}
+	got, err := ws.ReadBytes("a.txt")
+	require.NoError(t, err, "the workspace is still open")
+	require.Equal(t, "one\n", string(got))
 }
 
 // The coder's progress reaches the workflow through coder.Options.Progress:
@@ -189,7 +190,7 @@ func TestCoderAgentReportsItemProgress(t *testing.T) {
 		{Path: "b.txt", Action: work.ActionModify, Steps: shout},
 	}}
 	var reports [][]workflow.ItemStatus
-	res, err := a.Implement(t.Context(), dir, &work.Spec{Topic: "shout"}, plan, config.DefaultRepo(),
+	res, err := a.Implement(t.Context(), workspace(t, dir), &work.Spec{Topic: "shout"}, plan, config.DefaultRepo(),
 		func(items []workflow.ItemStatus) { reports = append(reports, items) })
 	require.NoError(t, err)
 	require.False(t, res.OK, "the blocked item is not done")
@@ -230,7 +231,7 @@ func TestCoderAgentAppliesTheRepositoryApplyModel(t *testing.T) {
 	rc, err := config.ParseRepo([]byte("version: 1\napply_model: true\nroles:\n  apply:\n    model: small-apply\n"))
 	require.NoError(t, err)
 	a := &Coder{Models: ms, Options: coder.Options{SkipGoChecks: true, Attempts: 1}}
-	res, err := a.Implement(t.Context(), dir, &work.Spec{Topic: "swap"}, &work.Plan{Items: []work.Item{
+	res, err := a.Implement(t.Context(), workspace(t, dir), &work.Spec{Topic: "swap"}, &work.Plan{Items: []work.Item{
 		{Path: "calc.go", Action: work.ActionModify, Steps: []work.Step{{Text: "Swap the operands."}}}}}, rc, nil)
 	require.NoError(t, err)
 	require.True(t, res.OK, "%+v", res.Items)
@@ -261,7 +262,7 @@ func TestCoderAgentReportsTheSpendOfAFailedRun(t *testing.T) {
 	}}
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	res, err := a.Implement(ctx, dir, &work.Spec{Topic: "shout"}, plan, config.DefaultRepo(), func(items []workflow.ItemStatus) {
+	res, err := a.Implement(ctx, workspace(t, dir), &work.Spec{Topic: "shout"}, plan, config.DefaultRepo(), func(items []workflow.ItemStatus) {
 		if items[0].Status == coder.ItemDone {
 			cancel()
 		}

@@ -30,14 +30,14 @@ func TestSummaryRefresherFillsTheStoreCache(t *testing.T) {
 	st := storetest.SQLite(t)
 	r := &Summarizer{Models: ms, Cache: st}
 
-	u, err := r.Refresh(t.Context(), dir, rc)
+	u, err := r.Refresh(t.Context(), workspace(t, dir), rc)
 	require.NoError(t, err)
 	require.Equal(t, 120, u.Usage.PromptTokens)
 	reqs := srv.Requests()
 	require.Len(t, reqs, 1)
 	require.Equal(t, "big-coder", reqs[0].Model, "the repository's summarizer model, not the server's")
 	require.InDelta(t, (120*2+12*8)/1e6, u.Cost, 1e-12, "priced as big-coder")
-	u, err = r.Refresh(t.Context(), dir, rc)
+	u, err = r.Refresh(t.Context(), workspace(t, dir), rc)
 	require.NoError(t, err)
 	require.Zero(t, u.Usage.Total(), "the second refresh is served from the cache")
 	var n int

@@ -4,6 +4,7 @@ import (
 	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/workflow"
+	"github.com/issuesmith/issuesmith/workflow/ghport"
 )
 
 // forks is the engine's Forks with ISSUESMITH_PUSH=fork (the forks owned
@@ -12,5 +13,5 @@ func forks(cfg *config.Server, app *ghapp.App) workflow.Forks {
 	if !cfg.ForkPush() {
 		return nil
 	}
-	return &ghapp.Forks{App: app, Account: cfg.ForkOwner}
+	return ghport.Forks{F: &ghapp.Forks{App: app, Account: cfg.ForkOwner}}
 }

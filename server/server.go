@@ -27,6 +27,7 @@ import (
 	"github.com/issuesmith/issuesmith/summaries"
 	"github.com/issuesmith/issuesmith/webhook"
 	"github.com/issuesmith/issuesmith/workflow"
+	"github.com/issuesmith/issuesmith/workflow/ghport"
 )
 
 // Server is the wired App: every part is built in New, in the order the
@@ -152,10 +153,8 @@ func New(ctx context.Context, cfg *config.Server, log *slog.Logger, tune Tuning)
 		s.closers = append(s.closers, exporterCloser{exp})
 	}
 	s.engine, err = workflow.New(workflow.Deps{
-		Store: st,
-		GitHub: workflow.InstallationsFunc(func(ctx context.Context, id int64) (workflow.GitHub, error) {
-			return app.Client(ctx, id)
-		}),
+		Store:      st,
+		GitHub:     ghport.Installations(app),
 		Git:        agents.NewGit(cache, app, botSignature(botLogin)),
 		Explorer:   &agents.Explorer{Models: ms, Cache: st},
 		Planner:    &agents.Planner{Models: ms},

@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/issuesmith/issuesmith/cievidence"
-	"github.com/issuesmith/issuesmith/ghapp"
 )
 
 // ciChecks reads the latest check runs of a commit ("" has none).
@@ -14,18 +13,7 @@ func (s *session) ciChecks(ctx context.Context, sha string) ([]cievidence.Check,
 	if sha == "" {
 		return nil, nil
 	}
-	runs, err := s.gh.CheckRuns(ctx, s.run.Owner, s.run.Repo, sha)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]cievidence.Check, 0, len(runs))
-	for _, r := range runs {
-		out = append(out, cievidence.Check{ID: r.GetID(), Name: r.GetName(), Status: r.GetStatus(),
-			Conclusion: r.GetConclusion(), Title: r.GetOutput().GetTitle(), Summary: r.GetOutput().GetSummary(),
-			Text: r.GetOutput().GetText(), Actions: r.GetApp().GetSlug() == "github-actions",
-			AnnotationCount: r.GetOutput().GetAnnotationsCount()})
-	}
-	return out, nil
+	return s.gh.CheckRuns(ctx, s.run.Owner, s.run.Repo, sha)
 }
 
 // ciEvidence adds annotations and Actions job logs to the failing checks.
@@ -41,15 +29,12 @@ func (s *session) ciEvidence(ctx context.Context, checks []cievidence.Check) ([]
 			if err != nil {
 				s.log.Warn("annotations not read", "check", c.Name, "err", err)
 			}
-			for _, an := range anns {
-				c.Annotations = append(c.Annotations, cievidence.Annotation{Path: an.GetPath(), StartLine: an.GetStartLine(),
-					Level: an.GetAnnotationLevel(), Title: an.GetTitle(), Message: an.GetMessage()})
-			}
+			c.Annotations = append(c.Annotations, anns...)
 		}
 		if c.Actions {
 			log, err := s.gh.JobLog(ctx, o.Owner, o.Repo, c.ID)
 			switch {
-			case errors.Is(err, ghapp.ErrNoAccess):
+			case errors.Is(err, ErrNoAccess):
 				note = "Job logs were not read: the App's installation has not accepted the `actions: read` permission yet."
 			case err != nil:
 				s.log.Warn("job log not read", "check", c.Name, "err", err)

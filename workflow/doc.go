@@ -23,7 +23,19 @@
 // It must never answer HTTP, verify webhooks or read the environment (that is
 // webhook/ and config/), and never put a token in a comment, log or error.
 // Agents, git and GitHub are reached only through the small interfaces in
-// ports.go, so each stage is tested with the real fakes. With Deps.Forks
+// ports.go, so each stage is tested with the real fakes. The GitHub ports
+// speak the workflow's own values (github.go: Comment, PullRequest,
+// DiffComment, Issue, CheckRun, Fork, ...) and errors (errors.go:
+// ErrNotFound, ErrNoAccess, ErrNotInstalled, ErrNotAFork, and
+// RateLimitError, for which a stage waits); workflow/ghport adapts ghapp's
+// client to them. The core — every file of this package — imports neither
+// go-github, ghapp nor database/sql (nor webhook or agents, which reach it
+// through Handle and its ports): SQL stays in store, and
+// internal/archtest checks this rule against `go list`. The comments'
+// Markdown (render_*.go: the progress comment, the PR body, the CI
+// comment, review replies, spec and plan fitted to GitHub's cap) is
+// rendered by pure functions of the run's values; the stages decide and
+// post it. With Deps.Forks
 // (push: fork, fork.go) every checkout of a run's branch names the fork and
 // the pull request's head is "forkowner:branch".
 //

@@ -5,19 +5,18 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/store"
 )
 
 // Forks finds or makes the fork the bot pushes its branches to, with the
-// server's push: fork (*ghapp.Forks). With Deps.Forks nil the bot pushes to
+// server's push: fork (workflow/ghport.Forks over *ghapp.Forks). With Deps.Forks nil the bot pushes to
 // the repository itself.
 type Forks interface {
 	// Owner is the user or organization that owns the forks.
 	Owner() string
 	// Fork returns Owner's fork of owner/repo, made when missing, and the
 	// installation whose token pushes there.
-	Fork(ctx context.Context, owner, repo string) (*ghapp.Fork, error)
+	Fork(ctx context.Context, owner, repo string) (*Fork, error)
 }
 
 // withForks is g, or with forks the Git whose every checkout of a branch
@@ -42,7 +41,7 @@ type forkGit struct {
 func (g forkGit) Checkout(ctx context.Context, r RepoRef, branch string) (Worktree, error) {
 	if branch != "" && r.Fork == nil {
 		f, err := g.forks.Fork(ctx, r.Owner, r.Repo)
-		if errors.Is(err, ghapp.ErrNotInstalled) || errors.Is(err, ghapp.ErrNotAFork) {
+		if errors.Is(err, ErrNotInstalled) || errors.Is(err, ErrNotAFork) {
 			return nil, permanent(err)
 		}
 		if err != nil {

@@ -5,15 +5,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/store"
 )
 
 type ownerOnly string
 
 func (o ownerOnly) Owner() string { return string(o) }
-func (o ownerOnly) Fork(context.Context, string, string) (*ghapp.Fork, error) {
-	return nil, ghapp.ErrNotInstalled
+func (o ownerOnly) Fork(context.Context, string, string) (*Fork, error) {
+	return nil, ErrNotInstalled
 }
 
 // With push: fork the progress comment and the PR head name the branch

@@ -2,6 +2,7 @@ package workflow_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/issuesmith/issuesmith/repo"
 	"github.com/issuesmith/issuesmith/workflow"
 )
 
@@ -59,7 +61,11 @@ func (g cliGit) Checkout(ctx context.Context, r workflow.RepoRef, branch string)
 	if out, err := runGit(ctx, "", "clone", "-q", "-b", r.Base, g.bare, dir); err != nil {
 		return nil, fmt.Errorf("clone: %v: %s", err, out)
 	}
-	wt := &cliWorktree{dir: dir, branch: branch}
+	ws, err := repo.OpenWorkspace(dir)
+	if err != nil {
+		return nil, err
+	}
+	wt := &cliWorktree{dir: dir, branch: branch, ws: ws}
 	if branch == "" {
 		return wt, nil
 	}
@@ -72,10 +78,13 @@ func (g cliGit) Checkout(ctx context.Context, r workflow.RepoRef, branch string)
 	return wt, err
 }
 
-type cliWorktree struct{ dir, branch string }
+type cliWorktree struct {
+	dir, branch string
+	ws          *repo.Workspace
+}
 
-func (w *cliWorktree) Dir() string  { return w.dir }
-func (w *cliWorktree) Close() error { return os.RemoveAll(w.dir) }
+func (w *cliWorktree) Workspace() *repo.Workspace { return w.ws }
+func (w *cliWorktree) Close() error               { return errors.Join(w.ws.Close(), os.RemoveAll(w.dir)) }
 func (w *cliWorktree) Commit(ctx context.Context, msg string, coAuthors ...string) (string, bool, error) {
 	if len(coAuthors) > 0 {
 		msg = strings.TrimRight(msg, "\n") + "\n"

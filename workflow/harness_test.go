@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -21,14 +22,13 @@ import (
 	"github.com/issuesmith/issuesmith/internal/ghtext"
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/preagent"
+	"github.com/issuesmith/issuesmith/repo"
 	"github.com/issuesmith/issuesmith/store"
 	"github.com/issuesmith/issuesmith/store/storetest"
 	"github.com/issuesmith/issuesmith/work"
 	"github.com/issuesmith/issuesmith/workflow"
+	"github.com/issuesmith/issuesmith/workflow/ghport"
 )
-
-// *ghapp.Client is the GitHub the workflow talks to in production.
-var _ workflow.GitHub = (*ghapp.Client)(nil)
 
 const owner, name = "acme", "app"
 
@@ -110,7 +110,7 @@ func (h *harness) build() *workflow.Engine {
 					return nil, err
 				}
 			}
-			return h.app.Client(ctx, id)
+			return ghport.Installations(h.app).Client(ctx, id)
 		}),
 		Git:      cliGit{bare: h.bare},
 		Explorer: h.agents, Planner: h.agents, Coder: h.agents, Summarizer: h.agents,
@@ -206,7 +206,7 @@ type agents struct {
 // Options.Cost prices their tokens.
 const exploreCost = 0.25
 
-func (a *agents) Explore(_ context.Context, dir string, is preagent.Issue, _ *config.Repo) (*work.Spec, workflow.Spend, error) {
+func (a *agents) Explore(_ context.Context, ws *repo.Workspace, is preagent.Issue, _ *config.Repo) (*work.Spec, workflow.Spend, error) {
 	a.mu.Lock()
 	a.explores++
 	exploreErr, onExplore, questions := a.exploreErr, a.onExplore, a.questions
@@ -217,7 +217,7 @@ func (a *agents) Explore(_ context.Context, dir string, is preagent.Issue, _ *co
 	if exploreErr != nil {
 		return nil, workflow.Spend{Usage: llm.Usage{PromptTokens: 10}}, exploreErr
 	}
-	if _, err := os.Stat(filepath.Join(dir, "greet.go")); err != nil {
+	if _, err := ws.Root().Stat("greet.go"); err != nil {
 		return nil, workflow.Spend{}, fmt.Errorf("explorer saw no checkout: %w", err)
 	}
 	if len(questions) > 0 {
@@ -235,8 +235,8 @@ func (a *agents) Explore(_ context.Context, dir string, is preagent.Issue, _ *co
 	}, workflow.Spend{Usage: llm.Usage{PromptTokens: 1000, CompletionTokens: 100}, Cost: exploreCost}, nil
 }
 
-func (a *agents) Plan(_ context.Context, dir string, spec *work.Spec, _ *config.Repo) (*work.Plan, workflow.Spend, error) {
-	if _, err := os.Stat(filepath.Join(dir, "greet.go")); err != nil {
+func (a *agents) Plan(_ context.Context, ws *repo.Workspace, spec *work.Spec, _ *config.Repo) (*work.Plan, workflow.Spend, error) {
+	if _, err := ws.Root().Stat("greet.go"); err != nil {
 		return nil, workflow.Spend{}, fmt.Errorf("planner saw no checkout: %w", err)
 	}
 	p := &work.Plan{}
@@ -251,7 +251,7 @@ func (a *agents) Plan(_ context.Context, dir string, spec *work.Spec, _ *config.
 // Implement writes the items in plan order, telling progress each item's
 // status as it starts one (twice: a repeat must not edit the comment), and
 // calls afterProgress after each report.
-func (a *agents) Implement(ctx context.Context, dir string, _ *work.Spec, plan *work.Plan, cfg *config.Repo, progress workflow.Progress) (*workflow.CodeResult, error) {
+func (a *agents) Implement(ctx context.Context, ws *repo.Workspace, _ *work.Spec, plan *work.Plan, cfg *config.Repo, progress workflow.Progress) (*workflow.CodeResult, error) {
 	a.mu.Lock()
 	a.implements++
 	a.plans = append(a.plans, plan)
@@ -295,7 +295,7 @@ func (a *agents) Implement(ctx context.Context, dir string, _ *work.Spec, plan *
 		for _, s := range it.Steps {
 			b.WriteString("// " + s.Text + "\n")
 		}
-		if err := os.WriteFile(filepath.Join(dir, it.Path), []byte(b.String()), 0o644); err != nil {
+		if err := ws.Root().WriteFile(filepath.FromSlash(it.Path), []byte(b.String()), 0o644); err != nil {
 			return nil, err
 		}
 		if implErr != nil {
@@ -311,7 +311,7 @@ func (a *agents) Implement(ctx context.Context, dir string, _ *work.Spec, plan *
 
 // Revise appends the comment to the file it is on, or — for a comment on
 // the whole PR — to each of the PR's changed files.
-func (a *agents) Revise(_ context.Context, dir string, req workflow.Review, _ *config.Repo) (*workflow.CodeResult, error) {
+func (a *agents) Revise(_ context.Context, ws *repo.Workspace, req workflow.Review, _ *config.Repo) (*workflow.CodeResult, error) {
 	last := req.Thread[len(req.Thread)-1]
 	a.mu.Lock()
 	a.reviews = append(a.reviews, req)
@@ -321,7 +321,7 @@ func (a *agents) Revise(_ context.Context, dir string, req workflow.Review, _ *c
 		paths, note = req.Files, fmt.Sprintf("// review of the PR by %s: %s\n", last.Author, last.Body)
 	}
 	for _, p := range paths {
-		f, err := os.OpenFile(filepath.Join(dir, p), os.O_APPEND|os.O_WRONLY, 0)
+		f, err := ws.Root().OpenFile(filepath.FromSlash(p), os.O_APPEND|os.O_WRONLY, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -335,7 +335,7 @@ func (a *agents) Revise(_ context.Context, dir string, req workflow.Review, _ *c
 		Usage: llm.Usage{PromptTokens: 300, CompletionTokens: 30}}, nil
 }
 
-func (a *agents) Refresh(_ context.Context, dir string, cfg *config.Repo) (workflow.Spend, error) {
+func (a *agents) Refresh(_ context.Context, ws *repo.Workspace, cfg *config.Repo) (workflow.Spend, error) {
 	a.mu.Lock()
 	a.refreshes++
 	onRefresh := a.onRefresh
@@ -343,7 +343,7 @@ func (a *agents) Refresh(_ context.Context, dir string, cfg *config.Repo) (workf
 	if onRefresh != nil {
 		onRefresh()
 	}
-	entries, err := os.ReadDir(dir)
+	entries, err := fs.ReadDir(ws.Root().FS(), ".")
 	if err != nil {
 		return workflow.Spend{}, err
 	}

@@ -8,11 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/go-github/v60/github"
 	"github.com/riverqueue/river"
 
 	"github.com/issuesmith/issuesmith/config"
-	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/store"
 )
 
@@ -101,7 +99,7 @@ func (w *labelWorker) work(ctx context.Context, a LabelArgs) error {
 		return err
 	}
 	want := e.o.Label
-	cfg, err := readRepoConfig(ctx, gh, a.Owner, a.Repo, r.GetDefaultBranch())
+	cfg, err := readRepoConfig(ctx, gh, a.Owner, a.Repo, r.DefaultBranch)
 	var perm errPermanent
 	switch {
 	case errors.As(err, &perm):
@@ -121,7 +119,7 @@ func (w *labelWorker) work(ctx context.Context, a LabelArgs) error {
 	if err != nil {
 		return err
 	}
-	if !slices.ContainsFunc(is.Labels, func(l *github.Label) bool { return strings.EqualFold(l.GetName(), a.Label) }) {
+	if !slices.ContainsFunc(is.Labels, func(l string) bool { return strings.EqualFold(l, a.Label) }) {
 		e.observe("label", "ignored")
 		return nil
 	}
@@ -138,7 +136,7 @@ func (w *labelWorker) work(ctx context.Context, a LabelArgs) error {
 // the defaults; an invalid one is a permanent error naming the key.
 func readRepoConfig(ctx context.Context, gh RepoFiles, owner, repo, ref string) (*config.Repo, error) {
 	data, err := gh.FileContent(ctx, owner, repo, RepoConfigPath, ref)
-	if errors.Is(err, ghapp.ErrNotFound) {
+	if errors.Is(err, ErrNotFound) {
 		data, err = nil, nil
 	}
 	if err != nil {

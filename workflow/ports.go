@@ -4,49 +4,55 @@ import (
 	"context"
 	"errors"
 
-	"github.com/google/go-github/v60/github"
-
 	"github.com/issuesmith/issuesmith/config"
-	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/internal/ghtext"
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/preagent"
+	"github.com/issuesmith/issuesmith/repo"
 	"github.com/issuesmith/issuesmith/work"
 )
 
+// The agent ports take the run's workspace, ws: the confined view of the
+// job's checkout that its Worktree opened once (Worktree.Workspace); an
+// agent reads and writes through it, never opens the checkout again by
+// path, and never closes it (the Worktree's Close does). Each returns what
+// it spent together with its error: a failed agent's tokens are charged
+// like a successful one's.
+
 // Explorer turns an issue into a spec by reading the repository checked out
-// in dir (preagent.Explorer over a repo.Workspace, adapted in agents/).
-// cfg is the repository's .github/issuesmith.yml (budgets, observer).
+// in ws (preagent.Explorer, adapted in agents/). cfg is the repository's
+// .github/issuesmith.yml (budgets, observer).
 type Explorer interface {
-	Explore(ctx context.Context, dir string, issue preagent.Issue, cfg *config.Repo) (*work.Spec, Spend, error)
+	Explore(ctx context.Context, ws *repo.Workspace, issue preagent.Issue, cfg *config.Repo) (*work.Spec, Spend, error)
 }
 
 // Spend is what an agent used: tokens, and their cost as the model client
 // priced them (llm.Response.Cost: per model, cached tokens, the
 // repository's model). A zero Cost with tokens falls back to Options.Cost.
+// An agent that failed returns what it spent with its error.
 type Spend struct {
 	Usage llm.Usage
 	Cost  float64
 }
 
 // Planner turns a spec into a plan (planner.Planner, adapted in agents/).
-// dir is a fresh checkout of the base branch: the planner reads the
+// ws is a fresh checkout of the base branch: the planner reads the
 // repository's guidance (AGENTS.md and friends) there, as the explorer does.
 type Planner interface {
-	Plan(ctx context.Context, dir string, spec *work.Spec, cfg *config.Repo) (*work.Plan, Spend, error)
+	Plan(ctx context.Context, ws *repo.Workspace, spec *work.Spec, cfg *config.Repo) (*work.Plan, Spend, error)
 }
 
-// Coder implements a plan, or a review comment, in the worktree at dir
-// (coder.Coder, adapted in agents/). A Go error means the run could not go
-// on; failed items are reported in the result. A result that comes with an
-// error carries what the failed run spent (charged like any other). cfg
-// carries the blocked
-// paths, check commands and budgets. Implement tells progress (which may
-// be nil) the status of every plan item, in plan order, whenever one
-// changes: pending, working, then done, failed, blocked or skipped.
+// Coder implements a plan, or a review comment, in the worktree's
+// workspace ws (coder.Coder, adapted in agents/). A Go error means the run
+// could not go on; failed items are reported in the result. A result that
+// comes with an error carries what the failed run spent (charged like any
+// other). cfg carries the blocked paths, check commands and budgets.
+// Implement tells progress (which may be nil) the status of every plan
+// item, in plan order, whenever one changes: pending, working, then done,
+// failed, blocked or skipped.
 type Coder interface {
-	Implement(ctx context.Context, dir string, spec *work.Spec, plan *work.Plan, cfg *config.Repo, progress Progress) (*CodeResult, error)
-	Revise(ctx context.Context, dir string, req Review, cfg *config.Repo) (*CodeResult, error)
+	Implement(ctx context.Context, ws *repo.Workspace, spec *work.Spec, plan *work.Plan, cfg *config.Repo, progress Progress) (*CodeResult, error)
+	Revise(ctx context.Context, ws *repo.Workspace, req Review, cfg *config.Repo) (*CodeResult, error)
 }
 
 // CodeResult is what the coder did, in the terms the PR body needs.
@@ -126,7 +132,7 @@ type RepoRef struct {
 	Job string
 	// Fork is where a branch is pushed with push: fork (set by the
 	// engine's Git when Deps.Forks is set); nil pushes to the repository.
-	Fork *ghapp.Fork
+	Fork *Fork
 	// Blocked are the repository's blocked-path globs (coder.Globs
 	// syntax): a worktree's Commit must refuse a change at any of them,
 	// whatever wrote it. Nil means the coder's defaults; empty blocks
@@ -148,7 +154,10 @@ var ErrBlockedChange = errors.New("the change touches a blocked path")
 
 // Worktree is one checkout owned by a job. Close removes it.
 type Worktree interface {
-	Dir() string
+	// Workspace is the checkout's one confined view (an os.Root over its
+	// directory), opened by Checkout and closed by Close: what the
+	// agents are given.
+	Workspace() *repo.Workspace
 	// Commit stages every change and commits it; changed is false (and
 	// sha the current head) when there was nothing to commit. coAuthors
 	// are the GitHub logins of the people who asked for the change (who
@@ -160,9 +169,11 @@ type Worktree interface {
 	Close() error
 }
 
-// GitHub is what the workflow asks of GitHub for one installation
-// (*ghapp.Client implements it): the roles below, each a few calls. A
-// consumer that needs one role takes that role, not GitHub.
+// GitHub is what the workflow asks of GitHub for one installation, in the
+// workflow's own values (github.go) and errors (errors.go): the roles
+// below, each a few calls. workflow/ghport implements it over
+// *ghapp.Client. A consumer that needs one role takes that role, not
+// GitHub.
 type GitHub interface {
 	Comments
 	PullRequests
@@ -174,37 +185,37 @@ type GitHub interface {
 
 // Comments are issue and PR conversation comments, found by marker.
 type Comments interface {
-	UpsertComment(ctx context.Context, owner, repo string, number int, marker ghtext.Marker, body string) (*github.IssueComment, error)
-	GetComment(ctx context.Context, owner, repo string, id int64) (*github.IssueComment, error)
-	FindComment(ctx context.Context, owner, repo string, number int, want ghtext.Marker) (*github.IssueComment, ghtext.Marker, error)
+	UpsertComment(ctx context.Context, owner, repo string, number int, marker ghtext.Marker, body string) (*Comment, error)
+	GetComment(ctx context.Context, owner, repo string, id int64) (*Comment, error)
+	FindComment(ctx context.Context, owner, repo string, number int, want ghtext.Marker) (*Comment, ghtext.Marker, error)
 }
 
 // PullRequests opens the bot's pull request (or finds it again) and asks
 // for a review.
 type PullRequests interface {
-	FindPR(ctx context.Context, owner, repo, head string) (*github.PullRequest, error)
-	CreatePR(ctx context.Context, owner, repo string, p ghapp.NewPR) (*github.PullRequest, error)
+	FindPR(ctx context.Context, owner, repo, head string) (*PullRequest, error)
+	CreatePR(ctx context.Context, owner, repo string, p NewPR) (*PullRequest, error)
 	RequestReviewers(ctx context.Context, owner, repo string, number int, users ...string) error
 }
 
 // ReviewThreads reads a review comment's thread and replies in it (the
 // revise stage).
 type ReviewThreads interface {
-	GetReviewComment(ctx context.Context, owner, repo string, id int64) (*github.PullRequestComment, error)
-	ReviewThread(ctx context.Context, owner, repo string, number int, id int64) ([]*github.PullRequestComment, error)
-	ReplyToReviewComment(ctx context.Context, owner, repo string, number int, id int64, body string) (*github.PullRequestComment, error)
+	GetReviewComment(ctx context.Context, owner, repo string, id int64) (*DiffComment, error)
+	ReviewThread(ctx context.Context, owner, repo string, number int, id int64) ([]DiffComment, error)
+	ReplyToReviewComment(ctx context.Context, owner, repo string, number int, id int64, body string) (*DiffComment, error)
 }
 
 // RepoFiles reads a repository: its settings (default branch, clone URL)
 // and a file at a ref (the .github/issuesmith.yml).
 type RepoFiles interface {
-	Repository(ctx context.Context, owner, repo string) (*github.Repository, error)
+	Repository(ctx context.Context, owner, repo string) (*Repository, error)
 	FileContent(ctx context.Context, owner, repo, path, ref string) ([]byte, error)
 }
 
 // Issues reads the issue, reacts to it and resets its trigger label.
 type Issues interface {
-	GetIssue(ctx context.Context, owner, repo string, number int) (*github.Issue, error)
+	GetIssue(ctx context.Context, owner, repo string, number int) (*Issue, error)
 	ReactIssue(ctx context.Context, owner, repo string, number int, content string) error
 	RemoveLabel(ctx context.Context, owner, repo string, number int, label string) error
 }
@@ -212,11 +223,11 @@ type Issues interface {
 // CI reads a pull request's checks for the CI fix loop (stage_ci.go) and
 // marks the pull request ready for review when they pass.
 type CI interface {
-	GetPR(ctx context.Context, owner, repo string, number int) (*github.PullRequest, error)
-	CheckRuns(ctx context.Context, owner, repo, ref string) ([]*github.CheckRun, error)
-	CheckRunAnnotations(ctx context.Context, owner, repo string, id int64) ([]*github.CheckRunAnnotation, error)
+	GetPR(ctx context.Context, owner, repo string, number int) (*PullRequest, error)
+	CheckRuns(ctx context.Context, owner, repo, ref string) ([]CheckRun, error)
+	CheckRunAnnotations(ctx context.Context, owner, repo string, id int64) ([]Annotation, error)
 	// JobLog returns an Actions job's log (its end when long), or an
-	// error wrapping ghapp.ErrNoAccess without the actions:read permission.
+	// error wrapping ErrNoAccess without the actions:read permission.
 	JobLog(ctx context.Context, owner, repo string, jobID int64) (string, error)
 	MarkReady(ctx context.Context, owner, repo string, number int) error
 }

@@ -4,9 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/google/go-github/v60/github"
-
-	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/internal/ghtext"
 	srec "github.com/issuesmith/issuesmith/session"
 )
@@ -16,29 +13,29 @@ import (
 // in the session the call's context carries, if any.
 type recordingGitHub struct{ GitHub }
 
-func (g recordingGitHub) UpsertComment(ctx context.Context, owner, repo string, number int, marker ghtext.Marker, body string) (*github.IssueComment, error) {
+func (g recordingGitHub) UpsertComment(ctx context.Context, owner, repo string, number int, marker ghtext.Marker, body string) (*Comment, error) {
 	ic, err := g.GitHub.UpsertComment(ctx, owner, repo, number, marker, body)
 	if err == nil && marker.Kind != kindProgress {
 		srec.From(ctx).GitHub(ctx, srec.GitHubWrite{What: marker.Kind + " comment", Target: fmt.Sprintf("#%d", number),
-			URL: ic.GetHTMLURL(), Text: body})
+			URL: ic.HTMLURL, Text: body})
 	}
 	return ic, err
 }
 
-func (g recordingGitHub) CreatePR(ctx context.Context, owner, repo string, p ghapp.NewPR) (*github.PullRequest, error) {
+func (g recordingGitHub) CreatePR(ctx context.Context, owner, repo string, p NewPR) (*PullRequest, error) {
 	pr, err := g.GitHub.CreatePR(ctx, owner, repo, p)
 	if err == nil {
-		srec.From(ctx).GitHub(ctx, srec.GitHubWrite{What: "pull request", Target: fmt.Sprintf("#%d", pr.GetNumber()),
-			URL: pr.GetHTMLURL(), Text: p.Title})
+		srec.From(ctx).GitHub(ctx, srec.GitHubWrite{What: "pull request", Target: fmt.Sprintf("#%d", pr.Number),
+			URL: pr.HTMLURL, Text: p.Title})
 	}
 	return pr, err
 }
 
-func (g recordingGitHub) ReplyToReviewComment(ctx context.Context, owner, repo string, number int, id int64, body string) (*github.PullRequestComment, error) {
+func (g recordingGitHub) ReplyToReviewComment(ctx context.Context, owner, repo string, number int, id int64, body string) (*DiffComment, error) {
 	c, err := g.GitHub.ReplyToReviewComment(ctx, owner, repo, number, id, body)
 	if err == nil {
 		srec.From(ctx).GitHub(ctx, srec.GitHubWrite{What: "review reply", Target: fmt.Sprintf("#%d comment %d", number, id),
-			URL: c.GetHTMLURL(), Text: body})
+			URL: c.HTMLURL, Text: body})
 	}
 	return c, err
 }

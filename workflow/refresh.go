@@ -10,6 +10,7 @@ import (
 
 	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/repo"
 	"github.com/issuesmith/issuesmith/store"
 )
 
@@ -19,7 +20,7 @@ import (
 // the repository's .github/issuesmith.yml (defaults when it has none): its
 // summarizer role chooses the model, as the other roles do theirs.
 type Summarizer interface {
-	Refresh(ctx context.Context, dir string, cfg *config.Repo) (Spend, error)
+	Refresh(ctx context.Context, ws *repo.Workspace, cfg *config.Repo) (Spend, error)
 }
 
 // RefreshArgs is the job that refreshes a repository's summaries after a
@@ -88,7 +89,7 @@ func (w *refreshWorker) Work(ctx context.Context, job *river.Job[RefreshArgs]) e
 	if err != nil {
 		return err
 	}
-	cfg, err := readRepoConfig(ctx, gh, a.Owner, a.Repo, r.GetDefaultBranch())
+	cfg, err := readRepoConfig(ctx, gh, a.Owner, a.Repo, r.DefaultBranch)
 	var perm errPermanent
 	if errors.As(err, &perm) {
 		e.log.Warn("summary refresh skipped", "repo", a.Owner+"/"+a.Repo, "err", err)
@@ -98,14 +99,14 @@ func (w *refreshWorker) Work(ctx context.Context, job *river.Job[RefreshArgs]) e
 	if err != nil {
 		return err
 	}
-	ref := RepoRef{InstallationID: a.InstallationID, Owner: a.Owner, Repo: a.Repo, Base: r.GetDefaultBranch(),
-		CloneURL: r.GetCloneURL(), Job: fmt.Sprintf("refresh-job%d", job.ID)}
+	ref := RepoRef{InstallationID: a.InstallationID, Owner: a.Owner, Repo: a.Repo, Base: r.DefaultBranch,
+		CloneURL: r.CloneURL, Job: fmt.Sprintf("refresh-job%d", job.ID)}
 	wt, err := e.d.Git.Checkout(ctx, ref, "")
 	if err != nil {
 		return fmt.Errorf("check out %s/%s: %w", a.Owner, a.Repo, err)
 	}
 	defer wt.Close()
-	sp, err := e.d.Summarizer.Refresh(e.refreshMeter(ctx, a, cfg), wt.Dir(), cfg)
+	sp, err := e.d.Summarizer.Refresh(e.refreshMeter(ctx, a, cfg), wt.Workspace(), cfg)
 	if errors.Is(err, llm.ErrSpendLimit) {
 		e.log.Warn("summary refresh stopped at a spending limit", "repo", a.Owner+"/"+a.Repo, "err", err)
 		err = nil // the next refresh after the window tries again; retrying now would only be refused

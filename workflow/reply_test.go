@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-github/v60/github"
 	"github.com/stretchr/testify/require"
 
 	"github.com/issuesmith/issuesmith/internal/ghtext"
@@ -29,12 +28,12 @@ func TestReplyTextDefusesModelText(t *testing.T) {
 func TestHasReplyCountsOnlyTheBot(t *testing.T) {
 	t.Parallel()
 	m := ghtext.Marker{Kind: kindReply, Run: "r1", Version: 7}
-	comment := func(login string) *github.PullRequestComment {
-		return &github.PullRequestComment{User: &github.User{Login: github.String(login), Type: github.String("Bot")},
-			Body: github.String(ghtext.WithMarker("echo", m))}
+	comment := func(login string, isBot bool) DiffComment {
+		return DiffComment{Author: login, AuthorIsBot: isBot, Body: ghtext.WithMarker("echo", m)}
 	}
-	require.False(t, hasReply([]*github.PullRequestComment{comment("echo[bot]")}, m, "issuesmith[bot]"))
-	require.True(t, hasReply([]*github.PullRequestComment{comment("echo[bot]"), comment("issuesmith[bot]")}, m, "issuesmith[bot]"))
+	require.False(t, hasReply([]DiffComment{comment("echo[bot]", true)}, m, "issuesmith[bot]"))
+	require.False(t, hasReply([]DiffComment{comment("issuesmith[bot]", false)}, m, "issuesmith[bot]"))
+	require.True(t, hasReply([]DiffComment{comment("echo[bot]", true), comment("issuesmith[bot]", true)}, m, "issuesmith[bot]"))
 }
 
 // The commit title is the spec's topic: a model writing "fixes #4" there

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/internal/ghtext"
 )
 
@@ -15,16 +14,16 @@ import (
 func (s *session) prEnded(ctx context.Context) (string, error) {
 	o := s.run
 	pr, err := s.gh.FindPR(ctx, o.Owner, o.Repo, s.prHead())
-	if errors.Is(err, ghapp.ErrNotFound) {
+	if errors.Is(err, ErrNotFound) {
 		return "closed", nil
 	}
 	if err != nil {
 		return "", err
 	}
 	switch {
-	case pr.GetNumber() == o.PRNumber && pr.GetState() == "open":
+	case pr.Number == o.PRNumber && pr.State == "open":
 		return "", nil
-	case pr.GetNumber() == o.PRNumber && (pr.GetMerged() || pr.MergedAt != nil):
+	case pr.Number == o.PRNumber && pr.Merged:
 		return "merged", nil
 	}
 	return "closed", nil // this PR, or a newer one took its branch

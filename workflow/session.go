@@ -11,7 +11,6 @@ import (
 
 	"github.com/issuesmith/issuesmith/budget"
 	"github.com/issuesmith/issuesmith/config"
-	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/internal/ghtext"
 	secrets "github.com/issuesmith/issuesmith/internal/redact"
 	"github.com/issuesmith/issuesmith/llm"
@@ -76,7 +75,7 @@ func (e *Engine) newSession(ctx context.Context, log *slog.Logger, run *store.Ru
 		return nil, err
 	}
 	ref := RepoRef{InstallationID: run.InstallationID, Owner: run.Owner, Repo: run.Repo,
-		Base: r.GetDefaultBranch(), CloneURL: r.GetCloneURL(), Job: job}
+		Base: r.DefaultBranch, CloneURL: r.CloneURL, Job: job}
 	if ref.Base == "" {
 		ref.Base = "main"
 	}
@@ -162,9 +161,9 @@ func (s *session) progress(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("update progress comment: %w", err)
 	}
-	if s.run.ProgressCommentID != ic.GetID() {
-		s.run.ProgressCommentID = ic.GetID()
-		return s.e.d.Store.SetProgressComment(ctx, s.run.ID, ic.GetID())
+	if s.run.ProgressCommentID != ic.ID {
+		s.run.ProgressCommentID = ic.ID
+		return s.e.d.Store.SetProgressComment(ctx, s.run.ID, ic.ID)
 	}
 	return nil
 }
@@ -237,20 +236,20 @@ func (s *session) readComment(ctx context.Context, id int64, kind string) (strin
 	if id != 0 {
 		ic, err := s.gh.GetComment(ctx, s.run.Owner, s.run.Repo, id)
 		if err == nil {
-			return ic.GetBody(), ic.GetID(), nil
+			return ic.Body, ic.ID, nil
 		}
-		if !errors.Is(err, ghapp.ErrNotFound) {
+		if !errors.Is(err, ErrNotFound) {
 			return "", 0, err
 		}
 	}
 	ic, _, err := s.gh.FindComment(ctx, s.run.Owner, s.run.Repo, s.run.Issue, ghtext.Marker{Kind: kind})
-	if errors.Is(err, ghapp.ErrNotFound) {
+	if errors.Is(err, ErrNotFound) {
 		return "", 0, &missingError{kind: kind}
 	}
 	if err != nil {
 		return "", 0, err
 	}
-	return ic.GetBody(), ic.GetID(), nil
+	return ic.Body, ic.ID, nil
 }
 
 // editError is an edited comment the bot cannot read: the run waits for a

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/go-github/v60/github"
 	"github.com/riverqueue/river"
 
 	"github.com/issuesmith/issuesmith/cievidence"
@@ -116,7 +115,7 @@ func (s *session) ci(ctx context.Context, a StageArgs, queued time.Time) error {
 	}
 	head := a.Head
 	if head == "" {
-		head = pr.GetHead().GetSHA()
+		head = pr.HeadSHA
 	}
 	key := ciKey(head, a.CommentID)
 	if _, done, err := s.e.d.Store.StepResult(ctx, o.ID, key); err != nil || done {
@@ -127,7 +126,7 @@ func (s *session) ci(ctx context.Context, a StageArgs, queued time.Time) error {
 		return err
 	}
 	rec := &ciRecord{Seq: len(recs) + 1, Head: head, Retry: a.Author}
-	if pr.GetState() != "open" {
+	if pr.State != "open" {
 		rec.Outcome = ciEnded
 		return s.ciSave(ctx, key, rec, recs, a.CommentID != 0)
 	}
@@ -139,7 +138,7 @@ func (s *session) ci(ctx context.Context, a StageArgs, queued time.Time) error {
 	if err != nil {
 		return err
 	}
-	baseChecks, err := s.ciChecks(ctx, pr.GetBase().GetSHA())
+	baseChecks, err := s.ciChecks(ctx, pr.BaseSHA)
 	if err != nil {
 		return err
 	}
@@ -156,8 +155,8 @@ func (s *session) ci(ctx context.Context, a StageArgs, queued time.Time) error {
 		return river.JobSnooze(s.e.o.CIPoll)
 	}
 	rec.Base = names(d.PreExisting)
-	if head != pr.GetHead().GetSHA() {
-		return s.ciSuperseded(ctx, key, rec, recs, pr.GetHead().GetSHA(), d)
+	if head != pr.HeadSHA {
+		return s.ciSuperseded(ctx, key, rec, recs, pr.HeadSHA, d)
 	}
 	switch {
 	case len(d.Ours) == 0 && len(d.PreExisting) == 0:
@@ -174,9 +173,9 @@ func (s *session) ci(ctx context.Context, a StageArgs, queued time.Time) error {
 
 // ciGreen records a passing head and marks the draft ready for review
 // when the repository asks for it.
-func (s *session) ciGreen(ctx context.Context, key string, rec *ciRecord, recs []ciRecord, pr *github.PullRequest) error {
+func (s *session) ciGreen(ctx context.Context, key string, rec *ciRecord, recs []ciRecord, pr *PullRequest) error {
 	rec.Outcome = ciGreen
-	if s.cfg.CI.ReadyWhenGreen && pr.GetDraft() {
+	if s.cfg.CI.ReadyWhenGreen && pr.Draft {
 		if err := s.gh.MarkReady(ctx, s.run.Owner, s.run.Repo, s.run.PRNumber); err != nil {
 			return err
 		}
@@ -209,14 +208,14 @@ func (s *session) ciSuperseded(ctx context.Context, key string, rec *ciRecord, r
 
 // ciRound runs one fix round on the failures that are the PR's, unless a
 // stop rule says not to.
-func (s *session) ciRound(ctx context.Context, key string, rec *ciRecord, recs []ciRecord, pr *github.PullRequest,
+func (s *session) ciRound(ctx context.Context, key string, rec *ciRecord, recs []ciRecord, pr *PullRequest,
 	d cievidence.Decision, a StageArgs) error {
 	o := s.run
 	ours, note := s.ciEvidence(ctx, d.Ours)
 	rec.Checks, rec.Sigs, rec.Note = names(ours), signatures(ours), note
 	asked := a.CommentID != 0 // a person's /retry overrides the stop rules
 	if !asked {
-		mine, err := s.botCommit(ctx, pr.GetHead().GetSHA())
+		mine, err := s.botCommit(ctx, pr.HeadSHA)
 		if err != nil {
 			return err
 		}
@@ -254,7 +253,7 @@ func (s *session) ciRound(ctx context.Context, key string, rec *ciRecord, recs [
 	if err != nil {
 		return err
 	}
-	req := Review{Files: files, Evidence: cievidence.Render(ours, 0), Plan: plan, BaseSHA: pr.GetBase().GetSHA(),
+	req := Review{Files: files, Evidence: cievidence.Render(ours, 0), Plan: plan, BaseSHA: pr.BaseSHA,
 		Thread: []ThreadComment{{Author: "CI", Body: "Fix the failing checks: " + strings.Join(rec.Checks, ", ")}}}
 	msg := fmt.Sprintf("Fix CI: %s\n\nRound %d of the CI fix loop on #%d.\n", strings.Join(rec.Checks, ", "), rec.Round, o.PRNumber)
 	pushed, err := s.revisePushed(ctx, key+".pushed", req, msg, a.Author, key)

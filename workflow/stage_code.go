@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/internal/ghtext"
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/store"
@@ -82,7 +81,7 @@ func (s *session) pushed(ctx context.Context, spec *work.Spec, plan *work.Plan) 
 		return rec, err
 	}
 	s.items = plan.Pending()
-	res, err := s.e.d.Coder.Implement(ctx, wt.Dir(), spec, plan, s.cfg, s.itemProgress(ctx))
+	res, err := s.e.d.Coder.Implement(ctx, wt.Workspace(), spec, plan, s.cfg, s.itemProgress(ctx))
 	if f := s.spendFault(); f != nil {
 		return nil, f // nothing is pushed from a coder whose calls were refused by a ledger failure
 	}
@@ -176,12 +175,12 @@ func (s *session) openPR(ctx context.Context, spec *work.Spec, plan *work.Plan, 
 	}
 	o := s.run
 	pr, err := s.gh.FindPR(ctx, o.Owner, o.Repo, s.prHead())
-	if err == nil && pr.GetState() != "open" {
+	if err == nil && pr.State != "open" {
 		// An earlier run's PR was closed or merged: this run opens its own.
-		pr, err = nil, ghapp.ErrNotFound
+		pr, err = nil, ErrNotFound
 	}
-	if errors.Is(err, ghapp.ErrNotFound) {
-		pr, err = s.gh.CreatePR(ctx, o.Owner, o.Repo, ghapp.NewPR{
+	if errors.Is(err, ErrNotFound) {
+		pr, err = s.gh.CreatePR(ctx, o.Owner, o.Repo, NewPR{
 			Title: prTitle(spec, o.Issue), Head: s.prHead(), Base: s.ref.Base,
 			Body: fitPRBody(o.Issue, spec, plan, rec), Draft: s.cfg.Draft,
 		})
@@ -189,14 +188,14 @@ func (s *session) openPR(ctx context.Context, spec *work.Spec, plan *work.Plan, 
 	if err != nil {
 		return fmt.Errorf("open pull request: %w", err)
 	}
-	o.PRNumber, o.PRURL = pr.GetNumber(), pr.GetHTMLURL()
+	o.PRNumber, o.PRURL = pr.Number, pr.HTMLURL
 	if err := s.save(ctx); err != nil {
 		return err
 	}
-	if first, err := s.e.d.Store.Checkpoint(ctx, o.ID, stepPR, fmt.Sprint(pr.GetNumber())); err != nil {
+	if first, err := s.e.d.Store.Checkpoint(ctx, o.ID, stepPR, fmt.Sprint(pr.Number)); err != nil {
 		return err
 	} else if first && o.Requester != "" {
-		if err := s.gh.RequestReviewers(ctx, o.Owner, o.Repo, pr.GetNumber(), o.Requester); err != nil {
+		if err := s.gh.RequestReviewers(ctx, o.Owner, o.Repo, pr.Number, o.Requester); err != nil {
 			s.log.Warn("request review", "err", err) // the PR stands; a review request is a courtesy
 		}
 	}
@@ -233,7 +232,7 @@ func (s *session) resetLabel(ctx context.Context) error {
 		label = s.cfg.Label
 	}
 	err := s.gh.RemoveLabel(ctx, s.run.Owner, s.run.Repo, s.run.Issue, label)
-	if err != nil && !errors.Is(err, ghapp.ErrNotFound) {
+	if err != nil && !errors.Is(err, ErrNotFound) {
 		return fmt.Errorf("reset label: %w", err)
 	}
 	return nil

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/google/go-github/v60/github"
 	"github.com/riverqueue/river"
 
 	"github.com/issuesmith/issuesmith/internal/ghtext"
@@ -75,15 +74,15 @@ func (s *session) reviseLine(ctx context.Context, commentID int64, doneKey strin
 	if err != nil {
 		return err
 	}
-	req := Review{Path: rc.GetPath(), StartLine: rc.GetStartLine(), Line: rc.GetLine(), DiffHunk: rc.GetDiffHunk()}
+	req := Review{Path: rc.Path, StartLine: rc.StartLine, Line: rc.Line, DiffHunk: rc.DiffHunk}
 	if req.Line == 0 {
-		req.Line = rc.GetOriginalLine()
+		req.Line = rc.OriginalLine
 	}
 	for _, c := range thread {
-		req.Thread = append(req.Thread, ThreadComment{Author: c.GetUser().GetLogin(), Body: c.GetBody()})
+		req.Thread = append(req.Thread, ThreadComment{Author: c.Author, Body: c.Body})
 	}
-	msg := fmt.Sprintf("Address review comment on %s\n\n%s\n", req.Path, firstLine(rc.GetBody()))
-	rec, err := s.revisePushed(ctx, doneKey+".pushed", req, msg, rc.GetUser().GetLogin(), doneKey)
+	msg := fmt.Sprintf("Address review comment on %s\n\n%s\n", req.Path, firstLine(rc.Body))
+	rec, err := s.revisePushed(ctx, doneKey+".pushed", req, msg, rc.Author, doneKey)
 	if err != nil {
 		return err
 	}
@@ -175,7 +174,7 @@ func (s *session) revisePushed(ctx context.Context, key string, req Review, msg,
 		req.Spec = &work.Spec{}
 	}
 	rec := &reviseRecord{}
-	res, err := s.e.d.Coder.Revise(ctx, wt.Dir(), req, s.cfg)
+	res, err := s.e.d.Coder.Revise(ctx, wt.Workspace(), req, s.cfg)
 	if f := s.spendFault(); f != nil {
 		return nil, f
 	}
@@ -257,35 +256,16 @@ func (s *session) headNotedFor(ctx context.Context, wt Worktree, msg, request st
 // resumed job must not reply twice). Only the bot's own comments count
 // (bot, when known): another App's bot could echo a user's text, marker
 // and all, and silence the reply.
-func hasReply(thread []*github.PullRequestComment, m ghtext.Marker, bot string) bool {
+func hasReply(thread []DiffComment, m ghtext.Marker, bot string) bool {
 	for _, c := range thread {
-		if c.GetUser().GetType() != "Bot" || bot != "" && !strings.EqualFold(c.GetUser().GetLogin(), bot) {
+		if !c.AuthorIsBot || bot != "" && !strings.EqualFold(c.Author, bot) {
 			continue
 		}
-		if got, ok := ghtext.ParseMarker(c.GetBody()); ok && got.Kind == m.Kind && got.Run == m.Run && got.Version == m.Version {
+		if got, ok := ghtext.ParseMarker(c.Body); ok && got.Kind == m.Kind && got.Run == m.Run && got.Version == m.Version {
 			return true
 		}
 	}
 	return false
-}
-
-// replyText is the bot's reply to a revise request. The summary and a
-// failure carry the model's words: defused, so they mention nobody and
-// close nothing.
-func replyText(rec *reviseRecord) string {
-	if rec.Failure != "" {
-		return "I could not address this comment: " + ghtext.Defuse(rec.Failure)
-	}
-	text := fmt.Sprintf("Done in %s.", rec.SHA)
-	if sum := strings.TrimSpace(rec.Summary); sum != "" {
-		text += "\n\n" + ghtext.Defuse(sum)
-	}
-	return text
-}
-
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	return s
 }
 
 // earlierReviewPending reports whether a revise request of run that was

@@ -57,11 +57,11 @@ func (s *session) explore(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("post spec comment: %w", err)
 	}
-	s.run.SpecCommentID, s.run.SpecBody = ic.GetID(), ic.GetBody()
+	s.run.SpecCommentID, s.run.SpecBody = ic.ID, ic.Body
 	if err := s.save(ctx); err != nil {
 		return err
 	}
-	if _, err := st.Checkpoint(ctx, s.run.ID, stepSpec, strconv.FormatInt(ic.GetID(), 10)); err != nil {
+	if _, err := st.Checkpoint(ctx, s.run.ID, stepSpec, strconv.FormatInt(ic.ID, 10)); err != nil {
 		return err
 	}
 	if spec.NeedsAnswers() {
@@ -95,8 +95,8 @@ func (s *session) specDraft(ctx context.Context) (string, *work.Spec, error) {
 		return "", nil, fmt.Errorf("check out %s/%s: %w", s.ref.Owner, s.ref.Repo, err)
 	}
 	defer wt.Close()
-	issue := preagent.Issue{Number: s.run.Issue, Title: is.GetTitle(), Body: is.GetBody()}
-	spec, usage, err := s.e.d.Explorer.Explore(ctx, wt.Dir(), issue, s.cfg)
+	issue := preagent.Issue{Number: s.run.Issue, Title: is.Title, Body: is.Body}
+	spec, usage, err := s.e.d.Explorer.Explore(ctx, wt.Workspace(), issue, s.cfg)
 	if uerr := s.addUsage(ctx, llm.RoleExplorer, usage); uerr != nil {
 		return "", nil, uerr
 	}
@@ -133,7 +133,7 @@ func (s *session) plan(ctx context.Context) error {
 		return fmt.Errorf("check out %s/%s: %w", s.ref.Owner, s.ref.Repo, err)
 	}
 	defer wt.Close()
-	plan, usage, err := s.e.d.Planner.Plan(ctx, wt.Dir(), spec, s.cfg)
+	plan, usage, err := s.e.d.Planner.Plan(ctx, wt.Workspace(), spec, s.cfg)
 	if uerr := s.addUsage(ctx, llm.RolePlanner, usage); uerr != nil {
 		return uerr
 	}
@@ -148,7 +148,7 @@ func (s *session) plan(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("post plan comment: %w", err)
 	}
-	s.run.PlanCommentID, s.run.PlanBody = ic.GetID(), ic.GetBody()
+	s.run.PlanCommentID, s.run.PlanBody = ic.ID, ic.Body
 	if s.cfg.AutoImplement {
 		return s.handOver(ctx, StageCode, "auto_implement is on: coding the plan")
 	}

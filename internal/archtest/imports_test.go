@@ -15,13 +15,17 @@ import (
 const module = "github.com/issuesmith/issuesmith/"
 
 // rule is one import rule a package's doc.go states: says is its sentence
-// (whitespace aside), and the packages of ours it may import directly
-// (only, when not nil) or must not import directly (never).
+// (whitespace aside), the packages of ours it may import directly (only,
+// when not nil) or must not import directly (never), and the import paths
+// of any module it must not import directly (forbid: a path, or a prefix
+// of its packages' paths, as "github.com/google/go-github" for every
+// version).
 type rule struct {
-	pkg   string
-	says  string
-	only  []string
-	never []string
+	pkg    string
+	says   string
+	only   []string
+	never  []string
+	forbid []string
 }
 
 var rules = []rule{
@@ -43,6 +47,10 @@ var rules = []rule{
 	{pkg: "preagent", never: []string{"planner", "coder"}},
 	{pkg: "planner", never: []string{"preagent", "coder"}},
 	{pkg: "coder", never: []string{"preagent", "planner"}},
+	{pkg: "workflow", says: "The core — every file of this package — imports neither go-github, ghapp nor database/sql",
+		never: []string{"ghapp", "webhook", "agents"}, forbid: []string{"github.com/google/go-github", "database/sql"}},
+	{pkg: "workflow/ghport", says: "Of the project it imports only workflow, ghapp and internal/ghtext",
+		only: []string{"workflow", "ghapp", "internal/ghtext"}},
 }
 
 // fakes are the test doubles whose doc.go says the bot's real paths must
@@ -128,6 +136,13 @@ func TestDocContractsImportRules(t *testing.T) {
 				}
 				if slices.Contains(r.never, imp) {
 					t.Errorf("%s imports %s, which its contract forbids", r.pkg, imp)
+				}
+			}
+			for _, imp := range p.Imports {
+				for _, f := range r.forbid {
+					if imp == f || strings.HasPrefix(imp, f+"/") {
+						t.Errorf("%s imports %s, which its contract forbids", r.pkg, imp)
+					}
 				}
 			}
 		})

@@ -4,12 +4,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/issuesmith/issuesmith/store"
-
+	"github.com/issuesmith/issuesmith/internal/clip"
 	"github.com/issuesmith/issuesmith/internal/fence"
 	"github.com/issuesmith/issuesmith/internal/ghtext"
-
-	"github.com/issuesmith/issuesmith/internal/clip"
+	"github.com/issuesmith/issuesmith/store"
 )
 
 // progressStages are the checklist lines of the progress comment.
