@@ -20,6 +20,21 @@ type crasher struct {
 	restarted time.Time
 	recovered time.Duration
 	mu        sync.Mutex
+	// kills, when set, are moments after t0 at which the process is killed
+	// (SIGKILL) while the run is waited on: the random-kill sweep.
+	kills  []time.Duration
+	t0     time.Time
+	killed int
+}
+
+// maybeKill kills the process when the next of c.kills is due.
+func (c *crasher) maybeKill() {
+	if c.killed >= len(c.kills) || time.Since(c.t0) < c.kills[c.killed] || c.e.child == nil {
+		return
+	}
+	c.killed++
+	_ = c.e.child.Process.Kill()
+	<-c.exited
 }
 
 // start launches the process and waits until it is ready, or, when it
@@ -115,6 +130,7 @@ func (c *crasher) wait(what string, cond func() bool) {
 	c.e.t.Helper()
 	deadline := time.Now().Add(120 * time.Second)
 	for !cond() {
+		c.maybeKill()
 		c.alive()
 		if time.Now().After(deadline) {
 			c.e.t.Fatalf("%s: not within 120s (progress: %s)", what, c.e.progress())
@@ -144,6 +160,7 @@ func (c *crasher) deliver(event, example string, set func(p map[string]any)) {
 		if time.Now().After(deadline) {
 			c.e.t.Fatalf("delivery %s never accepted (last: %v)", id, err)
 		}
+		c.maybeKill()
 		if !c.alive() {
 			time.Sleep(100 * time.Millisecond)
 		}

@@ -92,6 +92,9 @@ type crashRun struct {
 	asks      int           // model requests
 	restarts  int           // process restarts
 	recovered time.Duration // from the restart to the end state
+	killed    int           // random kills done (playRunKilled)
+	took      time.Duration // the whole run
+	active    time.Duration // from the start until the CI round pushed (the work)
 	files     map[string]string
 	commits   int
 }
@@ -99,6 +102,12 @@ type crashRun struct {
 // playRun plays the whole run. env adds the write hook's settings to the
 // first process only; every restart runs without them.
 func playRun(t *testing.T, dsn string, env ...string) crashRun {
+	return playRunKilled(t, dsn, nil, env...)
+}
+
+// playRunKilled is playRun with the process killed at the given moments
+// after its start (see crasher.kills).
+func playRunKilled(t *testing.T, dsn string, kills []time.Duration, env ...string) crashRun {
 	model := llmtest.NewServer(spareTB{t}, writesScript(t))
 	e := newE2E(t, model.URL())
 	if dsn != "" {
@@ -109,7 +118,7 @@ func playRun(t *testing.T, dsn string, env ...string) crashRun {
 	wlog := filepath.Join(t.TempDir(), "writes.log")
 	plain := e.env
 	e.env = append(append(slices.Clone(plain), writeLogEnv+"="+wlog), env...)
-	c := &crasher{e: e, plain: plain}
+	c := &crasher{e: e, plain: plain, kills: kills, t0: time.Now()}
 	c.start()
 
 	c.deliver("issues", "issues.labeled.json", func(p map[string]any) {
@@ -158,6 +167,7 @@ func playRun(t *testing.T, dsn string, env ...string) crashRun {
 		cr["pull_requests"].([]any)[0].(map[string]any)["number"] = pr.Number
 	})
 	c.wait("the CI round pushed its fix", func() bool { return strings.Contains(e.ciComment(pr.Number), "→ pushed") })
+	active := time.Since(c.t0)
 	// Every stage job finishes (one that failed a write is retried after
 	// River's backoff), then room for a job that would wrongly redo
 	// something, then a clean stop.
@@ -168,8 +178,8 @@ func playRun(t *testing.T, dsn string, env ...string) crashRun {
 		stopped = c.stop()
 	}
 
-	out := crashRun{asks: len(model.Requests()), restarts: c.restarts, recovered: c.recovered,
-		files: e.git.Files(t, name, pr.Head), commits: len(e.git.Log(t, name, pr.Head))}
+	out := crashRun{asks: len(model.Requests()), restarts: c.restarts, recovered: c.recovered, killed: c.killed,
+		files: e.git.Files(t, name, pr.Head), commits: len(e.git.Log(t, name, pr.Head)), took: time.Since(c.t0), active: active}
 	if b, err := os.ReadFile(wlog); err == nil {
 		out.writes = strings.Count(string(b), "\n")
 	}
