@@ -63,8 +63,9 @@ type Options struct {
 	// resumed at its next start instead.
 	RescueAfter time.Duration
 	// LeaseWait is how long a job for a busy issue waits before trying
-	// again (default 5s; River promotes waiting jobs every few seconds, so
-	// shorter values only matter when negative: retry at the next poll).
+	// again (default 5s; negative: at the next poll). River makes a job
+	// snoozed for less than its scheduler interval available at once, due
+	// at the end of the wait, so short waits are exact.
 	LeaseWait time.Duration
 	// WatchInterval is how often a running stage checks whether its run
 	// was cancelled (default 2s).

@@ -115,7 +115,7 @@ func (h *harness) build() *workflow.Engine {
 		Git:      cliGit{bare: h.bare},
 		Explorer: h.agents, Planner: h.agents, Coder: h.agents, Summarizer: h.agents,
 	}, workflow.Options{
-		BotLogin: h.gh.BotLogin(), PollInterval: 20 * time.Millisecond, LeaseWait: -1, WatchInterval: 20 * time.Millisecond,
+		BotLogin: h.gh.BotLogin(), PollInterval: 20 * time.Millisecond, LeaseWait: leaseWaitTest, WatchInterval: 20 * time.Millisecond,
 		LeaseTTL: leaseTTL, JobTimeout: h.jobTimeout, RefreshSchedule: h.refreshSchedule, CIPoll: 50 * time.Millisecond,
 		Logger: testLogger(), Preflight: h.preflight, Sessions: h.sessions, Limits: h.limits,
 		Cost: func(_ llm.Role, u llm.Usage) float64 { return float64(u.Total()) / 1e6 },
@@ -414,3 +414,11 @@ func (h *harness) waitJobsDone() {
 		return true
 	}, 15*time.Second, 20*time.Millisecond, "jobs never finished")
 }
+
+// leaseWaitTest is the harness's wait of a job for a busy issue. Not 0: a
+// waiting job would run again at every 20 ms poll, and two review rounds
+// queued behind a third then spun at about 100 job runs a second, each a
+// few writes on the harness's one SQLite connection, starving the round
+// they waited for; under a CPU hog with the package's parallel tests that
+// stretched three rounds past 15 s.
+const leaseWaitTest = 100 * time.Millisecond
