@@ -35,7 +35,9 @@ const (
 // nothing.
 type Event struct {
 	Kind EventKind `json:"kind"`
-	// Agent is the role reporting (llm.RoleExplorer, llm.RoleCoder, ...).
+	// Agent is the role reporting (llm.RoleExplorer, llm.RoleCoder,
+	// llm.RoleSummarizer for the code index); empty for a job that is no
+	// one agent's (agents.Local's stages, bot try).
 	Agent llm.Role `json:"agent,omitempty"`
 	Step  int      `json:"step"`
 	// Action is the step's tool calls as "name arg" ("read_file src/a.go").
