@@ -10,9 +10,9 @@
 // while it runs — the explorer its steps, compressions and observer calls,
 // the coder each plan item's start and outcome (folded into the items'
 // status list by Apply, the list the workflow's progress comment shows),
-// the code index its counts, agents.Local and `bot try` their stages.
-// replay.Progress, which draws the replay's bar from whole results, is the
-// one listener of another shape.
+// the code index its counts, agents.Local and `bot try` their stages,
+// `bot replay` its instances. No package has a progress callback of its
+// own shape.
 //
 // The explorer (preagent) writes a Spec, the planner turns it into a Plan and
 // the coder carries the Plan out; each imports work and none imports another

@@ -17,16 +17,19 @@ const (
 	EventCompress EventKind = "compress"
 	// EventObserver is an observer call: Detail is what it said.
 	EventObserver EventKind = "observer"
-	// EventItem is a change of one plan item's state while the coder works:
-	// Index, Path, State (ItemWorking when it starts, then its outcome),
-	// Attempt and Reason.
+	// EventItem is a change of one item's state: a plan item's while the
+	// coder works (Index, Path, State ItemWorking when it starts, then its
+	// outcome, Attempt and Reason), or a batch's instance's when it ends
+	// (ID, State its status, Reason, Detail its figures: bot replay).
 	EventItem EventKind = "item"
 	// EventStage is a long job moving on: Stage names the stage it starts
-	// (agents.Local's "indexing", "planning", "coding"), or Detail says
-	// in a sentence what just happened (bot try's story).
+	// (agents.Local's "indexing", "planning", "coding"; for a batch's
+	// instance ID, replay's "clone", "tests", "solve"), or Detail says in
+	// a sentence what just happened (bot try's story).
 	EventStage EventKind = "stage"
 	// EventCount is a long job's count: Count of Of done in Stage (the
-	// code index's "parse" and "summarize").
+	// code index's "parse" and "summarize"; replay's "instances" at its
+	// start, those already in its results file).
 	EventCount EventKind = "count"
 )
 
@@ -64,6 +67,10 @@ type Event struct {
 	Attempt int `json:"attempt,omitempty"`
 	// Reason says why an item failed, was blocked or skipped.
 	Reason string `json:"reason,omitempty"`
+
+	// ID names the instance of a batch (a replay instance) the event is
+	// about.
+	ID string `json:"id,omitempty"`
 
 	// Stage names the stage an EventStage starts, or what an EventCount
 	// counts; Count of Of are done.
