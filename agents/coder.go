@@ -32,19 +32,19 @@ func (a *Coder) OptionsFor(cfg *config.Repo) coder.Options {
 	return CoderOptions(a.Options, cfg, a.AllowChecks)
 }
 
-// New returns the coder for cfg talking to model; statuses (may be nil) is
-// told every plan item's status, in plan order, whenever one changes.
-func (a *Coder) New(model llm.Model, cfg *config.Repo, statuses func([]work.ItemStatus)) (*coder.Coder, error) {
+// New returns the coder for cfg talking to model; progress (may be nil)
+// is told each plan item's start and outcome (coder.Options.Progress).
+func (a *Coder) New(model llm.Model, cfg *config.Repo, progress work.Progress) (*coder.Coder, error) {
 	opts := a.OptionsFor(cfg)
-	opts.Statuses = statuses
+	opts.Progress = progress
 	return coder.New(model, opts)
 }
 
 // new is New with the coder's tool calls recorded in the session ctx
 // carries, if any.
-func (a *Coder) new(ctx context.Context, model llm.Model, cfg *config.Repo, statuses func([]work.ItemStatus)) (*coder.Coder, error) {
+func (a *Coder) new(ctx context.Context, model llm.Model, cfg *config.Repo, progress work.Progress) (*coder.Coder, error) {
 	opts := a.OptionsFor(cfg)
-	opts.Statuses = statuses
+	opts.Progress = progress
 	if rec := session.From(ctx); rec != nil {
 		opts.WrapTool = rec.Tool
 	}
@@ -55,14 +55,14 @@ func (a *Coder) new(ctx context.Context, model llm.Model, cfg *config.Repo, stat
 // view of the worktree the coder and the edit engine work through, which
 // the worktree opened and closes. The result's cost is what the model
 // client priced the coder's calls at.
-func (a *Coder) run(ctx context.Context, ws *repo.Workspace, cfg *config.Repo, statuses func([]work.ItemStatus), fn func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error)) (*workflow.CodeResult, error) {
+func (a *Coder) run(ctx context.Context, ws *repo.Workspace, cfg *config.Repo, progress work.Progress, fn func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error)) (*workflow.CodeResult, error) {
 	model, err := a.Models.ForRepo(cfg)
 	if err != nil {
 		return nil, err
 	}
 	var res *coder.Result
 	sp, err := spendOf(model, func(m llm.Model) error {
-		c, err := a.new(ctx, m, cfg, statuses)
+		c, err := a.new(ctx, m, cfg, progress)
 		if err != nil {
 			return err
 		}
@@ -86,9 +86,8 @@ func (a *Coder) run(ctx context.Context, ws *repo.Workspace, cfg *config.Repo, s
 }
 
 // Implement runs the coder over the plan in the worktree's workspace ws; the coder
-// tells progress every plan item's status in plan order whenever one
-// changes.
-func (a *Coder) Implement(ctx context.Context, ws *repo.Workspace, spec *work.Spec, plan *work.Plan, cfg *config.Repo, progress workflow.Progress) (*workflow.CodeResult, error) {
+// tells progress each plan item's start and outcome (work.EventItem).
+func (a *Coder) Implement(ctx context.Context, ws *repo.Workspace, spec *work.Spec, plan *work.Plan, cfg *config.Repo, progress work.Progress) (*workflow.CodeResult, error) {
 	return a.run(ctx, ws, cfg, progress, func(c *coder.Coder, ws *repo.Workspace) (*coder.Result, error) {
 		return c.Implement(ctx, ws, spec, plan)
 	})

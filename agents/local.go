@@ -42,11 +42,12 @@ type Local struct {
 	PlanOnly bool
 	// StageTimeout bounds each stage on its own; 0 means only ctx bounds it.
 	StageTimeout time.Duration
-	// OnStage, OnSpec and OnPlan, when set, hear a stage start ("indexing",
-	// "planning", "coding") and the spec and plan as soon as they exist.
-	OnStage func(stage string)
-	OnSpec  func(*preagent.Result)
-	OnPlan  func(*work.Plan)
+	// Progress, when set, hears each stage start (a work.EventStage:
+	// "indexing", "planning", "coding"); OnSpec and OnPlan, the spec and
+	// plan as soon as they exist.
+	Progress work.Progress
+	OnSpec   func(*preagent.Result)
+	OnPlan   func(*work.Plan)
 	// BeforeCode, when set, runs once the plan is made and before the
 	// coder writes anything (bot solve switches to a new branch there); an
 	// error ends the run with nothing written.
@@ -172,7 +173,5 @@ func (e *StageError) Error() string { return e.Err.Error() }
 func (e *StageError) Unwrap() error { return e.Err }
 
 func (l *Local) say(stage string) {
-	if l.OnStage != nil {
-		l.OnStage(stage)
-	}
+	l.Progress.Emit(work.Event{Kind: work.EventStage, Stage: stage})
 }

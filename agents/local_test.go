@@ -10,6 +10,7 @@ import (
 	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/preagent"
 	"github.com/issuesmith/issuesmith/repo"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 // A Local run whose model cannot be reached stops at the first stage that
@@ -27,7 +28,7 @@ func TestLocalNamesTheStageThatFailed(t *testing.T) {
 	require.NoError(t, err)
 	defer ws.Close()
 	var heard []string
-	l := &Local{Model: model, Repo: config.DefaultRepo(), OnStage: func(s string) { heard = append(heard, s) }}
+	l := &Local{Model: model, Repo: config.DefaultRepo(), Progress: func(ev work.Event) { heard = append(heard, string(ev.Kind)+" "+ev.Stage) }}
 	out, err := l.Run(t.Context(), ws, preagent.Issue{Title: "Add B", Body: "a.go needs a B function"})
 	var se *StageError
 	require.ErrorAs(t, err, &se)
@@ -36,5 +37,5 @@ func TestLocalNamesTheStageThatFailed(t *testing.T) {
 	require.Len(t, out.Stages, 1)
 	require.Equal(t, "explore", out.Stages[0].Stage)
 	require.Nil(t, out.Spec)
-	require.Equal(t, []string{"indexing"}, heard)
+	require.Equal(t, []string{"stage indexing"}, heard)
 }

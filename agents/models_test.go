@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -165,8 +166,9 @@ func TestCoderAgentLeavesTheWorkspaceToItsWorktree(t *testing.T) {
 }
 
 // The coder's progress reaches the workflow through coder.Options.Progress:
-// each item's start and outcome, with every item's status in plan order,
-// as the real coder runs a plan (a blocked item reports its reason).
+// each item's start and outcome as the coder's work.EventItem events,
+// which folded give every item's status in plan order, as the real coder
+// runs a plan (a blocked item reports its reason).
 func TestCoderAgentReportsItemProgress(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -189,9 +191,16 @@ func TestCoderAgentReportsItemProgress(t *testing.T) {
 		{Path: ".github/workflows/ci.yml", Action: work.ActionModify, Steps: shout},
 		{Path: "b.txt", Action: work.ActionModify, Steps: shout},
 	}}
+	items := plan.Pending() // folded from the events as the workflow folds them
 	var reports [][]workflow.ItemStatus
 	res, err := a.Implement(t.Context(), workspace(t, dir), &work.Spec{Topic: "shout"}, plan, config.DefaultRepo(),
-		func(items []workflow.ItemStatus) { reports = append(reports, items) })
+		func(ev work.Event) {
+			require.Equal(t, work.EventItem, ev.Kind)
+			require.Equal(t, llm.RoleCoder, ev.Agent)
+			if work.Apply(items, ev) {
+				reports = append(reports, slices.Clone(items))
+			}
+		})
 	require.NoError(t, err)
 	require.False(t, res.OK, "the blocked item is not done")
 	blocked := res.Items[1].Reason
@@ -262,8 +271,8 @@ func TestCoderAgentReportsTheSpendOfAFailedRun(t *testing.T) {
 	}}
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	res, err := a.Implement(ctx, workspace(t, dir), &work.Spec{Topic: "shout"}, plan, config.DefaultRepo(), func(items []workflow.ItemStatus) {
-		if items[0].Status == coder.ItemDone {
+	res, err := a.Implement(ctx, workspace(t, dir), &work.Spec{Topic: "shout"}, plan, config.DefaultRepo(), func(ev work.Event) {
+		if ev.Index == 0 && ev.State == coder.ItemDone {
 			cancel()
 		}
 	})

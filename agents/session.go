@@ -7,6 +7,7 @@ import (
 	"github.com/issuesmith/issuesmith/coder"
 	"github.com/issuesmith/issuesmith/preagent"
 	"github.com/issuesmith/issuesmith/session"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 // The workflow puts the run's session.Recorder in the stage's context
@@ -25,20 +26,17 @@ func explorerRecording(ctx context.Context, o preagent.Options) preagent.Options
 		return o
 	}
 	o.WrapTool = rec.Tool
-	prev := o.Progress
-	o.Progress = func(ev preagent.Event) {
+	record := func(ev work.Event) {
 		switch ev.Kind {
-		case preagent.EventCompress:
+		case work.EventCompress:
 			if ev.Before > 0 { // the rewrite itself, not its model verdicts (a model call)
 				rec.Compression(ctx, session.Compression{TokensBefore: ev.Before, TokensAfter: ev.PromptTokens, Record: ev.Detail})
 			}
-		case preagent.EventObserver:
+		case work.EventObserver:
 			rec.Observer(ctx, ev.Detail)
 		}
-		if prev != nil {
-			prev(ev)
-		}
 	}
+	o.Progress = work.Progress(record).Then(o.Progress)
 	return o
 }
 

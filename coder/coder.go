@@ -91,16 +91,14 @@ type Options struct {
 	// FixRounds bounds the rounds in which failing checks are fed back to
 	// the model; 0 means DefaultFixRounds, negative means none.
 	FixRounds int
-	// Progress, when set, is told each plan item's start (ItemWorking) and
-	// outcome (done, failed, blocked, skipped), in plan order: a blocked
-	// item reports only its outcome. It is called on the goroutine running
-	// Implement or Revise, which waits for it, so it must return quickly.
-	Progress func(ItemProgress)
-	// Statuses, when set, is told every plan item's status in plan order
-	// (pending, working, then the outcome) whenever one changes: the list
-	// the workflow's progress comment shows. Like Progress it is called on
-	// the run's goroutine and must return quickly; the slice is its own.
-	Statuses func([]work.ItemStatus)
+	// Progress, when set, is told each plan item's start (work.EventItem,
+	// State ItemWorking) and outcome (done, failed, blocked, skipped), in
+	// plan order: a blocked item reports only its outcome. Folded with
+	// work.Apply into the plan's Pending list, the events give every
+	// item's status, the list the workflow's progress comment shows. It is
+	// called on the goroutine running Implement or Revise, which waits for
+	// it, so it must return quickly.
+	Progress work.Progress
 	// WrapTool, when set, wraps each tool the coder offers the model (the
 	// workflow records the calls in the run's session).
 	WrapTool func(llm.Tool) llm.Tool

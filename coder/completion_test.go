@@ -197,13 +197,14 @@ func TestModelErrorKeepsEarlierItems(t *testing.T) {
 	srv := llmtest.NewServer(t, llmtest.LoadScript(t, "testdata/model_error.yaml"))
 	client, err := llm.NewClient(llm.Config{BaseURL: srv.URL(), Model: "test-coder"})
 	require.NoError(t, err)
-	var statuses []work.ItemStatus
-	c, err := New(client, Options{SkipGoChecks: true, Statuses: func(s []work.ItemStatus) { statuses = s }})
-	require.NoError(t, err)
-	res, err := c.Implement(t.Context(), ws, &work.Spec{Topic: "t"}, &work.Plan{Items: []work.Item{
+	plan := &work.Plan{Items: []work.Item{
 		item("a.go", work.ActionModify, "Make `A` return 2."), item("b.go", work.ActionModify, "Make `B` return 2."),
 		item("c.go", work.ActionModify, "Make `C` return 2."),
-	}})
+	}}
+	statuses := plan.Pending() // what the events say, folded as the workflow folds them
+	c, err := New(client, Options{SkipGoChecks: true, Progress: func(ev work.Event) { work.Apply(statuses, ev) }})
+	require.NoError(t, err)
+	res, err := c.Implement(t.Context(), ws, &work.Spec{Topic: "t"}, plan)
 	require.NoError(t, err, "a model failure on one item keeps the run's result")
 	require.Len(t, srv.Requests(), 2, "c.go is not attempted once the model failed")
 	require.Equal(t, ItemDone, itemByPath(t, res, "a.go").Status)

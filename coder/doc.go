@@ -29,8 +29,8 @@
 //
 // The coder owns the per-file retry loop, the validation pipeline, the
 // blocked-path policy and the change set (files, unified diff, per-item
-// status, token use, PR summary). It reports every plan item's status in
-// plan order as it goes (Options.Statuses), and reads and writes only
+// status, token use, PR summary). It reports each plan item's start and
+// outcome as it goes (Options.Progress, work.EventItem events), and reads and writes only
 // through the workspace's one confined root (repo.Workspace.Root), which it
 // also hands to the edit engine (edit.ApplyIn).
 //

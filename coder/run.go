@@ -23,11 +23,8 @@ type run struct {
 	ledger  *ledger
 	allowed map[string]bool // the only paths the model may write
 	res     *Result
-	// statuses is every plan item's status in plan order, for
-	// Options.Statuses.
-	statuses []work.ItemStatus
-	used     llm.Usage // tokens spent by finished sessions, for Options.MaxTokens
-	cost     float64   // cost of finished sessions, for Options.MaxCost
+	used    llm.Usage // tokens spent by finished sessions, for Options.MaxTokens
+	cost    float64   // cost of finished sessions, for Options.MaxCost
 	// modelErr is the model failure that ended an item: later items are
 	// not attempted and no fix round asks the model again.
 	modelErr *ModelError
@@ -38,7 +35,7 @@ type run struct {
 func (c *Coder) newRun(ws *repo.Workspace, spec *work.Spec, plan *work.Plan) (*run, error) {
 	t := treeOf(ws)
 	r := &run{c: c, ws: ws, tree: t, spec: spec, plan: plan, ledger: newLedger(),
-		allowed: map[string]bool{}, res: &Result{}, statuses: plan.Pending(), start: time.Now()}
+		allowed: map[string]bool{}, res: &Result{}, start: time.Now()}
 	for _, it := range plan.Items {
 		p := cleanRel(it.Path)
 		if ws.InSubmodule(p) != "" {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 // prefixLen is the number of leading messages compression never drops:
@@ -62,7 +63,7 @@ func (s *session) compress(ctx context.Context, st *llm.State) error {
 	msgs = fitTail(msgs, newest, s.opts.CompressAt-s.schemaTokens)
 	st.Messages = msgs
 	after := s.memo.count(msgs)
-	s.emit(Event{Kind: EventCompress, Step: s.step, PromptTokens: after, Before: before,
+	s.emit(work.Event{Kind: work.EventCompress, Step: s.step, PromptTokens: after, Before: before,
 		Detail: fmt.Sprintf("%d → %d prompt tokens; record holds %d files", before, after, len(s.rec.files))})
 	return nil
 }

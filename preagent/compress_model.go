@@ -11,6 +11,7 @@ import (
 
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/summaries"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 // verdicts is the compressor's JSON reply.
@@ -35,13 +36,13 @@ func (s *session) modelVerdicts(ctx context.Context, st *llm.State, paths []stri
 		if ctx.Err() != nil {
 			return verdicts{}, fmt.Errorf("compress: %w", ctx.Err())
 		}
-		s.emit(Event{Kind: EventCompress, Step: s.step, Detail: "model verdicts failed, using fallback: " + oneLine(err.Error(), 200)})
+		s.emit(work.Event{Kind: work.EventCompress, Step: s.step, Detail: "model verdicts failed, using fallback: " + oneLine(err.Error(), 200)})
 		return verdicts{}, nil
 	}
-	s.emit(Event{Kind: EventCompress, Step: s.step, Usage: resp.Usage, Detail: "model verdicts"})
+	s.emit(work.Event{Kind: work.EventCompress, Step: s.step, Usage: resp.Usage, Detail: "model verdicts"})
 	var v verdicts
 	if err := decodeJSON(resp.Message.Content, &v); err != nil {
-		s.emit(Event{Kind: EventCompress, Step: s.step, Detail: "model verdicts unreadable, using fallback: " + oneLine(err.Error(), 200)})
+		s.emit(work.Event{Kind: work.EventCompress, Step: s.step, Detail: "model verdicts unreadable, using fallback: " + oneLine(err.Error(), 200)})
 		return verdicts{}, nil
 	}
 	want := map[string]bool{}

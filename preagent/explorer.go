@@ -181,7 +181,7 @@ func (s *session) afterStep(ctx context.Context, st *llm.State) error {
 	for _, tc := range rec.Calls {
 		acts = append(acts, describeCall(tc))
 	}
-	s.emit(Event{Kind: EventStep, Step: s.step, Action: strings.Join(acts, "; "), Usage: rec.Usage,
+	s.emit(work.Event{Kind: work.EventStep, Step: s.step, Action: strings.Join(acts, "; "), Usage: rec.Usage,
 		PromptTokens: s.memo.count(st.Messages)})
 	if s.opts.NoObserver || s.spec != nil || s.step%s.opts.ObserveEvery != 0 || s.observerSpent() {
 		return nil
@@ -196,13 +196,11 @@ func (s *session) observerSpent() bool {
 }
 
 // emit records an event and passes it to the progress callback.
-func (s *session) emit(ev Event) {
-	if ev.Kind != EventStep {
+func (s *session) emit(ev work.Event) {
+	if ev.Kind != work.EventStep {
 		s.side = s.side.Add(ev.Usage)
 	}
-	ev.Total = s.done.Add(s.cur).Add(s.side)
+	ev.Agent, ev.Total = llm.RoleExplorer, s.done.Add(s.cur).Add(s.side)
 	s.res.Events = append(s.res.Events, ev)
-	if s.opts.Progress != nil {
-		s.opts.Progress(ev)
-	}
+	s.opts.Progress.Emit(ev)
 }

@@ -18,8 +18,8 @@ func TestExploreFullRun(t *testing.T) {
 	t.Parallel()
 	ws := openWS(t, copyTree(t, "testdata/platforms"))
 	srv, client := scripted(t, llmtest.LoadScript(t, "testdata/explore_deepseek.yaml"))
-	var events []Event
-	ex := New(client, ws, nil, Options{Progress: func(e Event) { events = append(events, e) }})
+	var events []work.Event
+	ex := New(client, ws, nil, Options{Progress: func(e work.Event) { events = append(events, e) }})
 	res, err := ex.Explore(t.Context(), readIssue(t, "testdata/platforms_issue.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -74,7 +74,7 @@ func TestExploreFullRun(t *testing.T) {
 	}
 	var acts []string
 	for _, e := range events {
-		if e.Kind == EventStep {
+		if e.Kind == work.EventStep {
 			acts = append(acts, e.Action)
 		}
 	}

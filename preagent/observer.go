@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 // Observer replies.
@@ -59,13 +60,13 @@ func (s *session) observeTrajectory(ctx context.Context, st *llm.State) error {
 		if ctx.Err() != nil {
 			return fmt.Errorf("observer: %w", ctx.Err())
 		}
-		s.emit(Event{Kind: EventObserver, Step: s.step, Detail: "observer failed: " + oneLine(err.Error(), 200)})
+		s.emit(work.Event{Kind: work.EventObserver, Step: s.step, Detail: "observer failed: " + oneLine(err.Error(), 200)})
 		return nil
 	}
 	s.observerUse = s.observerUse.Add(resp.Usage)
 	var r observerReply
 	if err := decodeJSON(resp.Message.Content, &r); err != nil {
-		s.emit(Event{Kind: EventObserver, Step: s.step, Usage: resp.Usage, Detail: "observer reply unreadable: " + oneLine(err.Error(), 200)})
+		s.emit(work.Event{Kind: work.EventObserver, Step: s.step, Usage: resp.Usage, Detail: "observer reply unreadable: " + oneLine(err.Error(), 200)})
 		return nil
 	}
 	note := strings.TrimSpace(r.Suggestion)
@@ -79,7 +80,7 @@ func (s *session) observeTrajectory(ctx context.Context, st *llm.State) error {
 		s.res.Suggestions = append(s.res.Suggestions, note)
 		detail += "; suggestion: " + oneLine(note, 300)
 	}
-	s.emit(Event{Kind: EventObserver, Step: s.step, Usage: resp.Usage, Detail: detail})
+	s.emit(work.Event{Kind: work.EventObserver, Step: s.step, Usage: resp.Usage, Detail: detail})
 	return nil
 }
 

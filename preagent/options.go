@@ -62,9 +62,10 @@ type Options struct {
 	// give none.
 	Guidance   string
 	NoGuidance bool
-	// Progress, when set, is called after every step, compression and
-	// observer call, from the goroutine running Explore.
-	Progress func(Event)
+	// Progress, when set, is told every step, compression and observer
+	// call (work.EventStep, EventCompress, EventObserver, Agent
+	// llm.RoleExplorer), from the goroutine running Explore.
+	Progress work.Progress
 	// WrapTool, when set, wraps each tool the explorer offers the model
 	// (the workflow records the calls in the run's session).
 	WrapTool func(llm.Tool) llm.Tool
@@ -95,41 +96,13 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// ProgressKind says what a progress Event reports (not to be confused with
-// workflow.EventKind, the kinds of what happens on GitHub).
-type ProgressKind string
-
-// Event kinds.
-const (
-	EventStep     ProgressKind = "step"
-	EventCompress ProgressKind = "compress"
-	EventObserver ProgressKind = "observer"
-)
-
-// Event is one progress report of a run.
-type Event struct {
-	Kind ProgressKind `json:"kind"`
-	Step int          `json:"step"`
-	// Action is the step's tool calls as "name arg" ("read_file src/a.go").
-	Action string `json:"action,omitempty"`
-	// Usage is what this step or call cost; Total is the run so far.
-	Usage llm.Usage `json:"usage"`
-	Total llm.Usage `json:"total"`
-	// PromptTokens is the size of the conversation after the event;
-	// Before, of a compression, its size before.
-	PromptTokens int `json:"prompt_tokens,omitempty"`
-	Before       int `json:"before,omitempty"`
-	// Detail says what a compression kept or what the observer said.
-	Detail string `json:"detail,omitempty"`
-}
-
 // Result is the end of one exploration.
 type Result struct {
 	Spec *work.Spec `json:"spec"`
 	// Reason is why the explorer's loop ended; anything but
 	// llm.StopFinished with a submitted spec makes Spec partial.
 	Reason llm.StopReason `json:"reason"`
-	Events []Event        `json:"events"`
+	Events []work.Event   `json:"events"`
 	Steps  int            `json:"steps"`
 	// Usage sums the explorer, compression and observer calls.
 	Usage        llm.Usage `json:"usage"`

@@ -11,6 +11,7 @@ import (
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/preagent"
 	"github.com/issuesmith/issuesmith/repo"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 // Pipeline is the real measurement: the App's stages (explore → spec → plan,
@@ -66,7 +67,11 @@ func (p *Pipeline) Solve(ctx context.Context, dir string, in *Instance, _ string
 	var ledger llm.Ledger
 	l := &agents.Local{Model: ledger.Track(in.ID, model), Repo: rcfg, Coder: p.Coder, StageTimeout: p.StageTimeout}
 	if rs != nil {
-		l.OnStage = func(stage string) { rs.Stage(ctx, stage) }
+		l.Progress = func(ev work.Event) {
+			if ev.Kind == work.EventStage {
+				rs.Stage(ctx, ev.Stage)
+			}
+		}
 	}
 	out, err := l.Run(ctx, ws, preagent.ParseIssueText(in.ProblemStatement))
 	sol := &Solution{}

@@ -8,9 +8,20 @@ import (
 	"sync"
 
 	"github.com/mattn/go-isatty"
+
+	"github.com/issuesmith/issuesmith/work"
 )
 
-// Lines is Progress as one plain line per finished instance (logs, CI).
+// DoneEvent is the work.EventItem that tells r's end: its ID, Status as
+// State, its wall time and notes (faults, tokens, cost) as Detail, and its
+// reason with any stated limits as Reason.
+func DoneEvent(r Result) work.Event {
+	return work.Event{Kind: work.EventItem, ID: r.ID, State: r.Status,
+		Detail: fmt.Sprintf("(%.0fs)%s", r.Wall, faultNote(r)+usageNote(r)), Reason: r.Reason + limitNote(r)}
+}
+
+// Lines prints a run's course as one plain line per finished instance
+// (logs, CI); Hear is its work.Progress.
 type Lines struct {
 	W io.Writer
 
@@ -18,27 +29,23 @@ type Lines struct {
 	total, done int
 }
 
-// Start notes the run's size.
-func (p *Lines) Start(total, done int) {
+// Hear notes the run's size and prints each finished instance; stages say
+// nothing: lines are per instance.
+func (p *Lines) Hear(ev work.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.total, p.done = total, done
-	fmt.Fprintf(p.W, "replay: %d instances, %d already in the results file\n", total, done)
+	switch ev.Kind {
+	case work.EventCount:
+		p.total, p.done = ev.Of, ev.Count
+		fmt.Fprintf(p.W, "replay: %d instances, %d already in the results file\n", ev.Of, ev.Count)
+	case work.EventItem:
+		p.done++
+		fmt.Fprintf(p.W, "replay: [%d/%d] %s %s %s %s\n", p.done, p.total, ev.ID, ev.State, ev.Detail, ev.Reason)
+	}
 }
 
-// Stage says nothing: lines are per instance.
-func (p *Lines) Stage(string, string) {}
-
-// Done prints the instance's result.
-func (p *Lines) Done(r Result) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.done++
-	fmt.Fprintf(p.W, "replay: [%d/%d] %s %s (%.0fs)%s %s\n", p.done, p.total, r.ID, r.Status, r.Wall, faultNote(r)+usageNote(r), r.Reason+limitNote(r))
-}
-
-// Bar is Progress as a bar redrawn in place on a terminal, with each
-// finished instance printed above it.
+// Bar draws a run's course as a bar redrawn in place on a terminal, with
+// each finished instance printed above it; Hear is its work.Progress.
 type Bar struct {
 	W io.Writer
 
@@ -47,32 +54,26 @@ type Bar struct {
 	running               map[string]string
 }
 
-// Start draws the empty bar.
-func (p *Bar) Start(total, done int) {
+// Hear draws the empty bar at the start, notes what an instance is doing,
+// and prints each finished one above the bar, redrawing it.
+func (p *Bar) Hear(ev work.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.total, p.done, p.running = total, done, map[string]string{}
-	p.draw()
-}
-
-// Stage notes what an instance is doing.
-func (p *Bar) Stage(id, stage string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.running[id] = stage
-	p.draw()
-}
-
-// Done prints the result above the bar and redraws it.
-func (p *Bar) Done(r Result) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	delete(p.running, r.ID)
-	p.done++
-	if r.Status == StatusResolved {
-		p.resolved++
+	switch ev.Kind {
+	case work.EventCount:
+		p.total, p.done, p.running = ev.Of, ev.Count, map[string]string{}
+	case work.EventStage:
+		p.running[ev.ID] = ev.Stage
+	case work.EventItem:
+		delete(p.running, ev.ID)
+		p.done++
+		if ev.State == StatusResolved {
+			p.resolved++
+		}
+		fmt.Fprintf(p.W, "\r\033[K%s %s %s %s\n", ev.ID, ev.State, ev.Detail, ev.Reason)
+	default:
+		return
 	}
-	fmt.Fprintf(p.W, "\r\033[K%s %s (%.0fs)%s %s\n", r.ID, r.Status, r.Wall, faultNote(r)+usageNote(r), r.Reason+limitNote(r))
 	p.draw()
 }
 
@@ -98,11 +99,11 @@ func shortID(id string) string {
 }
 
 // ProgressFor is a bar on a terminal, plain lines otherwise (logs, CI).
-func ProgressFor(w io.Writer) Progress {
+func ProgressFor(w io.Writer) work.Progress {
 	if f, ok := w.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
-		return &Bar{W: w}
+		return (&Bar{W: w}).Hear
 	}
-	return &Lines{W: w}
+	return (&Lines{W: w}).Hear
 }
 
 // faultNote is " [3 faults: +2 calls, +5k tokens of 14 calls, 40k tokens]"

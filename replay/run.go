@@ -15,6 +15,7 @@ import (
 	"github.com/issuesmith/issuesmith/internal/clip"
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/replay/oracle"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 // Solver changes an instance's clone the way one model mode does.
@@ -57,13 +58,6 @@ type StageError struct {
 func (e *StageError) Error() string { return e.Stage + ": " + e.Err.Error() }
 func (e *StageError) Unwrap() error { return e.Err }
 
-// Progress hears a run's course (a bar on a terminal, lines otherwise).
-type Progress interface {
-	Start(total, done int)
-	Stage(id, stage string)
-	Done(r Result)
-}
-
 // Runner replays instances.
 type Runner struct {
 	Repos  string // --repos: where ResolveRepo looks
@@ -78,8 +72,13 @@ type Runner struct {
 	Out string
 	// WorkDir holds the instances' clones while they run (default: the
 	// system's temporary folder); each is removed after its instance.
-	WorkDir  string
-	Progress Progress
+	WorkDir string
+	// Progress hears the run's course (ProgressFor: a bar on a terminal,
+	// lines otherwise): at the start a work.EventCount ("instances", Count
+	// already in Out, Of all), each instance's stages (work.EventStage
+	// with its ID) and its end (work.EventItem, DoneEvent), from the
+	// instances' goroutines.
+	Progress work.Progress
 	// Verdicts, when set, reuses the test run of a tree already judged
 	// (--verdicts).
 	Verdicts *TreeVerdicts
@@ -110,9 +109,7 @@ func (r *Runner) Run(ctx context.Context, instances []Instance) ([]Result, error
 		}
 		todo = append(todo, i)
 	}
-	if r.Progress != nil {
-		r.Progress.Start(len(instances), len(instances)-len(todo))
-	}
+	r.Progress.Emit(work.Event{Kind: work.EventCount, Stage: "instances", Count: len(instances) - len(todo), Of: len(instances)})
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(max(1, r.Jobs))
 	for _, i := range todo {
@@ -126,9 +123,7 @@ func (r *Runner) Run(ctx context.Context, instances []Instance) ([]Result, error
 			}
 			res = r.priced(res)
 			results[i] = res
-			if r.Progress != nil {
-				r.Progress.Done(res)
-			}
+			r.Progress.Emit(DoneEvent(res))
 			return w.write(res)
 		})
 	}
@@ -159,9 +154,7 @@ func (r *Runner) One(ctx context.Context, in *Instance) (res Result) {
 		return res
 	}
 	say := func(stage string) {
-		if r.Progress != nil {
-			r.Progress.Stage(in.ID, stage)
-		}
+		r.Progress.Emit(work.Event{Kind: work.EventStage, ID: in.ID, Stage: stage})
 	}
 	// An instance built in code, not read from a file, is checked (and
 	// given the default test command) the same way, on a copy.

@@ -53,7 +53,7 @@ func TestOracleStatesASubmodulePointerAndGoesOn(t *testing.T) {
 	var answers []string
 	var lines strings.Builder
 	r := f.runner(t, replay.Oracle{Answered: func(_ string, a []string) { answers = a }}, 5*time.Minute)
-	r.Progress = &replay.Lines{W: &lines}
+	r.Progress = (&replay.Lines{W: &lines}).Hear
 	results, err := r.Run(t.Context(), []replay.Instance{in})
 	require.NoError(t, err)
 	res := results[0]

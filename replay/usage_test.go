@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 // TestUsageInLinesAndSummary: each instance's line and the summary show
@@ -23,10 +24,10 @@ func TestUsageInLinesAndSummary(t *testing.T) {
 	}
 	var lines bytes.Buffer
 	p := &Lines{W: &lines}
-	p.Start(3, 0)
-	p.Done(results[0])
+	p.Hear(work.Event{Kind: work.EventCount, Stage: "instances", Of: 3})
+	p.Hear(DoneEvent(results[0]))
 	require.Contains(t, lines.String(), "a__b-1 resolved (3s) [prompt 74.0k, cached 60.2k, uncached 13.8k, completion 3.1k tokens]")
-	p.Done(results[2])
+	p.Hear(DoneEvent(results[2]))
 	require.NotContains(t, lines.String(), "a__b-3 error (1s) [prompt")
 
 	var sum bytes.Buffer
@@ -60,6 +61,6 @@ func TestPriceAppliesToEveryResult(t *testing.T) {
 	Summary(&sum, results)
 	require.Contains(t, sum.String(), "cost: $1.32 ($0.6600 per instance)\n")
 	var lines bytes.Buffer
-	(&Lines{W: &lines}).Done(results[0])
+	(&Lines{W: &lines}).Hear(DoneEvent(results[0]))
 	require.Contains(t, lines.String(), "completion 10.0k tokens, $0.8800]")
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 // Source is the read-only view of a checkout that Build needs.
@@ -42,10 +43,10 @@ type Options struct {
 	// MaxFileBytes skips larger files (default 1 MiB): they are listed
 	// but get no outline, terms or summary.
 	MaxFileBytes int64
-	// Progress, when set, is called after each file is parsed and after
-	// each summary, with the stage ("parse" or "summarize"), the count done
-	// and the total. It may be called from several goroutines at once.
-	Progress func(stage string, done, total int)
+	// Progress, when set, is told a work.EventCount after each file is
+	// parsed and after each summary: Stage "parse" or "summarize", Count
+	// done of Of. It may be called from several goroutines at once.
+	Progress work.Progress
 }
 
 // Stats counts what a Build or Refresh did.
@@ -254,7 +255,7 @@ func (ix *Index) parseAll(ctx context.Context, src Source, todo []string, next, 
 					done++
 					d := done
 					mu.Unlock()
-					ix.opts.Progress("parse", d, len(todo))
+					ix.opts.Progress(counted("parse", d, len(todo)))
 				}
 			}
 		}()
@@ -367,4 +368,9 @@ func (ix *Index) LastStats() Stats {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	return ix.last
+}
+
+// counted is the EventCount of done of total in stage.
+func counted(stage string, done, total int) work.Event {
+	return work.Event{Kind: work.EventCount, Agent: llm.RoleSummarizer, Stage: stage, Count: done, Of: total}
 }

@@ -93,9 +93,7 @@ func (ix *Index) summarizeAll(ctx context.Context, work []*FileInfo) (summaryCou
 				done++
 				d := done
 				mu.Unlock()
-				if ix.opts.Progress != nil {
-					ix.opts.Progress("summarize", d, len(work))
-				}
+				ix.opts.Progress.Emit(counted("summarize", d, len(work)))
 			}
 		}()
 	}

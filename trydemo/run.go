@@ -24,6 +24,7 @@ import (
 	"github.com/issuesmith/issuesmith/repo/gittest"
 	"github.com/issuesmith/issuesmith/server"
 	"github.com/issuesmith/issuesmith/session"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 //go:embed script.yaml
@@ -41,8 +42,9 @@ type Options struct {
 	Dir string
 	// Log receives the server's log; nil discards it.
 	Log *slog.Logger
-	// Step is told each step as it happens (for a terminal); nil ignores.
-	Step func(string)
+	// Progress is told each step as it happens (for a terminal), a
+	// work.EventStage whose Detail says it; nil ignores.
+	Progress work.Progress
 	// Timeout bounds the whole run (0: five minutes).
 	Timeout time.Duration
 
@@ -106,10 +108,7 @@ type demo struct {
 func run(ctx context.Context, s *tb.Session, opts Options) (*Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, cmp.Or(opts.Timeout, 5*time.Minute))
 	defer cancel()
-	step := opts.Step
-	if step == nil {
-		step = func(string) {}
-	}
+	step := func(what string) { opts.Progress.Emit(work.Event{Kind: work.EventStage, Detail: what}) }
 	var hushed atomic.Bool
 	log := slog.New(slog.DiscardHandler)
 	if opts.Log != nil {

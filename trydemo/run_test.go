@@ -15,6 +15,7 @@ import (
 
 	"github.com/issuesmith/issuesmith/internal/ghtext"
 	"github.com/issuesmith/issuesmith/store"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 // The demo runs the real flow: the sample issue ends in a pull request
@@ -27,7 +28,7 @@ func TestRunEndsInAPullRequestReadyForReview(t *testing.T) {
 	var logs bytes.Buffer
 	var steps []string
 	res, err := Run(t.Context(), Options{Dir: t.TempDir(), Log: slog.New(slog.NewTextHandler(&logs, nil)),
-		Step: func(s string) { steps = append(steps, s) }})
+		Progress: func(ev work.Event) { steps = append(steps, ev.Detail) }})
 	require.NoError(t, err, "server log:\n%s", logs.String())
 
 	require.Equal(t, "octo-org/units", res.Repo)

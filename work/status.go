@@ -28,3 +28,19 @@ func (p *Plan) Pending() []ItemStatus {
 	}
 	return out
 }
+
+// Apply folds ev, an EventItem, into items (the plan-ordered list Pending
+// made): the item at ev.Index takes ev.State and ev.Reason, its path kept.
+// It reports whether items changed; any other event, or an index outside
+// the list, changes nothing.
+func Apply(items []ItemStatus, ev Event) bool {
+	if ev.Kind != EventItem || ev.Index < 0 || ev.Index >= len(items) {
+		return false
+	}
+	next := ItemStatus{Path: items[ev.Index].Path, Status: ev.State, Reason: ev.Reason}
+	if next == items[ev.Index] {
+		return false
+	}
+	items[ev.Index] = next
+	return true
+}

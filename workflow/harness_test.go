@@ -248,29 +248,24 @@ func (a *agents) Plan(_ context.Context, ws *repo.Workspace, spec *work.Spec, _ 
 	return p, workflow.Spend{Usage: llm.Usage{PromptTokens: 500, CompletionTokens: 50}}, nil
 }
 
-// Implement writes the items in plan order, telling progress each item's
-// status as it starts one (twice: a repeat must not edit the comment), and
-// calls afterProgress after each report.
-func (a *agents) Implement(ctx context.Context, ws *repo.Workspace, _ *work.Spec, plan *work.Plan, cfg *config.Repo, progress workflow.Progress) (*workflow.CodeResult, error) {
+// Implement writes the items in plan order, telling progress as it starts
+// one that the one before is done and this one working (twice: a repeat
+// must not edit the comment), and calls afterProgress after each report.
+func (a *agents) Implement(ctx context.Context, ws *repo.Workspace, _ *work.Spec, plan *work.Plan, cfg *config.Repo, progress work.Progress) (*workflow.CodeResult, error) {
 	a.mu.Lock()
 	a.implements++
 	a.plans = append(a.plans, plan)
 	hit, block, implErr, after := a.implementHit, a.block, a.implementErr, a.afterProgress
 	a.mu.Unlock()
 	report := func(current int) {
-		var items []workflow.ItemStatus
-		for i, it := range plan.Items {
-			st := workflow.ItemPending
-			switch {
-			case i < current:
-				st = "done"
-			case i == current:
-				st = workflow.ItemWorking
-			}
-			items = append(items, workflow.ItemStatus{Path: it.Path, Status: st})
+		evs := []work.Event{{Kind: work.EventItem, Index: current, Path: plan.Items[current].Path, State: workflow.ItemWorking}}
+		if current > 0 {
+			evs = append([]work.Event{{Kind: work.EventItem, Index: current - 1, Path: plan.Items[current-1].Path, State: "done"}}, evs...)
 		}
 		for range 2 {
-			progress(items)
+			for _, ev := range evs {
+				progress.Emit(ev)
+			}
 			if after != nil {
 				after()
 			}

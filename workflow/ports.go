@@ -47,11 +47,11 @@ type Planner interface {
 // could not go on; failed items are reported in the result. A result that
 // comes with an error carries what the failed run spent (charged like any
 // other). cfg carries the blocked paths, check commands and budgets.
-// Implement tells progress (which may be nil) the status of every plan
-// item, in plan order, whenever one changes: pending, working, then done,
-// failed, blocked or skipped.
+// Implement tells progress (which may be nil) each plan item's start and
+// outcome as work.EventItem events: working, then done, failed, blocked or
+// skipped.
 type Coder interface {
-	Implement(ctx context.Context, ws *repo.Workspace, spec *work.Spec, plan *work.Plan, cfg *config.Repo, progress Progress) (*CodeResult, error)
+	Implement(ctx context.Context, ws *repo.Workspace, spec *work.Spec, plan *work.Plan, cfg *config.Repo, progress work.Progress) (*CodeResult, error)
 	Revise(ctx context.Context, ws *repo.Workspace, req Review, cfg *config.Repo) (*CodeResult, error)
 }
 
@@ -70,10 +70,6 @@ type CodeResult struct {
 	Diagnostics []string
 }
 
-// Progress receives the plan items' statuses while the coder works. It is
-// called from the coder's goroutine and returns quickly.
-type Progress func(items []ItemStatus)
-
 // Item statuses while the coder works; the outcomes are the coder's (done,
 // failed, blocked, skipped).
 const (
@@ -81,8 +77,8 @@ const (
 	ItemWorking = work.ItemWorking
 )
 
-// ItemStatus is the status of one plan item: work's, which the coder
-// reports in plan order (coder.Options.Statuses) and the workflow shows.
+// ItemStatus is the status of one plan item: work's, folded (work.Apply)
+// from the coder's work.EventItem events, and shown by the workflow.
 type ItemStatus = work.ItemStatus
 
 // Check is one validation (build, vet, a configured command).

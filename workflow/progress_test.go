@@ -7,8 +7,8 @@ import (
 )
 
 // While the coder works, the progress comment lists the plan's items with
-// their states; it is edited once per change of state, and a repeated
-// report edits nothing.
+// the states the coder's item events give them; it is edited once per
+// change of state, and a repeated event edits nothing.
 func TestProgressShowsPlanItemsWhileCoding(t *testing.T) {
 	t.Parallel()
 	ag := &agents{}
@@ -31,7 +31,7 @@ func TestProgressShowsPlanItemsWhileCoding(t *testing.T) {
 	require.Contains(t, seen[2], "  - `greet.go` — ✅ done\n  - `greet_test.go` — ⏳ **working on it**\n")
 	require.Equal(t, edits[0], edits[1], "a repeated report edits nothing")
 	require.Equal(t, edits[2], edits[3], "a repeated report edits nothing")
-	require.Equal(t, edits[1]+1, edits[2], "one edit for the change of state")
+	require.Equal(t, edits[1]+2, edits[2], "one edit per change of state: greet.go done, then greet_test.go working")
 	final := h.botComments()["progress"][0].Body
 	require.Contains(t, final, "issuesmith: done")
 	require.Contains(t, final, "  - `greet.go` — ✅ done\n  - `greet_test.go` — ✅ done\n")

@@ -33,7 +33,7 @@ type session struct {
 	// items are the plan items' statuses while (and after) the coder
 	// works, shown in the progress comment; nil outside the code stage.
 	items  []ItemStatus
-	itemMu sync.Mutex // serialises Progress callbacks
+	itemMu sync.Mutex // serialises the coder's progress events
 	// diags are the language-server errors the coder left, shown under
 	// the items; nil when none (or diagnostics are off).
 	diags []string
@@ -168,17 +168,19 @@ func (s *session) progress(ctx context.Context) error {
 	return nil
 }
 
-// itemProgress is the code stage's Progress: the progress comment shows
-// each plan item's status and is edited only when one changes state, so a
-// long coder run makes a handful of edits, not one per model call.
-func (s *session) itemProgress(ctx context.Context) Progress {
-	return func(items []ItemStatus) {
+// itemProgress is the code stage's progress: it folds the coder's item
+// events into the items' statuses, and the progress comment shows them and
+// is edited only when one changes state, so a long coder run makes a
+// handful of edits, not one per model call.
+func (s *session) itemProgress(ctx context.Context) work.Progress {
+	return func(ev work.Event) {
 		s.itemMu.Lock()
 		defer s.itemMu.Unlock()
-		if sameStates(items, s.items) {
+		items := slices.Clone(s.items)
+		if !work.Apply(items, ev) || sameStates(items, s.items) {
 			return
 		}
-		s.items = slices.Clone(items)
+		s.items = items
 		if err := s.progress(ctx); err != nil {
 			s.log.Warn("progress comment not updated", "err", err) // the coder goes on; the next change retries
 		}

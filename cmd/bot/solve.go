@@ -156,7 +156,11 @@ func runSolve(ctx context.Context, f solveFlags, m *config.Model, is preagent.Is
 	l := &agents.Local{Model: ledger.Track("solve", sess.rec.Model(client)), Repo: rcfg, Coder: solveCoder(), PlanOnly: f.planOnly,
 		Explorer: preagent.Options{NoObserver: f.noObserver, Budget: llm.Budget{MaxSteps: f.maxSteps}, Progress: progressPrinter(stderr)},
 		Exclude:  []string{pathIn(ws.Dir(), f.issue)},
-		OnStage: func(stage string) {
+		Progress: func(ev work.Event) {
+			if ev.Kind != work.EventStage {
+				return
+			}
+			stage := ev.Stage
 			sess.stage(ctx, stage)
 			if stage == "indexing" {
 				fmt.Fprintln(stderr, "solve: indexing", ws.Dir())
@@ -234,10 +238,10 @@ func usageLines(l *llm.Ledger) []llm.Line {
 }
 
 // progressPrinter writes one stderr line per explorer event.
-func progressPrinter(w io.Writer) func(preagent.Event) {
-	return func(ev preagent.Event) {
+func progressPrinter(w io.Writer) work.Progress {
+	return func(ev work.Event) {
 		switch ev.Kind {
-		case preagent.EventStep:
+		case work.EventStep:
 			fmt.Fprintf(w, "explore: step %d  %-48s context %6d tokens · used %d\n",
 				ev.Step, ev.Action, ev.PromptTokens, ev.Total.Total())
 		default:

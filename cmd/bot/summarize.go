@@ -17,6 +17,7 @@ import (
 	"github.com/issuesmith/issuesmith/repo"
 	"github.com/issuesmith/issuesmith/store"
 	"github.com/issuesmith/issuesmith/summaries"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 // summarizeFlags are the command line of `bot summarize`.
@@ -98,7 +99,7 @@ func runSummarize(ctx context.Context, f summarizeFlags, environ []string, stdou
 	defer st.Close()
 	opts.Cache = st
 	bar := newProgressBar(stderr)
-	opts.Progress = bar.update
+	opts.Progress = func(ev work.Event) { bar.update(ev.Stage, ev.Count, ev.Of) }
 	// The database (and its WAL) may live inside the checkout (the default
 	// issuesmith.db when run from it): never index the store's own files.
 	src := summaries.Without(ws, storeFilesIn(ws.Dir(), dsn)...)

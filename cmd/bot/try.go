@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/issuesmith/issuesmith/trydemo"
+	"github.com/issuesmith/issuesmith/work"
 )
 
 func newTryCmd() *cobra.Command {
@@ -42,8 +43,8 @@ func newTryCmd() *cobra.Command {
 func runTry(ctx context.Context, stdout, stderr io.Writer, listen, out string) error {
 	start := time.Now()
 	res, err := trydemo.Run(ctx, trydemo.Options{
-		Log:  slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
-		Step: func(s string) { fmt.Fprintf(stderr, "%5.1fs  %s\n", time.Since(start).Seconds(), s) },
+		Log:      slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Progress: func(ev work.Event) { fmt.Fprintf(stderr, "%5.1fs  %s\n", time.Since(start).Seconds(), ev.Detail) },
 	})
 	if err != nil {
 		return err
