@@ -20,16 +20,18 @@ type crasher struct {
 	restarted time.Time
 	recovered time.Duration
 	mu        sync.Mutex
-	// kills, when set, are moments after t0 at which the process is killed
-	// (SIGKILL) while the run is waited on: the random-kill sweep.
+	// kills, when set, are the random-kill sweep's gaps: the process is
+	// killed (SIGKILL) kills[i] after it became ready for the i-th time,
+	// while the run is waited on.
 	kills  []time.Duration
-	t0     time.Time
+	t0     time.Time // the run's start
+	ready  time.Time // the last time the process became ready
 	killed int
 }
 
 // maybeKill kills the process when the next of c.kills is due.
 func (c *crasher) maybeKill() {
-	if c.killed >= len(c.kills) || time.Since(c.t0) < c.kills[c.killed] || c.e.child == nil {
+	if c.killed >= len(c.kills) || time.Since(c.ready) < c.kills[c.killed] || c.e.child == nil {
 		return
 	}
 	c.killed++
@@ -60,6 +62,7 @@ func (c *crasher) start() {
 			}
 		}
 		if e.child != nil {
+			c.ready = time.Now()
 			return
 		}
 	}
