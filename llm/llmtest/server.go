@@ -143,7 +143,12 @@ func (s *Server) handle(w http.ResponseWriter, hr *http.Request) {
 		s.listModels(w)
 		return
 	}
-	body, _ := io.ReadAll(hr.Body)
+	body, rerr := io.ReadAll(hr.Body)
+	if rerr != nil {
+		// The client went away before its request had arrived (a process
+		// killed mid-send): no request was made, as a real server sees it.
+		return
+	}
 	req, err := decodeRequest(hr, body)
 	if err == nil && req.Probe != "" && s.answerProbe(w, hr, req) {
 		return

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -244,4 +246,30 @@ func rawChat(t *testing.T, url string, msgs []llm.Message) (string, error) {
 		return "", fmt.Errorf("%d: %s", resp.StatusCode, b)
 	}
 	return string(b), nil
+}
+
+// TestARequestCutOffByItsClientIsNotARequest: a client that dies while
+// sending (a killed process: headers and part of the body, then the
+// connection closes) made no request; the server neither records it nor
+// fails the test, and the script waits for the real one.
+func TestARequestCutOffByItsClientIsNotARequest(t *testing.T) {
+	rec := &recorder{TB: t}
+	var srv *llmtest.Server
+	t.Run("inner", func(t *testing.T) {
+		rec.TB = t
+		srv = llmtest.NewServer(rec, llmtest.Script{llmtest.Reply("one")})
+		u := strings.TrimPrefix(srv.URL(), "http://")
+		host, _, _ := strings.Cut(u, "/")
+		conn, err := net.Dial("tcp", host)
+		require.NoError(t, err)
+		_, err = fmt.Fprintf(conn, "POST /v1/chat/completions HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\n"+
+			"Content-Length: 400\r\n\r\n{\"model\":\"m\",\"messages\":[{\"role\":\"us", host)
+		require.NoError(t, err)
+		require.NoError(t, conn.Close())
+		time.Sleep(100 * time.Millisecond) // the server reads the cut body
+		_, err = client(t, srv.URL()).Chat(t.Context(), llm.Request{Messages: []llm.Message{{Role: llm.User, Content: "a"}}})
+		require.NoError(t, err)
+	})
+	assert.Empty(t, rec.failures())
+	assert.Len(t, srv.Requests(), 1, "only the whole request")
 }
