@@ -39,10 +39,10 @@ const (
 	crashPointsEnv = "ISSUESMITH_CRASH_POINTS"
 )
 
-// writesScript is the model's side: every exchange twice, in one AnyOrder
+// writesScript is the model's side: every exchange copies times, in one AnyOrder
 // group (most specific first), so a step asked again after a kill gets
 // the same answer.
-func writesScript(t *testing.T) llmtest.Script {
+func writesScript(t *testing.T, copies int) llmtest.Script {
 	base := llmtest.LoadScript(t, "testdata/e2e/script.yaml")
 	for i := range base {
 		base[i].Faults = nil
@@ -63,7 +63,7 @@ func writesScript(t *testing.T) llmtest.Script {
 	}
 	var s llmtest.Script
 	for _, ex := range order {
-		s = append(s, llmtest.Unordered(ex, ex)...)
+		s = append(s, llmtest.Unordered(slices.Repeat([]llmtest.Exchange{ex}, copies)...)...)
 	}
 	return s
 }
@@ -108,7 +108,8 @@ func playRun(t *testing.T, dsn string, env ...string) crashRun {
 // playRunKilled is playRun with the process killed at the given moments
 // after its start (see crasher.kills).
 func playRunKilled(t *testing.T, dsn string, kills []time.Duration, env ...string) crashRun {
-	model := llmtest.NewServer(spareTB{t}, writesScript(t))
+	// Every answer once more per kill: a job killed twice asks twice again.
+	model := llmtest.NewServer(spareTB{t}, writesScript(t, 2+len(kills)))
 	e := newE2E(t, model.URL())
 	if dsn != "" {
 		e.env = append(e.env, "ISSUESMITH_DATABASE_URL="+dsn, fastRescueEnv+"=1")
