@@ -12,6 +12,8 @@
 // a request's headers and body must arrive within the read timeout (30 s),
 // so trickled bodies cannot hold connections or in-flight bytes;
 // the coder's commands run in the sandbox with the App's key, API key and
-// config file masked. cmd/bot holds only the command line; tests and
+// config file masked. Deliveries the database cannot record are held in
+// the spool (held.go, HOLD_DIR) and drained into it every second while any
+// wait; /readyz says how many. cmd/bot holds only the command line; tests and
 // `bot try` build the same Server with Tuning.
 package server

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
@@ -41,14 +40,7 @@ func TestRandomKills(t *testing.T) {
 	if n <= 0 {
 		t.Skip("measurement: set " + randomKillsEnv + "=N")
 	}
-	seed := time.Now().UnixNano()
-	if v := os.Getenv(crashSeedEnv); v != "" {
-		var err error
-		seed, err = strconv.ParseInt(v, 10, 64)
-		require.NoError(t, err)
-	}
-	t.Logf("random kills seed %d (%s=%d replays it)", seed, crashSeedEnv, seed)
-	r := rand.New(rand.NewPCG(uint64(seed), 0))
+	r := seededRand(t, "random kills")
 	for _, db := range []string{"sqlite", "postgres"} {
 		if only := os.Getenv(randomKillsDBEnv); only != "" && only != db {
 			continue

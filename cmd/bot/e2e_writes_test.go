@@ -290,18 +290,24 @@ func crashPointsFor(t *testing.T, writes, n int) []string {
 		}
 		return out
 	}
+	r := seededRand(t, "crash points")
+	for range n {
+		out = append(out, "kill:"+strconv.Itoa(1+r.IntN(writes)), "fail:"+strconv.Itoa(1+r.IntN(writes)))
+	}
+	return out
+}
+
+// seededRand is the sweeps' random source: seeded by ISSUESMITH_CRASH_SEED
+// when set, else by the clock, the seed printed so a run can be replayed.
+func seededRand(t *testing.T, what string) *rand.Rand {
 	seed := time.Now().UnixNano()
 	if v := os.Getenv(crashSeedEnv); v != "" {
 		var err error
 		seed, err = strconv.ParseInt(v, 10, 64)
 		require.NoError(t, err)
 	}
-	t.Logf("crash points seed %d (%s=%d replays it)", seed, crashSeedEnv, seed)
-	r := rand.New(rand.NewPCG(uint64(seed), 0))
-	for range n {
-		out = append(out, "kill:"+strconv.Itoa(1+r.IntN(writes)), "fail:"+strconv.Itoa(1+r.IntN(writes)))
-	}
-	return out
+	t.Logf("%s seed %d (%s=%d replays it)", what, seed, crashSeedEnv, seed)
+	return rand.New(rand.NewPCG(uint64(seed), 0))
 }
 
 // TestCrashEveryWrite plays the run uninterrupted on each dialect, then
