@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/caarlos0/env/v11"
+
+	"github.com/issuesmith/issuesmith/internal/redact"
 )
 
 // EnvPrefix prefixes every server setting's environment variable.
@@ -233,27 +235,27 @@ func (s *Server) Key() ([]byte, error) {
 func (s *Server) LogValue() slog.Value {
 	return slog.GroupValue(
 		slog.Int64("app_id", s.AppID),
-		slog.String("private_key", redact(s.PrivateKey, s.PrivateKeyFile)),
-		slog.String("webhook_secret", redact(s.WebhookSecret, "")),
+		slog.String("private_key", setting(s.PrivateKey, s.PrivateKeyFile)),
+		slog.String("webhook_secret", setting(s.WebhookSecret, "")),
 		slog.String("github_url", s.GitHubURL),
-		slog.String("database", redactURL(s.DatabaseURL)),
+		slog.String("database", redact.URL(s.DatabaseURL)),
 		slog.String("listen", s.ListenAddr),
 		slog.String("hold_dir", s.HoldDir),
 		slog.Bool("allow_check_commands", s.AllowCheckCommands),
 		slog.String("push", s.Push),
 		slog.String("fork_owner", s.ForkOwner),
-		slog.String("model_base_url", redactURL(s.Model.BaseURL)), // a proxy may take user:key@
+		slog.String("model_base_url", redact.URL(s.Model.BaseURL)), // a proxy may take user:key@
 		slog.String("model", s.Model.Name),
 		slog.Any("model_roles", s.Model.Roles),
 		slog.String("model_protocol", string(s.Model.Protocol)),
-		slog.String("model_api_key", redact(s.Model.APIKey, s.Model.APIKeyFile)),
+		slog.String("model_api_key", setting(s.Model.APIKey, s.Model.APIKeyFile)),
 	)
 }
 
 // String describes the configuration with secrets redacted.
 func (s *Server) String() string { return s.LogValue().String() }
 
-func redact(value, file string) string {
+func setting(value, file string) string {
 	switch {
 	case file != "":
 		return "file " + file
@@ -261,16 +263,4 @@ func redact(value, file string) string {
 		return "[set]"
 	}
 	return "[unset]"
-}
-
-// redactURL hides a password in a database or model URL.
-func redactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.User == nil {
-		return raw
-	}
-	if _, ok := u.User.Password(); ok {
-		u.User = url.UserPassword(u.User.Username(), "xxxxx")
-	}
-	return u.String()
 }

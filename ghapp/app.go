@@ -225,19 +225,19 @@ func (a *App) CanWrite(ctx context.Context, installationID int64, owner, repo, u
 	return c.CanWrite(ctx, owner, repo, user)
 }
 
-// tokenErr is redactTokenErr, with a 404 (the installation is gone) also
+// tokenErr is tokenRequestErr, with a 404 (the installation is gone) also
 // an ErrInstallationGone.
 func tokenErr(err error) error {
 	var he *ghinstallation.HTTPError
 	if errors.As(err, &he) && he.Response != nil && he.Response.StatusCode == http.StatusNotFound {
-		return goneError{redactTokenErr(err)}
+		return goneError{tokenRequestErr(err)}
 	}
-	return redactTokenErr(err)
+	return tokenRequestErr(err)
 }
 
-// redactTokenErr keeps ghinstallation's error chain but drops the response
+// tokenRequestErr keeps ghinstallation's error chain but drops the response
 // (which could echo a token) from what is printed.
-func redactTokenErr(err error) error {
+func tokenRequestErr(err error) error {
 	var he *ghinstallation.HTTPError
 	if errors.As(err, &he) {
 		status := 0

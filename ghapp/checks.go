@@ -76,7 +76,7 @@ func (c *Client) JobLog(ctx context.Context, owner, repo string, jobID int64) (s
 	}
 	got, err := logClient.Do(req)
 	if err != nil {
-		return "", fmt.Errorf("download log of job %d: %w", jobID, redactURLErr(err))
+		return "", fmt.Errorf("download log of job %d: %w", jobID, withoutSignedURL(err))
 	}
 	defer got.Body.Close()
 	if got.StatusCode != http.StatusOK {
@@ -108,8 +108,9 @@ func readTail(r io.Reader, n int) (string, error) {
 	return string(buf), nil
 }
 
-// redactURLErr drops the signed storage URL from a transport error.
-func redactURLErr(err error) error {
+// withoutSignedURL drops the signed storage URL from a transport error
+// (the error's shape, not its text: internal/redact owns the text rules).
+func withoutSignedURL(err error) error {
 	var ue interface{ Unwrap() error }
 	if errors.As(err, &ue) && strings.Contains(err.Error(), "sig=") {
 		return ue.Unwrap()

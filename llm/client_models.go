@@ -33,7 +33,7 @@ func (c *Client) CheckListed(ctx context.Context, role Role) error {
 		errors.As(err, &reqErr) && (reqErr.HTTPStatusCode == http.StatusNotFound || reqErr.HTTPStatusCode == http.StatusMethodNotAllowed):
 		return nil
 	case err != nil:
-		return fmt.Errorf("list models at %s: %w", c.base, redact(err, c.cfg.APIKey))
+		return fmt.Errorf("list models at %s: %w", c.base, hideKey(err, c.cfg.APIKey))
 	}
 	var names []string
 	for _, m := range list.Models {

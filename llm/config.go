@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/issuesmith/issuesmith/internal/redact"
 )
 
 // Config is the model access configuration: where the OpenAI-compatible
@@ -155,7 +157,7 @@ func (c Config) Validate() error {
 	}
 	u, err := url.Parse(c.BaseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return configErr("%s %q is not an http(s) URL", c.setting("base_url"), redactURL(c.BaseURL))
+		return configErr("%s %q is not an http(s) URL", c.setting("base_url"), redact.URL(c.BaseURL))
 	}
 	if c.Model == "" {
 		for _, r := range []Role{RoleExplorer, RoleObserver, RolePlanner, RoleCoder, RoleSummarizer} {
@@ -290,16 +292,4 @@ func (rc RetryConfig) withDefaults() RetryConfig {
 		rc.MaxRetryAfter = 2 * time.Minute
 	}
 	return rc
-}
-
-// redactURL hides a password in a URL for messages; unparsable input is
-// cut at its last '@', which is where credentials would end.
-func redactURL(s string) string {
-	if u, err := url.Parse(s); err == nil {
-		return u.Redacted()
-	}
-	if i := strings.LastIndexByte(s, '@'); i >= 0 {
-		return "[redacted]" + s[i:]
-	}
-	return s
 }

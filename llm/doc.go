@@ -25,8 +25,8 @@
 // Config.CacheMarks adds cache_control breakpoints to the stable prefix
 // (cache_marks.go) for endpoints that cache only what is marked.
 //
-// It must never import other issuesmith packages (internal/clip, a leaf,
-// is the one exception), read environment
+// It must never import other issuesmith packages (internal/clip and
+// internal/redact, leaves, are the exceptions), read environment
 // variables or log prompts, keys or replies above Debug. Model-fixable
 // mistakes (unknown tool, bad arguments) are tool results; only our own
 // failures are Go errors.

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"syscall"
+
+	"github.com/issuesmith/issuesmith/internal/redact"
 )
 
 // Errors of model access. Wrapped errors keep the server's message.
@@ -42,7 +44,7 @@ var (
 // explain turns a final transport error into one that names what to fix,
 // with the API key scrubbed from whatever the server echoed.
 func (c *Client) explain(r resolved, role Role, err error) error {
-	return redact(c.explainRaw(r, role, err), c.cfg.APIKey)
+	return hideKey(c.explainRaw(r, role, err), c.cfg.APIKey)
 }
 
 func (c *Client) explainRaw(r resolved, role Role, err error) error {
@@ -72,20 +74,23 @@ func (c *Client) explainRaw(r resolved, role Role, err error) error {
 	return fmt.Errorf("model %q at %s: %w", r.model, c.base, err)
 }
 
-// redactedError hides a secret in an error's text and keeps the chain for
-// errors.Is/As.
+// redactedError hides the API key in an error's text and keeps the chain
+// for errors.Is/As (the roles tell a server's errors apart by type; the
+// chain's own texts quote no key: servers echo one only in a message, which
+// this is). Only the exact key is cut: an error's other words are the
+// server's diagnosis, which internal/redact's shapes could mangle.
 type redactedError struct {
 	err    error
 	secret string
 }
 
 func (e *redactedError) Error() string {
-	return strings.ReplaceAll(e.err.Error(), e.secret, "[redacted]")
+	return strings.ReplaceAll(e.err.Error(), e.secret, redact.Marker)
 }
 
 func (e *redactedError) Unwrap() error { return e.err }
 
-func redact(err error, secret string) error {
+func hideKey(err error, secret string) error {
 	if err == nil || len(secret) < 4 || !strings.Contains(err.Error(), secret) {
 		return err
 	}

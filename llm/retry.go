@@ -111,7 +111,7 @@ func (c *Client) withRetry(ctx context.Context, role Role, fn func(context.Conte
 			wait = ra
 		}
 		c.log.WarnContext(ctx, "model call failed, retrying", "role", role, "attempt", attempt+1,
-			"wait", wait, "error", redact(err, c.cfg.APIKey))
+			"wait", wait, "error", hideKey(err, c.cfg.APIKey))
 		if err := c.sleep(ctx, wait); err != nil {
 			return nil, err
 		}

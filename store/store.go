@@ -15,6 +15,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+
+	"github.com/issuesmith/issuesmith/internal/redact"
 )
 
 // Dialect names the database behind a Store.
@@ -100,16 +102,16 @@ func openSQLite(ctx context.Context, dsn string) (*Store, error) {
 func openPostgres(ctx context.Context, dsn string) (*Store, error) {
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
-		return nil, fmt.Errorf("open postgres %s: %w", redact(dsn), errors.New(redactErr(err, dsn)))
+		return nil, fmt.Errorf("open postgres %s: %w", redact.URL(dsn), dsnSecrets(dsn).Err(err))
 	}
 	traceWrites(cfg)
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("open postgres %s: %w", redact(dsn), err)
+		return nil, fmt.Errorf("open postgres %s: %w", redact.URL(dsn), dsnSecrets(dsn).Err(err))
 	}
 	if err := pool.Ping(ctx); err != nil {
 		pool.Close()
-		return nil, fmt.Errorf("open postgres %s: %w", redact(dsn), errors.New(redactErr(err, dsn)))
+		return nil, fmt.Errorf("open postgres %s: %w", redact.URL(dsn), dsnSecrets(dsn).Err(err))
 	}
 	return newStore(stdlib.OpenDBFromPool(pool), pool, Postgres), nil
 }
@@ -129,24 +131,15 @@ type rw struct {
 func (s rw) unix() int64    { return s.st.unix() }
 func (s rw) now() time.Time { return s.st.now() }
 
-// redact returns dsn without its password, for errors and logs.
-func redact(dsn string) string {
-	u, err := url.Parse(dsn)
-	if err != nil {
-		return "postgres://(unparsable URL)"
-	}
-	return u.Redacted()
-}
-
-// redactErr returns err's text with any password in dsn removed.
-func redactErr(err error, dsn string) string {
-	msg := err.Error()
-	if u, perr := url.Parse(dsn); perr == nil && u.User != nil {
-		if pw, ok := u.User.Password(); ok && pw != "" {
-			msg = strings.ReplaceAll(msg, pw, "xxxxx")
+// dsnSecrets knows dsn's password, so that an error quoting it (pgx's
+// parse errors quote the whole string) is printed without it.
+func dsnSecrets(dsn string) redact.Secrets {
+	if u, err := url.Parse(dsn); err == nil && u.User != nil {
+		if pw, ok := u.User.Password(); ok {
+			return redact.New(pw)
 		}
 	}
-	return msg
+	return redact.New()
 }
 
 // Dialect reports which database the store talks to.
