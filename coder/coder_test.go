@@ -152,6 +152,22 @@ func TestImplementThreeFiles(t *testing.T) {
 		require.True(t, strings.HasPrefix(f, stable), "an item's prompt does not start with the task and plan:\n%s", f)
 	}
 	require.Contains(t, firsts[2], "# Your item: main.go (modify)\nItem 3 of 3. calc/calc.go: done. calc/sub_test.go: done.\n")
+	// The edits already made come before the item and grow append-only:
+	// item 3's prompt repeats item 2's up to the end of item 1's diff, so
+	// that diff is served from the cache too.
+	shared := commonPrefix(firsts[1], firsts[2])
+	require.Contains(t, shared, "# Edits already made in this run\n")
+	require.Contains(t, shared, "+func Sub(a, b int) int {\n", "item 1's diff is in the prefix items 2 and 3 share")
+	require.NotContains(t, shared, "# Your item:")
+	require.Less(t, strings.Index(firsts[2], "+func TestSub("), strings.Index(firsts[2], "# Your item:"))
+}
+
+func commonPrefix(a, b string) string {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return a[:n]
 }
 
 func TestImplementMalformedThenCorrected(t *testing.T) {

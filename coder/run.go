@@ -180,13 +180,8 @@ func (r *run) itemPrompt(i int) (string, error) {
 		}
 		ip.Plan = append(ip.Plan, pl)
 	}
-	cs, err := r.ledger.changeSet(r.tree)
-	if err != nil {
+	if ip.Done, err = r.ledger.done(r.tree); err != nil {
 		return "", err
-	}
-	ip.Done = truncateOutput(cs.Diff)
-	if cs.Diff == "" {
-		ip.Done = ""
 	}
 	return render(r.c.prompts.item, ip)
 }
