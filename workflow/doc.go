@@ -55,5 +55,7 @@
 // a stage stopped by a limit ends the run with the limit's message (the code
 // stage having pushed what it validated), and revise and CI rounds answer
 // with it. With Options.Limits the loop guard (loopguard.go) gives an issue
-// at most LoopMaxPerHour runs, revise rounds and CI rounds an hour.
+// at most LoopMaxPerHour runs, revise rounds and CI rounds an hour; the
+// first refusal of a kind in the hour is said in the one loop-guard
+// comment of the issue or pull request (sayLoop), later ones are silent.
 package workflow

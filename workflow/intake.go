@@ -38,6 +38,7 @@ func (w *intakeWorker) Work(ctx context.Context, job *river.Job[IntakeArgs]) err
 	err := w.e.Handle(withJobDone(ctx, job), ev)
 	if errors.Is(err, ErrIgnored) {
 		w.e.log.Info("delivery needs nothing", "delivery", ev.Delivery, "kind", ev.Kind, "reason", err.Error())
+		w.e.sayLoop(ctx, ev, err)
 		return nil
 	}
 	return err

@@ -125,8 +125,11 @@ func (w *labelWorker) work(ctx context.Context, a LabelArgs) error {
 	}
 	ev := Event{Kind: Labeled, InstallationID: a.InstallationID, Owner: a.Owner, Repo: a.Repo, Number: a.Issue,
 		Sender: a.Sender, Label: a.Label}
-	if err := e.startRun(ctx, ev, StageExplore, false); err != nil && !errors.Is(err, ErrIgnored) {
-		return err
+	if err := e.startRun(ctx, ev, StageExplore, false); err != nil {
+		if !errors.Is(err, ErrIgnored) {
+			return err
+		}
+		e.sayLoop(ctx, ev, err)
 	}
 	e.observe("label", "ok")
 	return nil

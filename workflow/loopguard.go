@@ -2,9 +2,11 @@ package workflow
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
+	"github.com/issuesmith/issuesmith/internal/ghtext"
 	"github.com/issuesmith/issuesmith/store"
 )
 
@@ -24,6 +26,7 @@ const loopWindow = time.Hour
 type LoopError struct {
 	Kind string
 	Max  int
+	key  store.IssueKey // the issue whose share is spent
 }
 
 // Error says what was refused and what to change.
@@ -50,7 +53,7 @@ func (e *Engine) loopGuard(ctx context.Context, tx trigger, key store.IssueKey, 
 	if !ok {
 		e.log.Warn("loop guard: work refused", "issue", key.String(), "kind", kind, "max_per_hour", max)
 		e.observe("loop_guard", kind)
-		return &LoopError{Kind: kind, Max: max}
+		return &LoopError{Kind: kind, Max: max, key: key}
 	}
 	return nil
 }
@@ -70,4 +73,39 @@ func (e *Engine) insertGuarded(ctx context.Context, run *store.Run, kind string,
 		}
 		return e.insertTx(ctx, tx, run, args)
 	})
+}
+
+// kindLoop marks the bot's one loop-guard comment on an issue or pull
+// request: edited in place, never posted twice.
+const kindLoop = "loop-guard"
+
+// sayLoop tells the issue or pull request where ev asked for work that
+// the loop guard refused it (err holds a *LoopError), once an hour per
+// issue and kind: later refusals in the hour are silent, so an exchange
+// with another bot gets one answer, not one per message. The comment is
+// the one marked loop-guard comment there, edited in place. CI rounds say
+// it in their own comment. Best effort: a failure is logged, the work
+// stays refused.
+func (e *Engine) sayLoop(ctx context.Context, ev Event, err error) {
+	var le *LoopError
+	if !errors.As(err, &le) || le.Kind == loopCI || ev.Number == 0 {
+		return
+	}
+	ok, _, err := e.d.Store.Trigger(ctx, le.key, le.Kind+"-said", loopWindow, 1)
+	if err != nil {
+		e.log.Warn("loop guard: not said", "issue", le.key.String(), "err", err)
+		return
+	}
+	if !ok {
+		return // said within the hour
+	}
+	gh, err := e.d.GitHub.Client(ctx, ev.InstallationID)
+	if err == nil {
+		_, err = gh.UpsertComment(ctx, ev.Owner, ev.Repo, ev.Number, ghtext.Marker{Kind: kindLoop}, renderLoopGuard(le))
+	}
+	if err != nil {
+		e.log.Warn("loop guard: not said", "issue", le.key.String(), "number", ev.Number, "err", err)
+		return
+	}
+	e.observe("loop_guard", le.Kind+"_said")
 }

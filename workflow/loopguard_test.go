@@ -45,6 +45,17 @@ func TestLoopGuardRuns(t *testing.T) {
 	require.Equal(t, first.ID, last.ID, "no new run")
 	require.Equal(t, store.StateDone, last.State)
 
+	// The label again, through its job: refused too, and said once on the
+	// issue (a second refusal in the hour is silent).
+	for range 2 {
+		h.gh.SetLabels(owner, name, h.issue, "issuesmith")
+		require.NoError(t, h.event(workflow.Labeled))
+		h.waitJobsDone()
+	}
+	said := h.botComments()["loop-guard"]
+	require.Len(t, said, 1)
+	require.Contains(t, said[0].Body, "This issue had 2 runs in the last hour")
+
 	// The label path counts too: another issue's label is its own.
 	other := h.gh.AddIssue(owner, name, ghtest.Issue{Title: "Other", Body: "x", User: "alice", Labels: []string{"issuesmith"}})
 	require.NoError(t, h.event(workflow.Labeled, func(ev *workflow.Event) { ev.Number = other }))
