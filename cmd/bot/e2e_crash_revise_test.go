@@ -45,15 +45,8 @@ func TestCrashMidRevise(t *testing.T) {
 	})
 	const ask = "@issuesmith use a capital H in the greeting"
 	rc := e.gh.AddReviewComment(e2eOwner, e2eRepo, pr.Number, ghtest.ReviewComment{User: e2eUser, Path: "greet.go", Line: 5, Body: ask})
-	require.Equal(t, http.StatusAccepted, e.deliver("pull_request_review_comment", "pull_request_review_comment.created.json", func(p map[string]any) {
-		prp := obj(p, "pull_request")
-		prp["number"] = pr.Number
-		obj(prp, "user")["login"], obj(prp, "user")["type"] = e.gh.BotLogin(), "Bot"
-		obj(prp, "head")["ref"] = pr.Head
-		cm := obj(p, "comment")
-		cm["id"], cm["body"], cm["path"], cm["line"] = rc, ask, "greet.go", 5
-		delete(cm, "in_reply_to_id")
-	}))
+	require.Equal(t, http.StatusAccepted, e.deliver("pull_request_review_comment", "pull_request_review_comment.created.json",
+		e.reviewComment(pr.Number, pr.Head, rc, ask, e2eUser, "User")))
 	select {
 	case <-killed:
 	case <-time.After(90 * time.Second):
@@ -65,15 +58,7 @@ func TestCrashMidRevise(t *testing.T) {
 	before := len(e.gh.Requests())
 	e.start()
 
-	replies := func() []ghtest.ReviewComment {
-		var out []ghtest.ReviewComment
-		for _, c := range e.gh.ReviewComments(e2eOwner, e2eRepo, pr.Number) {
-			if c.InReplyTo == rc && c.User == e.gh.BotLogin() {
-				out = append(out, c)
-			}
-		}
-		return out
-	}
+	replies := func() []ghtest.ReviewComment { return e.botReplies(pr.Number, rc) }
 	// The restarted server resumes the killed revise job: it finds its
 	// commit pushed and its reply posted, and edits the progress comment.
 	require.Eventually(t, func() bool {

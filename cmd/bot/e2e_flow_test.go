@@ -121,22 +121,13 @@ func TestEndToEndLabelToPRWithRestartAndReview(t *testing.T) {
 	// A review comment mentioning the bot → a follow-up commit and a reply.
 	rc := e.gh.AddReviewComment(e2eOwner, e2eRepo, pr.Number, ghtest.ReviewComment{User: e2eUser, Path: "greet.go", Line: 5,
 		Body: "@issuesmith use a capital H in the greeting"})
-	require.Equal(t, http.StatusAccepted, e.deliver("pull_request_review_comment", "pull_request_review_comment.created.json", func(p map[string]any) {
-		pr := obj(p, "pull_request")
-		pr["number"] = prs[0].Number
-		obj(pr, "user")["login"], obj(pr, "user")["type"] = e.gh.BotLogin(), "Bot"
-		obj(pr, "head")["ref"] = prs[0].Head
-		cm := obj(p, "comment")
-		cm["id"], cm["body"], cm["path"], cm["line"] = rc, "@issuesmith use a capital H in the greeting", "greet.go", 5
-		delete(cm, "in_reply_to_id")
-	}))
+	require.Equal(t, http.StatusAccepted, e.deliver("pull_request_review_comment", "pull_request_review_comment.created.json",
+		e.reviewComment(pr.Number, pr.Head, rc, "@issuesmith use a capital H in the greeting", e2eUser, "User")))
 	var reply ghtest.ReviewComment
 	require.Eventually(t, func() bool {
-		for _, c := range e.gh.ReviewComments(e2eOwner, e2eRepo, pr.Number) {
-			if c.InReplyTo == rc && c.User == e.gh.BotLogin() {
-				reply = c
-				return true
-			}
+		if r := e.botReplies(pr.Number, rc); len(r) > 0 {
+			reply = r[0]
+			return true
 		}
 		return false
 	}, 60*time.Second, 25*time.Millisecond, "no reply in the review thread")
@@ -291,4 +282,32 @@ func TestEndToEndModelKeepsFailing(t *testing.T) {
 		require.Contains(t, metrics, want)
 	}
 	require.Len(t, e.botComments()["progress"], 1, "one run: the repeat and the refused deliveries started nothing")
+}
+
+// reviewComment patches a pull_request_review_comment delivery: comment
+// rc, by user (of GitHub type kind), on line 5 of greet.go of the bot's
+// pull request pr, whose branch is head.
+func (e *e2e) reviewComment(pr int, head string, rc int64, body, user, kind string) func(p map[string]any) {
+	return func(p map[string]any) {
+		prp := obj(p, "pull_request")
+		prp["number"] = pr
+		obj(prp, "user")["login"], obj(prp, "user")["type"] = e.gh.BotLogin(), "Bot"
+		obj(prp, "head")["ref"] = head
+		cm := obj(p, "comment")
+		cm["id"], cm["body"], cm["path"], cm["line"] = rc, body, "greet.go", 5
+		obj(cm, "user")["login"], obj(cm, "user")["type"] = user, kind
+		obj(p, "sender")["login"], obj(p, "sender")["type"] = user, kind
+		delete(cm, "in_reply_to_id")
+	}
+}
+
+// botReplies are the bot's replies in review comment rc's thread.
+func (e *e2e) botReplies(pr int, rc int64) []ghtest.ReviewComment {
+	var out []ghtest.ReviewComment
+	for _, c := range e.gh.ReviewComments(e2eOwner, e2eRepo, pr) {
+		if c.InReplyTo == rc && c.User == e.gh.BotLogin() {
+			out = append(out, c)
+		}
+	}
+	return out
 }

@@ -66,22 +66,13 @@ func TestEndToEndPushFromFork(t *testing.T) {
 
 	const ask = "@issuesmith use a capital H in the greeting"
 	rc := e.gh.AddReviewComment(e2eOwner, e2eRepo, pr.Number, ghtest.ReviewComment{User: e2eUser, Path: "greet.go", Line: 5, Body: ask})
-	require.Equal(t, http.StatusAccepted, e.deliver("pull_request_review_comment", "pull_request_review_comment.created.json", func(p map[string]any) {
-		prp := obj(p, "pull_request")
-		prp["number"] = pr.Number
-		obj(prp, "user")["login"], obj(prp, "user")["type"] = e.gh.BotLogin(), "Bot"
-		obj(prp, "head")["ref"] = branch
-		cm := obj(p, "comment")
-		cm["id"], cm["body"], cm["path"], cm["line"] = rc, ask, "greet.go", 5
-		delete(cm, "in_reply_to_id")
-	}))
+	require.Equal(t, http.StatusAccepted, e.deliver("pull_request_review_comment", "pull_request_review_comment.created.json",
+		e.reviewComment(pr.Number, branch, rc, ask, e2eUser, "User")))
 	var reply ghtest.ReviewComment
 	require.Eventually(t, func() bool {
-		for _, c := range e.gh.ReviewComments(e2eOwner, e2eRepo, pr.Number) {
-			if c.InReplyTo == rc && c.User == e.gh.BotLogin() {
-				reply = c
-				return true
-			}
+		if r := e.botReplies(pr.Number, rc); len(r) > 0 {
+			reply = r[0]
+			return true
 		}
 		return false
 	}, 90*time.Second, 50*time.Millisecond, "the review comment got no reply")

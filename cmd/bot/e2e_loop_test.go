@@ -44,28 +44,12 @@ func TestEndToEndLoopGuardStopsAPingPong(t *testing.T) {
 	comment := func(user, kind, body string) int64 {
 		t.Helper()
 		rc := e.gh.AddReviewComment(e2eOwner, e2eRepo, pr.Number, ghtest.ReviewComment{User: user, Path: "greet.go", Line: 5, Body: body})
-		status := e.deliver("pull_request_review_comment", "pull_request_review_comment.created.json", func(p map[string]any) {
-			prp := obj(p, "pull_request")
-			prp["number"] = pr.Number
-			obj(prp, "user")["login"], obj(prp, "user")["type"] = e.gh.BotLogin(), "Bot"
-			obj(prp, "head")["ref"] = pr.Head
-			cm := obj(p, "comment")
-			cm["id"], cm["body"], cm["path"], cm["line"] = rc, body, "greet.go", 5
-			obj(cm, "user")["login"], obj(cm, "user")["type"] = user, kind
-			obj(p, "sender")["login"], obj(p, "sender")["type"] = user, kind
-			delete(cm, "in_reply_to_id")
-		})
+		status := e.deliver("pull_request_review_comment", "pull_request_review_comment.created.json",
+			e.reviewComment(pr.Number, pr.Head, rc, body, user, kind))
 		require.Less(t, status, 300, "delivery of %s's comment", user)
 		return rc
 	}
-	replied := func(rc int64) bool {
-		for _, c := range e.gh.ReviewComments(e2eOwner, e2eRepo, pr.Number) {
-			if c.InReplyTo == rc && c.User == e.gh.BotLogin() {
-				return true
-			}
-		}
-		return false
-	}
+	replied := func(rc int64) bool { return len(e.botReplies(pr.Number, rc)) > 0 }
 	loopComments := func() []ghtest.Comment {
 		var out []ghtest.Comment
 		for _, c := range e.gh.Comments(e2eOwner, e2eRepo, pr.Number) {

@@ -142,22 +142,10 @@ func playRunKilled(t *testing.T, dsn string, kills []time.Duration, env ...strin
 
 	rc := e.gh.AddReviewComment(e2eOwner, e2eRepo, pr.Number, ghtest.ReviewComment{User: e2eUser, Path: "greet.go", Line: 5,
 		Body: "@issuesmith use a capital H in the greeting"})
-	c.deliver("pull_request_review_comment", "pull_request_review_comment.created.json", func(p map[string]any) {
-		po := obj(p, "pull_request")
-		po["number"] = pr.Number
-		obj(po, "user")["login"], obj(po, "user")["type"] = e.gh.BotLogin(), "Bot"
-		obj(po, "head")["ref"] = pr.Head
-		cm := obj(p, "comment")
-		cm["id"], cm["body"], cm["path"], cm["line"] = rc, "@issuesmith use a capital H in the greeting", "greet.go", 5
-		delete(cm, "in_reply_to_id")
-	})
+	c.deliver("pull_request_review_comment", "pull_request_review_comment.created.json",
+		e.reviewComment(pr.Number, pr.Head, rc, "@issuesmith use a capital H in the greeting", e2eUser, "User"))
 	c.wait("the review is answered", func() bool {
-		for _, rcm := range e.gh.ReviewComments(e2eOwner, e2eRepo, pr.Number) {
-			if rcm.InReplyTo == rc && rcm.User == e.gh.BotLogin() && strings.Contains(rcm.Body, "Done in") {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(e.botReplies(pr.Number, rc), func(r ghtest.ReviewComment) bool { return strings.Contains(r.Body, "Done in") })
 	})
 
 	head := e.git.Head(t, name, pr.Head)
@@ -197,11 +185,7 @@ func playRunKilled(t *testing.T, dsn string, kills []time.Duration, env ...strin
 			ciComments++
 		}
 	}
-	for _, rcm := range e.gh.ReviewComments(e2eOwner, e2eRepo, pr.Number) {
-		if rcm.InReplyTo == rc && rcm.User == e.gh.BotLogin() {
-			replies++
-		}
-	}
+	replies += len(e.botReplies(pr.Number, rc))
 	require.Equal(t, 1, ciComments, "one CI comment")
 	require.Equal(t, 1, replies, "one reply in the review thread")
 	require.Equal(t, 1, strings.Count(e.ciComment(pr.Number), "**Round"), "one CI round")
