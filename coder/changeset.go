@@ -92,22 +92,32 @@ func (l *ledger) changeSet(t *tree) (ChangeSet, error) {
 	paths := append([]string(nil), l.order...)
 	sort.Strings(paths)
 	var cs ChangeSet
+	files, err := l.changes(t, paths)
+	if err != nil {
+		return cs, err
+	}
 	var all strings.Builder
-	for _, p := range paths {
-		before := l.orig[p]
-		after, err := t.snap(p)
-		if err != nil {
-			return cs, err
-		}
-		fc, ok := diffFile(p, before, after)
-		if !ok {
-			continue
-		}
-		cs.Files = append(cs.Files, fc)
+	for _, fc := range files {
 		all.WriteString(fc.Diff)
 	}
-	cs.Diff = all.String()
+	cs.Files, cs.Diff = files, all.String()
 	return cs, nil
+}
+
+// changes diffs each of paths (remembered files) against its current
+// content, in the given order, leaving out the unchanged ones.
+func (l *ledger) changes(t *tree, paths []string) ([]FileChange, error) {
+	var out []FileChange
+	for _, p := range paths {
+		after, err := t.snap(p)
+		if err != nil {
+			return nil, err
+		}
+		if fc, ok := diffFile(p, l.orig[p], after); ok {
+			out = append(out, fc)
+		}
+	}
+	return out, nil
 }
 
 // diffFile renders one file's change; ok is false when nothing changed.

@@ -21,20 +21,16 @@ const (
 
 // done renders the diffs of every file changed so far in the run.
 func (l *ledger) done(t *tree) (string, error) {
+	files, err := l.changes(t, l.order)
+	if err != nil {
+		return "", err
+	}
 	var b strings.Builder
-	for _, p := range l.order {
-		after, err := t.snap(p)
-		if err != nil {
-			return "", err
-		}
-		fc, ok := diffFile(p, l.orig[p], after)
-		if !ok {
-			continue
-		}
+	for _, fc := range files {
 		d := clipDiff(fc.Diff)
 		if b.Len()+len(d) > doneBytes {
 			fmt.Fprintf(&b, "%s: +%d -%d lines (diff not shown: the budget for earlier edits is spent; read_file shows the file)\n",
-				p, fc.Added, fc.Removed)
+				fc.Path, fc.Added, fc.Removed)
 			continue
 		}
 		b.WriteString(d)
