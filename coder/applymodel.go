@@ -3,7 +3,6 @@ package coder
 import (
 	"context"
 	"fmt"
-	"go/format"
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
@@ -108,7 +107,7 @@ func (s *session) rescueBlock(ctx context.Context, p string, e edit.Edit, br edi
 	}
 	if strings.HasSuffix(p, ".go") {
 		// gofmt only when formatting stays inside the region too.
-		if out, ferr := format.Source(after); ferr == nil && string(out) != string(after) && checkRewrite(p, before.data, out, reg) == "" {
+		if out, ferr := formatGo(after); ferr == nil && string(out) != string(after) && checkRewrite(p, before.data, out, reg) == "" {
 			if err := r.tree.write(p, out); err != nil {
 				return "", "", err
 			}

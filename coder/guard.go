@@ -1,6 +1,7 @@
 package coder
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -95,7 +96,7 @@ func (s *session) guard(changed []string, snaps map[string]snapshot) (map[string
 
 // gofmt formats a Go file in place when formatting changes it.
 func (s *session) gofmt(p string, src []byte) error {
-	out, err := format.Source(src)
+	out, err := formatGo(src)
 	if err != nil || string(out) == string(src) {
 		return nil // unparsable files are the syntax guard's business
 	}
@@ -119,4 +120,18 @@ func goSyntaxDetail(p string, src []byte) string {
 	}
 	e := list[0]
 	return fmt.Sprintf("line %d, column %d: %s", e.Pos.Line, e.Pos.Column, e.Msg)
+}
+
+// formatGo is gofmt's output for src, with CRLF line endings when most of
+// src's lines end so (gofmt writes LF): formatting a Windows-edited file
+// must not rewrite every line of it.
+func formatGo(src []byte) ([]byte, error) {
+	out, err := format.Source(src)
+	if err != nil {
+		return nil, err
+	}
+	if crlf := bytes.Count(src, []byte("\r\n")); crlf > 0 && 2*crlf > bytes.Count(src, []byte("\n")) {
+		out = bytes.ReplaceAll(out, []byte("\n"), []byte("\r\n"))
+	}
+	return out, nil
 }

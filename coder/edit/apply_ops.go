@@ -103,7 +103,7 @@ func (w *workspace) create(fs *fileState, content []string, res BlockResult) Blo
 	fs.reset(d)
 	fs.exists = true
 	res.Status, res.Level = StatusApplied, "create"
-	res.Start, res.End = 1, len(content)
+	res.Start, res.End = min(1, len(content)), len(content)
 	return res
 }
 
@@ -177,7 +177,14 @@ func (w *workspace) replace(fs *fileState, e Edit, res BlockResult) (BlockResult
 	search, repl := e.Search, e.Replace
 	if len(search) == 0 && e.Anchors == nil && !e.AtEOF {
 		if len(repl) == 0 {
-			res.Reason, res.Message = ReasonMalformed, "both SEARCH and REPLACE are empty"
+			switch {
+			case !fs.exists: // an empty new file: a package marker, .gitkeep
+				return w.create(fs, nil, res), false
+			case len(fs.doc.lines) == 0:
+				res.Status, res.Message = StatusAlreadyApplied, "the file already exists and is empty"
+			default:
+				res.Reason, res.Message = ReasonMalformed, "both SEARCH and REPLACE are empty"
+			}
 			return res, false
 		}
 		if !fs.exists || len(fs.doc.lines) == 0 {

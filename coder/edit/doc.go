@@ -5,7 +5,10 @@
 // <remove-lines> tags), locates each block in the files under a
 // root directory with a cascade of ever looser but always unique matches, and
 // applies them while keeping every byte outside the match, the line endings,
-// the final-newline state, a BOM and the file mode.
+// the final-newline state, a BOM and the file mode. A byte that is not UTF-8
+// is compared as U+FFFD, as JSON carried it to the model, and lines the model
+// copies or changes around it keep the file's byte. An empty SEARCH and
+// REPLACE create an empty file (a package marker).
 //
 // It owns parsing, matching, indentation re-basing, atomic writes confined to
 // the root (os.Root: Apply opens one, ApplyIn uses the caller's) and the

@@ -88,7 +88,7 @@ func isSpaceByte(c byte) bool {
 
 // fold maps typographic punctuation a model may have produced to ASCII:
 // smart quotes, dashes, the ellipsis and unusual spaces, one character for
-// one. Invalid UTF-8 bytes are kept as they are.
+// one. A byte that is not UTF-8 becomes U+FFFD, as the model was shown it.
 func fold(s string) string {
 	ascii := true
 	for i := 0; i < len(s); i++ {
@@ -107,7 +107,9 @@ func fold(s string) string {
 		chunk := s[i : i+size]
 		i += size
 		if r == utf8.RuneError && size == 1 {
-			b.WriteString(chunk)
+			// A byte that is not UTF-8 (a Latin-1 file) reached the model
+			// as U+FFFD, one per byte, as JSON encoders write it.
+			b.WriteString("\uFFFD")
 			continue
 		}
 		switch r {

@@ -59,6 +59,11 @@ func TestPreservation(t *testing.T) {
 		{"bom copied into SEARCH and REPLACE", "\xef\xbb\xbfa\nb\n", sr("f", "\xef\xbb\xbfa\n", "\xef\xbb\xbfA\n"), "\xef\xbb\xbfA\nb\n"},
 		{"latin-1 bytes outside the match", "caf\xe9\nb\n", sr("f", "b\n", "B\n"), "caf\xe9\nB\n"},
 		{"latin-1 bytes inside the match", "x = 'caf\xe9'\n", sr("f", "x = 'caf\xe9'\n", "x = 'cafe'\n"), "x = 'cafe'\n"},
+		// The model was shown each byte that is not UTF-8 as U+FFFD (JSON
+		// encoders write it so): its quote matches, and the lines it copies
+		// or changes elsewhere keep the file's own bytes.
+		{"latin-1 bytes quoted as shown", "caf\xe9\nna\xefve\nplain\n", sr("f", "caf\uFFFD\nna\uFFFDve\nplain\n", "caf\uFFFD\nna\uFFFDve\nPLAIN\n"), "caf\xe9\nna\xefve\nPLAIN\n"},
+		{"latin-1 line changed as shown", "caf\xe9\nna\xefve\n", sr("f", "na\uFFFDve\n", "na\uFFFDVE\n"), "caf\xe9\nna\xefVE\n"},
 		{"first line", "a\nb\n", sr("f", "a\n", "A\n"), "A\nb\n"},
 		{"whole content replaced", "a\nb\n", sr("f", "a\nb\n", "c\n"), "c\n"},
 		{"trailing spaces outside match kept", "a  \nb\n", sr("f", "b\n", "B\n"), "a  \nB\n"},
@@ -171,4 +176,27 @@ func bigFile(n int) ([]byte, []string) {
 		lines = append(lines, "\tv"+strconv.Itoa(i)+" := compute("+strconv.Itoa(i*7)+", \"s"+strconv.Itoa(i)+"\")")
 	}
 	return []byte(strings.Join(lines, "\n") + "\n"), lines
+}
+
+// TestEmptyFile: an empty SEARCH and REPLACE create an empty file (a
+// package's __init__.py, a .gitkeep); on an empty file they are already
+// applied, on a file with content they are refused.
+func TestEmptyFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	rep, err := Apply(dir, sr("pkg/__init__.py", "", ""), Options{})
+	if err != nil || !rep.OK() {
+		t.Fatalf("create: %v\n%s", err, rep.Feedback())
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "pkg", "__init__.py")); err != nil || len(b) != 0 {
+		t.Fatalf("created %q, %v; want an empty file", b, err)
+	}
+	rep, err = Apply(dir, sr("pkg/__init__.py", "", ""), Options{})
+	if err != nil || !rep.OK() || rep.Blocks[0].Status != StatusAlreadyApplied {
+		t.Fatalf("again: %v %+v", err, rep.Blocks)
+	}
+	rep, _, _ = applyOne(t, "f", []byte("a\n"), 0o644, sr("f", "", ""), Options{})
+	if rep.OK() || rep.Blocks[0].Reason != ReasonMalformed {
+		t.Fatalf("on a file with content: %+v", rep.Blocks)
+	}
 }

@@ -135,7 +135,7 @@ func (t *Task) plan() (answer, error) {
 	return jsonAnswer(map[string]any{"items": items})
 }
 
-var itemRe = regexp.MustCompile(`(?m)^# Your item: (\S+) \((add|modify|delete)\)\s*$`)
+var itemRe = regexp.MustCompile(`(?m)^# Your item: (\S.*?) \((add|modify|delete)\)[ \t]*$`)
 
 // Coder answers that are not edits.
 const (

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 
 	"github.com/bluekeyes/go-gitdiff/gitdiff"
@@ -37,6 +38,14 @@ const gitlinkMode = 0o160000
 // whySubmodule is the Limit of a submodule pointer's change.
 const whySubmodule = "a git submodule's pointer (gitlink) moves; the bot cannot change another repository's pin, so it is left as it is"
 
+// whyFinalNewline is the Limit of a file whose only change is the newline
+// at its end: SEARCH/REPLACE blocks are lines, and the edit engine keeps a
+// file's final-newline state.
+const whyFinalNewline = "only the newline at the end of the file changes; line edits keep a file's final newline as it is, so it is left as it is"
+
+// errFinalNewline says a file's hunks change nothing but its final newline.
+var errFinalNewline = errors.New("only the final newline changes")
+
 // Base returns a file's content at the base commit (fs.ErrNotExist when
 // the file is not there).
 type Base func(path string) ([]byte, error)
@@ -46,7 +55,8 @@ type Base func(path string) ([]byte, error)
 // add of the new. base gives the files' content before the patch: the
 // blocks' SEARCH text is checked against it and widened until it is unique
 // there. A git submodule's pointer (a gitlink: added, moved or removed) is
-// left out and named in limits. A binary file, a hunk that does not match
+// left out and named in limits, and so is a file whose only change is its
+// final newline. A binary file, a hunk that does not match
 // base, or a patch with nothing but limits is an error.
 func Fixes(patch string, base Base) (fixes []Fix, limits []Limit, err error) {
 	files, _, err := gitdiff.Parse(strings.NewReader(patch))
@@ -62,6 +72,10 @@ func Fixes(patch string, base Base) (fixes []Fix, limits []Limit, err error) {
 			continue
 		}
 		fx, err := fileFixes(f, base)
+		if errors.Is(err, errFinalNewline) {
+			limits = append(limits, Limit{Path: fileName(f), Why: whyFinalNewline})
+			continue
+		}
 		if err != nil {
 			return nil, nil, err
 		}
@@ -114,6 +128,10 @@ func fileFixes(f *gitdiff.File, base Base) ([]Fix, error) {
 	blocks, err := blocksFor(splitLines(string(old)), f.TextFragments)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	blocks = slices.DeleteFunc(blocks, func(b Block) bool { return withNewline(b.Search) == withNewline(b.Replace) })
+	if len(blocks) == 0 {
+		return nil, errFinalNewline
 	}
 	return []Fix{{Path: name, Action: work.ActionModify, Blocks: blocks}}, nil
 }
