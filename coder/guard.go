@@ -43,7 +43,9 @@ func syntaxErrors(p string, src []byte) (n int, supported bool) {
 
 // guard validates every file an attempt changed: an edit that adds syntax
 // errors (tree-sitter count after > before) is rolled back to the snapshot
-// taken before the attempt and explained; surviving Go files are gofmt-ed.
+// taken before the attempt and explained; surviving Go files are gofmt-ed
+// when they were gofmt-clean before (a file the repository keeps
+// unformatted is not rewritten whole).
 // It returns the rolled-back paths and the feedback text for the model.
 func (s *session) guard(changed []string, snaps map[string]snapshot) (map[string]bool, string, error) {
 	r := s.r
@@ -85,7 +87,7 @@ func (s *session) guard(changed []string, snaps map[string]snapshot) (map[string
 			r.event(s.key, s.attempts, "rollback", "%s: %s", p, why)
 			continue
 		}
-		if strings.HasSuffix(p, ".go") {
+		if strings.HasSuffix(p, ".go") && (!before.exists || gofmtClean(before.data)) {
 			if err := s.gofmt(p, after.data); err != nil {
 				return nil, "", err
 			}
@@ -134,4 +136,11 @@ func formatGo(src []byte) ([]byte, error) {
 		out = bytes.ReplaceAll(out, []byte("\n"), []byte("\r\n"))
 	}
 	return out, nil
+}
+
+// gofmtClean reports whether src is a Go file gofmt leaves as it is (an
+// unparsable one counts as clean: the syntax guard judges it).
+func gofmtClean(src []byte) bool {
+	out, err := formatGo(src)
+	return err != nil || string(out) == string(src)
 }

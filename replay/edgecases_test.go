@@ -73,9 +73,11 @@ func edgeInstance(t *testing.T, f *fixture, c edgeCase) replay.Instance {
 
 // The oracle resolves, through the agents and the edit engine, fixes whose
 // files have CRLF endings, no final newline, Latin-1 bytes (shown to the
-// model as U+FFFD), a space or accent in the path, or are empty; a file
-// whose only change is its final newline is a stated limit.
+// model as U+FFFD), a space or accent in the path, a 20 KB line, gofmt
+// not applied, or are empty; a file whose only change is its final newline
+// is a stated limit.
 func TestOracleResolvesFilesLineEditsTripOver(t *testing.T) {
+	long := strings.Repeat(`{"k":"v"},`, 2000) // a minified line of 20 KB
 	cases := []edgeCase{
 		{id: "crlf", base: map[string]string{"data/crlf.txt": "one\r\ntwo\r\nthree\r\n"},
 			fix: map[string]string{"data/crlf.txt": "one\r\nTWO\r\nthree\r\n"}},
@@ -99,6 +101,17 @@ func TestOracleResolvesFilesLineEditsTripOver(t *testing.T) {
 			fix: map[string]string{"data/empty.txt": "", "data/gone.txt": ""}, del: []string{"data/old.txt"}},
 		{id: "whitespace", base: map[string]string{"data/ws.txt": "a \n\tb\n  c\n\n\n\nd\n"},
 			fix: map[string]string{"data/ws.txt": "a\n  b\n\tc\n\nd\n"}},
+		// A Go file the repository keeps unformatted is not gofmt-ed whole.
+		{id: "unformatted-go", base: map[string]string{"ugly.go": "package calc\n\nfunc Ugly() int { x:=1\n\treturn x }\n\nfunc Pretty() int {\n\treturn 1\n}\n"},
+			fix: map[string]string{"ugly.go": "package calc\n\nfunc Ugly() int { x:=1\n\treturn x }\n\nfunc Pretty() int {\n\treturn 2\n}\n"}},
+		{id: "nested-new", base: map[string]string{"data/x.txt": "x\n"},
+			fix: map[string]string{"internal/deep/er/new.go": "package er\n\nconst X = 1\n"}},
+		{id: "long-line", base: map[string]string{"data/min.json": "[" + long + "1]\n"},
+			fix: map[string]string{"data/min.json": "[" + long + "2]\n"}},
+		{id: "dotdir", base: map[string]string{".config/app.yml": "a: 1\n"},
+			fix: map[string]string{".config/app.yml": "a: 2\n"}},
+		{id: "makefile-tabs", base: map[string]string{"Makefile": "all:\n\tgo build ./...\n"},
+			fix: map[string]string{"Makefile": "all:\n\tgo build ./...\n\ntest:\n\tgo test ./...\n"}},
 	}
 	f := newFixture(t)
 	var ins []replay.Instance
