@@ -36,7 +36,9 @@
 // (llm.PrefixCache: the longest prefix of a request equal to an earlier
 // one's in the same instance, in 128-token blocks from 1,024), so replays
 // measure how cache-friendly the agents' prompts are; Stats totals prompt,
-// cached and completion tokens.
+// cached and completion tokens. The prompt is what providers bill: the tool
+// definitions (sent with every call, ahead of the messages, so a changed
+// tool list shares no prefix), the messages' text and their tool calls.
 //
 // Roles are told apart by the X-Issuesmith-Role header the llm client sends
 // (llm.RoleHeader) and, for the observer role's two uses, by the system

@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -82,6 +83,9 @@ type request struct {
 	Role     llm.Role
 	Messages []llm.Message
 	Tools    []string
+	// ToolsText is the tool definitions as a provider bills them: sent
+	// with every call ahead of the messages, so part of the cached prefix.
+	ToolsText string
 }
 
 func (s *Server) chat(w http.ResponseWriter, hr *http.Request) {
@@ -103,7 +107,7 @@ func (s *Server) chat(w http.ResponseWriter, hr *http.Request) {
 	}
 	s.answers = append(s.answers, desc)
 	in, out := tokens(req, ans)
-	cached := s.cache.Cached(llm.PromptText(req.Messages), in)
+	cached := s.cache.Cached("\x00tools\x00"+req.ToolsText+llm.PromptText(req.Messages), in)
 	s.count(kind, ans, in, out)
 	s.stats.PromptTokens += in
 	s.stats.CachedTokens += cached
@@ -148,11 +152,18 @@ func (s *Server) Stats() Stats {
 	return st
 }
 
-// tokens counts a call's prompt and completion as the usage it reports.
+// tokens counts a call's prompt and completion as the usage it reports:
+// the prompt is the tool definitions, the messages' text and the tool
+// calls in them, as providers bill them.
 func tokens(req request, a answer) (in, out int) {
 	var prompt strings.Builder
+	prompt.WriteString(req.ToolsText)
 	for _, m := range req.Messages {
 		prompt.WriteString(m.Content)
+		for _, c := range m.ToolCalls {
+			prompt.WriteString(c.Name)
+			prompt.WriteString(c.Arguments)
+		}
 	}
 	in, out = llm.CountText(prompt.String()), llm.CountText(a.Content)+llm.CountText(a.Reasoning)
 	for _, c := range a.Calls {
@@ -201,7 +212,9 @@ func decode(hr *http.Request) (request, error) {
 		} `json:"messages"`
 		Tools []struct {
 			Function struct {
-				Name string `json:"name"`
+				Name        string          `json:"name"`
+				Description string          `json:"description"`
+				Parameters  json.RawMessage `json:"parameters"`
 			} `json:"function"`
 		} `json:"tools"`
 	}
@@ -209,9 +222,16 @@ func decode(hr *http.Request) (request, error) {
 		return request{}, fmt.Errorf("oracle: not a chat completions request: %v", err)
 	}
 	req := request{Role: llm.Role(hr.Header.Get(llm.RoleHeader))}
+	var tools strings.Builder
 	for _, t := range wr.Tools {
 		req.Tools = append(req.Tools, t.Function.Name)
+		var params bytes.Buffer
+		if json.Compact(&params, t.Function.Parameters) != nil {
+			params.Reset()
+		}
+		fmt.Fprintf(&tools, "%s: %s\n%s\n", t.Function.Name, t.Function.Description, params.Bytes())
 	}
+	req.ToolsText = tools.String()
 	for _, m := range wr.Messages {
 		msg := llm.Message{Role: m.Role}
 		if err := json.Unmarshal(m.Content, &msg.Content); err != nil && len(m.Content) > 0 && string(m.Content) != "null" {
