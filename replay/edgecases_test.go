@@ -26,6 +26,7 @@ type edgeCase struct {
 	fix   map[string]string // files as the fix commit has them
 	del   []string          // files the fix deletes
 	loose []string          // files whose final newline the check ignores
+	exec  []string          // files the fix makes executable
 	limit string            // a stated limit the oracle names
 }
 
@@ -43,6 +44,9 @@ func edgeTest(c edgeCase) string {
 	for _, p := range c.del {
 		fmt.Fprintf(&b, "\tif _, err := os.Stat(%q); err == nil {\n\t\tt.Error(\"%s is still there\")\n\t}\n", p, p)
 	}
+	for _, p := range c.exec {
+		fmt.Fprintf(&b, "\tif fi, err := os.Stat(%q); err != nil || fi.Mode()&0o111 == 0 {\n\t\tt.Error(\"%s is not executable\")\n\t}\n", p, p)
+	}
 	b.WriteString("}\n")
 	return b.String()
 }
@@ -59,6 +63,9 @@ func edgeInstance(t *testing.T, f *fixture, c edgeCase) replay.Instance {
 	for _, p := range c.del {
 		require.NoError(t, os.Remove(filepath.Join(f.repository, p)))
 	}
+	for _, p := range c.exec {
+		require.NoError(t, os.Chmod(filepath.Join(f.repository, p), 0o755))
+	}
 	writeFiles(t, f.repository, map[string]string{"edge_test.go": edgeTest(c)})
 	gitRun(t, f.repository, "add", "-A")
 	gitRun(t, f.repository, "commit", "-qm", "fix "+c.id)
@@ -74,7 +81,7 @@ func edgeInstance(t *testing.T, f *fixture, c edgeCase) replay.Instance {
 // The oracle resolves, through the agents and the edit engine, fixes whose
 // files have CRLF endings, no final newline, Latin-1 bytes (shown to the
 // model as U+FFFD), a space or accent in the path, a 20 KB line, gofmt
-// not applied, or are empty; a file whose only change is its final newline
+// not applied, or are empty, or a new script that must be executable; a file whose only change is its final newline
 // is a stated limit.
 func TestOracleResolvesFilesLineEditsTripOver(t *testing.T) {
 	long := strings.Repeat(`{"k":"v"},`, 2000) // a minified line of 20 KB
@@ -116,6 +123,8 @@ func TestOracleResolvesFilesLineEditsTripOver(t *testing.T) {
 			fix: map[string]string{"data/new-name.txt": "a\nB\nc\n"}, del: []string{"data/old-name.txt"}},
 		{id: "large-go", base: map[string]string{"big.go": bigGo(900, 1)}, // 2,700 lines: outline and regions
 			fix: map[string]string{"big.go": bigGo(900, 2)}},
+		{id: "new-script", base: map[string]string{"data/x.txt": "x\n"},
+			fix: map[string]string{"scripts/gen.sh": "#!/bin/sh\necho generated\n"}, exec: []string{"scripts/gen.sh"}},
 		{id: "makefile-tabs", base: map[string]string{"Makefile": "all:\n\tgo build ./...\n"},
 			fix: map[string]string{"Makefile": "all:\n\tgo build ./...\n\ntest:\n\tgo test ./...\n"}},
 	}

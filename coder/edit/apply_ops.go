@@ -85,6 +85,7 @@ func (w *workspace) refusal(p string) (Reason, string) {
 }
 
 // create makes a new file; the file must not exist (an empty one is fine).
+// A new file that starts with "#!" is made executable.
 func (w *workspace) create(fs *fileState, content []string, res BlockResult) BlockResult {
 	if fs.exists && len(fs.doc.lines) > 0 {
 		if equalLines(fs.doc.texts(), content) {
@@ -98,6 +99,9 @@ func (w *workspace) create(fs *fileState, content []string, res BlockResult) Blo
 	d := &doc{eol: eolLF, finalNL: true}
 	if fs.exists {
 		d = fs.doc.clone()
+	}
+	if !fs.existed && len(content) > 0 && strings.HasPrefix(content[0], "#!") {
+		fs.mode = 0o755 // a new script runs, as `git add` of one made executable would
 	}
 	d.setTexts(content)
 	fs.reset(d)

@@ -8,7 +8,8 @@
 // the final-newline state, a BOM and the file mode. A byte that is not UTF-8
 // is compared as U+FFFD, as JSON carried it to the model, and lines the model
 // copies or changes around it keep the file's byte. An empty SEARCH and
-// REPLACE create an empty file (a package marker).
+// REPLACE create an empty file (a package marker); a new file that starts
+// with "#!" is made executable.
 //
 // It owns parsing, matching, indentation re-basing, atomic writes confined to
 // the root (os.Root: Apply opens one, ApplyIn uses the caller's) and the

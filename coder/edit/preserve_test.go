@@ -200,3 +200,20 @@ func TestEmptyFile(t *testing.T) {
 		t.Fatalf("on a file with content: %+v", rep.Blocks)
 	}
 }
+
+// TestNewScriptIsExecutable: a new file that starts with "#!" is written
+// 0755, another new file 0644.
+func TestNewScriptIsExecutable(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	rep, err := Apply(dir, sr("scripts/gen.sh", "", "#!/bin/sh\necho hi\n")+sr("scripts/notes.txt", "", "#notes\n"), Options{})
+	if err != nil || !rep.OK() {
+		t.Fatalf("%v\n%s", err, rep.Feedback())
+	}
+	for name, want := range map[string]os.FileMode{"scripts/gen.sh": 0o755, "scripts/notes.txt": 0o644} {
+		fi, err := os.Stat(filepath.Join(dir, name))
+		if err != nil || fi.Mode().Perm() != want {
+			t.Errorf("%s: %v %v, want %v", name, fi.Mode().Perm(), err, want)
+		}
+	}
+}
