@@ -21,8 +21,9 @@
 // file in a gold patch cannot be written as a text edit (Fixes reports it
 // as an error); a git submodule's pointer (a gitlink) is not the bot's to
 // move, so Fixes leaves it out, names it among its limits and the rest of
-// the patch is answered; so is a file whose only change is its final
-// newline (line edits keep a file's final-newline state).
+// the patch is answered; so are a symbolic link, a change of a file's mode
+// only, and a file whose only change is its final newline (line edits keep
+// a file's final-newline state).
 //
 // With Task.Faults (bot replay --faults RATE[,SEED]) the oracle misbehaves
 // at that share of its explorer, planner and coder turns, chosen by a

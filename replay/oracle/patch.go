@@ -38,6 +38,16 @@ const gitlinkMode = 0o160000
 // whySubmodule is the Limit of a submodule pointer's change.
 const whySubmodule = "a git submodule's pointer (gitlink) moves; the bot cannot change another repository's pin, so it is left as it is"
 
+// symlinkMode is git's mode of a symbolic link.
+const symlinkMode = 0o120000
+
+// whySymlink and whyMode are the Limits of changes that are not a file's
+// text: edits write files, never links or permission bits.
+const (
+	whySymlink = "a symbolic link is added, changed or removed; the bot's edits write files, not links, so it is left as it is"
+	whyMode    = "only the file's mode changes; the bot's edits write text, not permission bits, so it is left as it is"
+)
+
 // whyFinalNewline is the Limit of a file whose only change is the newline
 // at its end: SEARCH/REPLACE blocks are lines, and the edit engine keeps a
 // file's final-newline state.
@@ -55,8 +65,8 @@ type Base func(path string) ([]byte, error)
 // add of the new. base gives the files' content before the patch: the
 // blocks' SEARCH text is checked against it and widened until it is unique
 // there. A git submodule's pointer (a gitlink: added, moved or removed) is
-// left out and named in limits, and so is a file whose only change is its
-// final newline. A binary file, a hunk that does not match
+// left out and named in limits, and so are a symbolic link, a change of a
+// file's mode only and a file whose only change is its final newline. A binary file, a hunk that does not match
 // base, or a patch with nothing but limits is an error.
 func Fixes(patch string, base Base) (fixes []Fix, limits []Limit, err error) {
 	files, _, err := gitdiff.Parse(strings.NewReader(patch))
@@ -69,6 +79,14 @@ func Fixes(patch string, base Base) (fixes []Fix, limits []Limit, err error) {
 	for _, f := range files {
 		if f.OldMode == gitlinkMode || f.NewMode == gitlinkMode {
 			limits = append(limits, Limit{Path: fileName(f), Why: whySubmodule})
+			continue
+		}
+		if f.OldMode == symlinkMode || f.NewMode == symlinkMode {
+			limits = append(limits, Limit{Path: fileName(f), Why: whySymlink})
+			continue
+		}
+		if !f.IsNew && !f.IsDelete && !f.IsRename && !f.IsCopy && !f.IsBinary && len(f.TextFragments) == 0 && f.OldMode != f.NewMode {
+			limits = append(limits, Limit{Path: fileName(f), Why: whyMode})
 			continue
 		}
 		fx, err := fileFixes(f, base)
@@ -123,7 +141,7 @@ func fileFixes(f *gitdiff.File, base Base) ([]Fix, error) {
 		return []Fix{add}, nil
 	}
 	if len(f.TextFragments) == 0 {
-		return nil, nil // a mode change only: nothing a text edit can say
+		return nil, nil // nothing a text edit can say
 	}
 	blocks, err := blocksFor(splitLines(string(old)), f.TextFragments)
 	if err != nil {

@@ -150,3 +150,37 @@ func TestFixesLeaveSubmodulePointersAsLimits(t *testing.T) {
 	require.Equal(t, ".gitmodules", fixes[0].Path)
 	require.Equal(t, "integration", limits[0].Path)
 }
+
+// What is not a file's text is a stated limit, from git's own patch: a new
+// symbolic link, a mode-only change and a change of only the final
+// newline are named, and the file beside them is answered.
+func TestFixesLeaveLinksModesAndFinalNewlinesAsLimits(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	base := map[string]string{"a.go": "package a\n\nconst A = 1\n", "run.sh": "#!/bin/sh\necho\n", "notes.txt": "no newline"}
+	write(t, dir, base)
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-qm", "base")
+	write(t, dir, map[string]string{"a.go": "package a\n\nconst A = 2\n", "notes.txt": "no newline\n"})
+	require.NoError(t, os.Chmod(filepath.Join(dir, "run.sh"), 0o755))
+	require.NoError(t, os.Symlink("a.go", filepath.Join(dir, "link.go")))
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-qm", "fix")
+	patch := git(t, dir, "diff", "HEAD~1", "HEAD")
+	require.Contains(t, patch, "new file mode 120000")
+	require.Contains(t, patch, "new mode 100755")
+
+	fixes, limits, err := Fixes(patch, func(p string) ([]byte, error) { return []byte(base[p]), nil })
+	require.NoError(t, err)
+	require.Len(t, fixes, 1)
+	require.Equal(t, "a.go", fixes[0].Path)
+	why := map[string]string{}
+	for _, l := range limits {
+		why[l.Path] = l.Why
+	}
+	require.Len(t, why, 3, "%v", limits)
+	require.Contains(t, why["link.go"], "a symbolic link")
+	require.Contains(t, why["run.sh"], "only the file's mode changes")
+	require.Contains(t, why["notes.txt"], "only the newline at the end of the file changes")
+}
