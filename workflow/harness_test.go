@@ -187,6 +187,7 @@ type agents struct {
 	onRefresh    func()       // runs as Refresh starts, if set (blocks a refresh)
 	exploreErr   error
 	onExplore    func()        // runs as Explore starts, if set (GitHub changes mid-run)
+	onPlan       func()        // runs as Plan starts, if set
 	questions    []string      // while set, Explore's spec asks these and names no files
 	implementHit chan struct{} // closed when Implement starts, if set
 	block        bool          // Implement waits for ctx to end
@@ -236,6 +237,9 @@ func (a *agents) Explore(_ context.Context, ws *repo.Workspace, is preagent.Issu
 }
 
 func (a *agents) Plan(_ context.Context, ws *repo.Workspace, spec *work.Spec, _ *config.Repo) (*work.Plan, workflow.Spend, error) {
+	if a.onPlan != nil {
+		a.onPlan()
+	}
 	if _, err := ws.Root().Stat("greet.go"); err != nil {
 		return nil, workflow.Spend{}, fmt.Errorf("planner saw no checkout: %w", err)
 	}

@@ -280,6 +280,19 @@ func (e *Engine) settle(ctx context.Context, log *slog.Logger, run *store.Run, j
 	return nil
 }
 
+// resay writes a waiting run's progress comment again from the saved run.
+// A stage that ends in a wait (the plan's approval) saves the wait, then
+// says it: when the saying fails or the process dies in between, the job's
+// retry finds the run past its stage, and this is all that is left to do.
+// Only a waiting run: no other job is writing its comment.
+func (e *Engine) resay(ctx context.Context, log *slog.Logger, run *store.Run, jobID int64) error {
+	s, err := e.newSession(ctx, log, run, fmt.Sprintf("run%d-resay-job%d", run.ID, jobID))
+	if err != nil {
+		return err
+	}
+	return s.progress(ctx)
+}
+
 // runStage runs stage a of run and returns the stage to queue next, if any.
 func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run, a StageArgs, job *river.Job[StageArgs]) (next string, err error) {
 	jobID := job.ID
@@ -303,6 +316,9 @@ func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run,
 		// A duplicate of an earlier stage (River records completions
 		// asynchronously, so a crash can resume a finished job).
 		log.Info("run is past this stage; nothing to do", "run_stage", run.Stage)
+		if run.State == store.StateWaiting {
+			return "", e.resay(ctx, log, run, jobID)
+		}
 		return "", nil
 	}
 	if e.o.Preflight != nil && a.Stage != StagePlan && a.Stage != StageMention {

@@ -152,11 +152,23 @@ func newE2E(t *testing.T, modelURL string) *e2e {
 	return e
 }
 
+// handedOut holds every address freeAddr gave in this test binary. The
+// kernel may hand a port closed by one parallel test to the next :0 bind;
+// then a restarted server could not bind it, and the other test's server
+// would answer its /readyz and take its deliveries.
+var handedOut sync.Map
+
+// freeAddr returns a loopback address no other test of this binary got.
 func freeAddr(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer l.Close()
-	return l.Addr().String()
+	for {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		require.NoError(t, err)
+		addr := l.Addr().String()
+		require.NoError(t, l.Close())
+		if _, dup := handedOut.LoadOrStore(addr, true); !dup {
+			return addr
+		}
+	}
 }
 
 // start runs the server process and waits until /readyz answers 200.
