@@ -17,8 +17,11 @@
 //
 // Every step is idempotent: it finds its own earlier comment, branch or pull
 // request (by marker, name or checkpoint) before creating one, so a retried
-// or resumed job never duplicates anything. One job works on an issue at a
-// time (a lease in the store); later jobs for it wait their turn.
+// or resumed job never duplicates anything. A retried job that finds its run
+// already past its stage and waiting for people writes the progress comment
+// again from the saved run, the one thing a crash after saving the wait can
+// have left undone. One job works on an issue at a time (a lease in the
+// store); later jobs for it wait their turn.
 //
 // It must never answer HTTP, verify webhooks or read the environment (that is
 // webhook/ and config/), and never put a token in a comment, log or error.
