@@ -53,8 +53,13 @@ const (
 // file's final-newline state.
 const whyFinalNewline = "only the newline at the end of the file changes; line edits keep a file's final newline as it is, so it is left as it is"
 
-// errFinalNewline says a file's hunks change nothing but its final newline.
-var errFinalNewline = errors.New("only the final newline changes")
+// fileFixes' errors for a change that is not a file's text, and the Limit
+// each is named with.
+var (
+	errModeOnly     = errors.New("only the mode changes")
+	errFinalNewline = errors.New("only the final newline changes")
+	notText         = map[error]string{errModeOnly: whyMode, errFinalNewline: whyFinalNewline}
+)
 
 // Base returns a file's content at the base commit (fs.ErrNotExist when
 // the file is not there).
@@ -66,8 +71,9 @@ type Base func(path string) ([]byte, error)
 // blocks' SEARCH text is checked against it and widened until it is unique
 // there. A git submodule's pointer (a gitlink: added, moved or removed) is
 // left out and named in limits, and so are a symbolic link, a change of a
-// file's mode only and a file whose only change is its final newline. A binary file, a hunk that does not match
-// base, or a patch with nothing but limits is an error.
+// file's mode only and a file whose only change is its final newline. A
+// binary file, a hunk that does not match base, or a patch with nothing but
+// limits is an error.
 func Fixes(patch string, base Base) (fixes []Fix, limits []Limit, err error) {
 	files, _, err := gitdiff.Parse(strings.NewReader(patch))
 	if err != nil {
@@ -85,13 +91,9 @@ func Fixes(patch string, base Base) (fixes []Fix, limits []Limit, err error) {
 			limits = append(limits, Limit{Path: fileName(f), Why: whySymlink})
 			continue
 		}
-		if !f.IsNew && !f.IsDelete && !f.IsRename && !f.IsCopy && !f.IsBinary && len(f.TextFragments) == 0 && f.OldMode != f.NewMode {
-			limits = append(limits, Limit{Path: fileName(f), Why: whyMode})
-			continue
-		}
 		fx, err := fileFixes(f, base)
-		if errors.Is(err, errFinalNewline) {
-			limits = append(limits, Limit{Path: fileName(f), Why: whyFinalNewline})
+		if why, ok := notText[err]; ok {
+			limits = append(limits, Limit{Path: fileName(f), Why: why})
 			continue
 		}
 		if err != nil {
@@ -141,6 +143,9 @@ func fileFixes(f *gitdiff.File, base Base) ([]Fix, error) {
 		return []Fix{add}, nil
 	}
 	if len(f.TextFragments) == 0 {
+		if f.OldMode != f.NewMode {
+			return nil, errModeOnly
+		}
 		return nil, nil // nothing a text edit can say
 	}
 	blocks, err := blocksFor(splitLines(string(old)), f.TextFragments)
