@@ -42,8 +42,8 @@ type AppConfig struct {
 	// (0 means DefaultBackoff).
 	Backoff time.Duration
 	// MaxWait is the longest rate-limit wait the transport sits out; a
-	// longer one is returned to the caller as go-github's rate-limit error
-	// (0 means DefaultMaxWait).
+	// longer one is returned to the caller as a *RateLimitError saying
+	// until when (0 means DefaultMaxWait).
 	MaxWait time.Duration
 	// Observe, when set, is called after every HTTP attempt (metrics).
 	Observe func(Call)

@@ -14,8 +14,13 @@
 // host), and MarkReady, the one GraphQL call (REST cannot un-draft a PR).
 //
 // Every request goes through one http.RoundTripper per installation that
-// honours GitHub's primary and secondary rate limits (Retry-After,
-// X-RateLimit-Reset), spaces writes, and retries 5xx answers with backoff.
+// spaces writes, retries 5xx answers with backoff, and applies the one
+// rate-limit rule (ratelimit.go): a 403 or 429 that is GitHub's primary
+// limit (X-RateLimit-Remaining 0, X-RateLimit-Reset) or a secondary one
+// (Retry-After, or GitHub's documented message) is sat out only when short
+// (MaxWait, within the request's deadline); otherwise the call returns a
+// *RateLimitError saying until when, never GitHub's answer as a failure.
+// RateLimitOf finds it, and go-github's own rate-limit errors, in one shape.
 //
 // ghapp never decides anything about an issue's journey (that is workflow/),
 // never reads the environment (that is config/), and never puts a private key

@@ -1,7 +1,6 @@
 package ghapp
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -28,18 +27,21 @@ type Call struct {
 
 // Transport defaults. GitHub asks integrators to leave at least a second
 // between content-creating requests and to wait at least a minute after a
-// secondary rate limit without Retry-After.
+// secondary rate limit without Retry-After. A rate limit longer than
+// DefaultMaxWait is the caller's to wait for (a job snoozes until then):
+// no request, and no worker, is held for it.
 const (
 	DefaultWriteInterval = time.Second
 	DefaultMaxRetries    = 4
 	DefaultBackoff       = 500 * time.Millisecond
-	DefaultMaxWait       = 2 * time.Minute
+	DefaultMaxWait       = 10 * time.Second
 	secondaryWait        = time.Minute
 )
 
 // transport is the RoundTripper under each installation's client. It spaces
-// writes, waits out rate limits when the wait is short enough, and retries
-// 5xx answers with exponential backoff. It is safe for concurrent use.
+// writes, waits out rate limits when the wait is short enough (returning
+// the rest as *RateLimitError, ratelimit.go), and retries 5xx answers with
+// exponential backoff. It is safe for concurrent use.
 type transport struct {
 	base          http.RoundTripper
 	writeInterval time.Duration
@@ -54,7 +56,9 @@ type transport struct {
 	nextWrite time.Time
 }
 
-// RoundTrip implements http.RoundTripper.
+// RoundTrip implements http.RoundTripper. A rate limit it does not sit out
+// (longer than maxWait, past the request's deadline, or after maxRetries)
+// is returned as a *RateLimitError, never as GitHub's answer.
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	if isWrite(req) {
@@ -72,24 +76,34 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		call := Call{Method: req.Method, Path: req.URL.Path, Remaining: -1, Duration: time.Since(start)}
 		var wait time.Duration
 		retry := false
-		if err != nil {
+		var limited *RateLimitError
+		switch {
+		case err != nil:
 			retry = attempt < t.maxRetries && ctx.Err() == nil
 			wait = t.backoff << attempt
-		} else {
+		default:
 			call.Status = resp.StatusCode
 			call.Remaining = headerInt(resp.Header, "X-RateLimit-Remaining", -1)
-			wait, retry = t.decide(resp, attempt)
+			if limited = rateLimit(resp, t.now()); limited != nil {
+				wait = max(limited.Until.Sub(t.now()), 0)
+				retry = attempt < t.maxRetries && wait <= t.maxWait && fits(ctx, wait)
+			} else {
+				wait, retry = t.decide(resp, attempt)
+			}
 		}
 		call.Retried = retry
 		if t.observe != nil {
 			t.observe(call)
 		}
-		if !retry {
+		if !retry && limited == nil {
 			return resp, err
 		}
 		if resp != nil {
 			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
 			resp.Body.Close()
+		}
+		if !retry {
+			return nil, limited
 		}
 		if err := t.sleep(ctx, wait); err != nil {
 			return nil, err
@@ -97,46 +111,20 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 }
 
-// decide says whether to send the request again and after how long.
+// fits reports whether ctx leaves time to wait d and send again.
+func fits(ctx context.Context, d time.Duration) bool {
+	deadline, ok := ctx.Deadline()
+	return !ok || time.Until(deadline) > d+time.Second
+}
+
+// decide says whether to send a request GitHub answered (not for a rate
+// limit) again, and after how long: 5xx answers, with backoff.
 func (t *transport) decide(resp *http.Response, attempt int) (time.Duration, bool) {
 	if attempt >= t.maxRetries {
 		return 0, false
 	}
-	switch code := resp.StatusCode; {
-	case code >= 500 && code != http.StatusNotImplemented:
+	if code := resp.StatusCode; code >= 500 && code != http.StatusNotImplemented {
 		return t.backoff << attempt, true
-	case code == http.StatusForbidden || code == http.StatusTooManyRequests:
-		wait, limited := t.rateLimitWait(resp)
-		if !limited || wait > t.maxWait {
-			// Not a rate limit (a real 403), or too long to hold a job:
-			// go-github turns the answer into a typed error for the caller.
-			return 0, false
-		}
-		return wait, true
-	}
-	return 0, false
-}
-
-// rateLimitWait reads GitHub's rate-limit signals: Retry-After first, then an
-// exhausted primary limit with its reset time, then a secondary limit named
-// only in the message body.
-func (t *transport) rateLimitWait(resp *http.Response) (time.Duration, bool) {
-	if s := resp.Header.Get("Retry-After"); s != "" {
-		if n, err := strconv.Atoi(strings.TrimSpace(s)); err == nil && n >= 0 {
-			return time.Duration(n) * time.Second, true
-		}
-	}
-	if resp.Header.Get("X-RateLimit-Remaining") == "0" {
-		if reset := headerInt(resp.Header, "X-RateLimit-Reset", -1); reset > 0 {
-			wait := time.Unix(int64(reset), 0).Sub(t.now()) + time.Second
-			return max(wait, 0), true
-		}
-	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
-	resp.Body.Close()
-	resp.Body = io.NopCloser(bytes.NewReader(body))
-	if err == nil && bytes.Contains(bytes.ToLower(body), []byte("secondary rate limit")) {
-		return secondaryWait, true
 	}
 	return 0, false
 }

@@ -71,7 +71,7 @@ func TestRateLimitsAreWaitedOut(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			srv, c, sl := setup(t, nil)
+			srv, c, sl := setup(t, func(cfg *AppConfig) { cfg.MaxWait = 2 * time.Minute })
 			srv.SetPermission(owner, repo, "alice", "admin")
 			srv.Inject(tc.fault(sl.clock()))
 			ok, err := c.CanWrite(t.Context(), owner, repo, "alice")
@@ -86,18 +86,79 @@ func TestRateLimitsAreWaitedOut(t *testing.T) {
 	}
 }
 
-func TestLongRateLimitIsReturned(t *testing.T) {
+// TestRateLimitsAreOneError: every rate limit GitHub documents — 403 and
+// 429, the primary limit spent (remaining 0, reset in 10 minutes on the
+// injected clock) and a secondary one (Retry-After of 5 minutes, or only
+// the message) — longer than the transport waits comes back as one
+// *RateLimitError saying until when, after one request and no wait.
+func TestRateLimitsAreOneError(t *testing.T) {
 	t.Parallel()
-	srv, c, sl := setup(t, func(cfg *AppConfig) { cfg.MaxWait = 10 * time.Second })
-	srv.Inject(ghtest.Fault{Op: permOp, Status: http.StatusForbidden, Header: http.Header{
-		"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Limit": {"5000"},
-		"X-Ratelimit-Reset": {strconv.FormatInt(sl.clock().Add(time.Hour).Unix(), 10)}},
-		Body: `{"message":"API rate limit exceeded"}`})
-	_, err := c.CanWrite(t.Context(), owner, repo, "alice")
-	var rl *github.RateLimitError
+	for _, tc := range []struct {
+		name      string
+		fault     func(srv *ghtest.Server, now time.Time) ghtest.Fault
+		secondary bool
+		until     time.Duration
+	}{
+		{"403 primary", func(srv *ghtest.Server, now time.Time) ghtest.Fault {
+			return srv.PrimaryLimit(permOp, http.StatusForbidden, now.Add(10*time.Minute), 1)
+		}, false, 10*time.Minute + time.Second},
+		{"429 primary", func(srv *ghtest.Server, now time.Time) ghtest.Fault {
+			return srv.PrimaryLimit(permOp, http.StatusTooManyRequests, now.Add(10*time.Minute), 1)
+		}, false, 10*time.Minute + time.Second},
+		{"403 secondary with Retry-After", func(srv *ghtest.Server, _ time.Time) ghtest.Fault {
+			return srv.SecondaryLimit(permOp, http.StatusForbidden, 5*time.Minute, 1)
+		}, true, 5 * time.Minute},
+		{"429 secondary with Retry-After", func(srv *ghtest.Server, _ time.Time) ghtest.Fault {
+			return srv.SecondaryLimit(permOp, http.StatusTooManyRequests, 5*time.Minute, 1)
+		}, true, 5 * time.Minute},
+		{"403 secondary, message only", func(srv *ghtest.Server, _ time.Time) ghtest.Fault {
+			return srv.SecondaryLimit(permOp, http.StatusForbidden, -1, 1)
+		}, true, time.Minute},
+		{"429 secondary, message only", func(srv *ghtest.Server, _ time.Time) ghtest.Fault {
+			return srv.SecondaryLimit(permOp, http.StatusTooManyRequests, -1, 1)
+		}, true, time.Minute},
+		{"bare 429", func(*ghtest.Server, time.Time) ghtest.Fault {
+			return ghtest.Fault{Op: permOp, Status: http.StatusTooManyRequests}
+		}, true, time.Minute},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv, c, sl := setup(t, nil)
+			// The injected clock is a day off the real one: every time
+			// read is the transport's, not the machine's.
+			sl.mu.Lock()
+			sl.now = sl.now.Add(24 * time.Hour).Truncate(time.Second)
+			sl.mu.Unlock()
+			now := sl.clock()
+			srv.Inject(tc.fault(srv, now))
+			_, err := c.CanWrite(t.Context(), owner, repo, "alice")
+			var rl *RateLimitError
+			require.ErrorAs(t, err, &rl)
+			assert.Equal(t, tc.secondary, rl.Secondary)
+			assert.Equal(t, now.Add(tc.until), rl.Until)
+			assert.Equal(t, permOp[:3], rl.Method)
+			assert.Contains(t, err.Error(), "rate limit")
+			got, ok := RateLimitOf(err, now)
+			require.True(t, ok)
+			assert.Same(t, rl, got)
+			assert.Empty(t, sl.got(), "no wait inside the request")
+			assert.Equal(t, 1, srv.Calls(permOp))
+		})
+	}
+}
+
+// TestRateLimitPastTheDeadlineIsReturned: a wait the transport would sit
+// out is returned instead when the request's deadline comes first.
+func TestRateLimitPastTheDeadlineIsReturned(t *testing.T) {
+	t.Parallel()
+	srv, c, sl := setup(t, nil)
+	srv.Inject(srv.SecondaryLimit(permOp, http.StatusTooManyRequests, 5*time.Second, 1))
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Second)
+	defer cancel()
+	_, err := c.CanWrite(ctx, owner, repo, "alice")
+	var rl *RateLimitError
 	require.ErrorAs(t, err, &rl)
-	assert.Empty(t, sl.got(), "an hour is not waited inside a job")
-	assert.Equal(t, 1, srv.Calls(permOp))
+	assert.Empty(t, sl.got())
 }
 
 func TestForbiddenIsNotRetried(t *testing.T) {

@@ -24,18 +24,17 @@ var (
 	ErrNotAFork = errors.New("no usable fork")
 )
 
-// RateLimitError is GitHub refusing for a rate limit its client did not
-// sit out (a reset further away than the client's longest wait). A stage
-// refused so waits for the reset instead of failing (ratelimit.go).
+// RateLimitError is GitHub refusing for a rate limit (403 or 429, primary
+// or secondary) its client did not sit out. A job refused so waits until
+// Reset with River's snooze (ratelimit.go): never a failed attempt.
 type RateLimitError struct {
-	// Secondary is set for GitHub's secondary (abuse) limit, which
-	// names no reset time; Reset is the primary limit's.
+	// Secondary is set for GitHub's secondary limit.
 	Secondary bool
-	Reset     time.Time
-	// RetryAfter is a secondary limit's Retry-After, nil when GitHub
-	// gave none.
-	RetryAfter *time.Duration
-	Err        error // the client's error
+	// Reset is when GitHub allows the request again: the primary
+	// limit's reset, or the secondary limit's Retry-After (a minute when
+	// GitHub named none).
+	Reset time.Time
+	Err   error // the client's error
 }
 
 func (e *RateLimitError) Error() string { return e.Err.Error() }

@@ -22,12 +22,5 @@ func rateLimited(err error) (time.Duration, bool) {
 	if !errors.As(err, &rl) {
 		return 0, false
 	}
-	wait := time.Until(rl.Reset) + time.Second
-	if rl.Secondary {
-		wait = time.Minute
-		if rl.RetryAfter != nil {
-			wait = *rl.RetryAfter
-		}
-	}
-	return min(max(wait, minRateWait), maxRateWait), true
+	return min(max(time.Until(rl.Reset), minRateWait), maxRateWait), true
 }

@@ -7,12 +7,10 @@ import (
 	"time"
 )
 
-// How long a stage refused by a rate limit waits: until the primary
-// limit's reset, a secondary limit's Retry-After or a minute, always
-// between a second and an hour.
+// How long a job refused by a rate limit waits: until the time GitHub
+// allows the request again, always between a second and an hour.
 func TestRateLimitedWaits(t *testing.T) {
 	t.Parallel()
-	d := func(v time.Duration) *time.Duration { return &v }
 	cause := errors.New("403 rate limit")
 	for _, c := range []struct {
 		name string
@@ -20,12 +18,11 @@ func TestRateLimitedWaits(t *testing.T) {
 		min  time.Duration
 		max  time.Duration
 	}{
-		{"primary", &RateLimitError{Reset: time.Now().Add(10 * time.Minute), Err: cause}, 10 * time.Minute, 10*time.Minute + time.Second},
+		{"primary", &RateLimitError{Reset: time.Now().Add(10 * time.Minute), Err: cause}, 10*time.Minute - time.Second, 10 * time.Minute},
 		{"primary past", &RateLimitError{Reset: time.Now().Add(-time.Minute), Err: cause}, time.Second, time.Second},
 		{"primary far", &RateLimitError{Reset: time.Now().Add(5 * time.Hour), Err: cause}, time.Hour, time.Hour},
-		{"secondary", &RateLimitError{Secondary: true, Err: cause}, time.Minute, time.Minute},
-		{"secondary retry-after", &RateLimitError{Secondary: true, RetryAfter: d(90 * time.Second), Err: cause}, 90 * time.Second, 90 * time.Second},
-		{"secondary retry-after 0", &RateLimitError{Secondary: true, RetryAfter: d(0), Err: cause}, time.Second, time.Second},
+		{"secondary", &RateLimitError{Secondary: true, Reset: time.Now().Add(90 * time.Second), Err: cause}, 89 * time.Second, 90 * time.Second},
+		{"secondary retry-after 0", &RateLimitError{Secondary: true, Reset: time.Now(), Err: cause}, time.Second, time.Second},
 	} {
 		wait, ok := rateLimited(fmt.Errorf("stage: %w", c.err))
 		if !ok || wait < c.min || wait > c.max {

@@ -32,7 +32,9 @@ type Options struct {
 }
 
 // Fault makes the fake answer requests for Op ("METHOD /path/template" as
-// in the description, e.g. "GET /repos/{owner}/{repo}/collaborators/{username}/permission")
+// in the description, e.g. "GET /repos/{owner}/{repo}/collaborators/{username}/permission";
+// AnyOp for every installation request; PrimaryLimit and SecondaryLimit
+// make GitHub's rate-limit answers)
 // with Status, Header and Body instead of serving them, Times times
 // (1 when 0; -1 forever). Faulted requests are still validated.
 type Fault struct {
@@ -308,7 +310,7 @@ func (s *Server) takeFault(op string) *Fault {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i, f := range s.faults {
-		if f.Op != op {
+		if !f.matches(op) {
 			continue
 		}
 		if f.Times > 0 {

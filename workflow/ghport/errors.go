@@ -2,8 +2,7 @@ package ghport
 
 import (
 	"errors"
-
-	"github.com/google/go-github/v60/github"
+	"time"
 
 	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/workflow"
@@ -20,7 +19,7 @@ var sentinels = []struct{ gh, wf error }{
 // Err is err in the workflow's terms: the same text and chain (errors.Is
 // and errors.As still find ghapp's and go-github's errors), plus the
 // workflow's sentinel for each ghapp sentinel it wraps, and GitHub's rate
-// limits as a *workflow.RateLimitError. Nil stays nil.
+// limits (ghapp.RateLimitOf: the one rule) as a *workflow.RateLimitError. Nil stays nil.
 func Err(err error) error {
 	if err == nil {
 		return nil
@@ -34,16 +33,12 @@ func Err(err error) error {
 	if len(marks) > 0 {
 		err = &marked{err: err, marks: marks}
 	}
-	var primary *github.RateLimitError
-	var secondary *github.AbuseRateLimitError
 	var rl *workflow.RateLimitError
-	switch {
-	case errors.As(err, &rl):
-		// already the workflow's
-	case errors.As(err, &primary):
-		err = &workflow.RateLimitError{Reset: primary.Rate.Reset.Time, Err: err}
-	case errors.As(err, &secondary):
-		err = &workflow.RateLimitError{Secondary: true, RetryAfter: secondary.RetryAfter, Err: err}
+	if errors.As(err, &rl) {
+		return err // already the workflow's
+	}
+	if limit, ok := ghapp.RateLimitOf(err, time.Now()); ok {
+		err = &workflow.RateLimitError{Secondary: limit.Secondary, Reset: limit.Until, Err: err}
 	}
 	return err
 }

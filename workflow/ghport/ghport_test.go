@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-github/v60/github"
 	"github.com/stretchr/testify/require"
 
 	"github.com/issuesmith/issuesmith/ghapp"
@@ -199,41 +198,33 @@ func TestForksInTheWorkflowsTerms(t *testing.T) {
 		InstallationID: srv.Installation()}, fk)
 }
 
-// A rate limit the client did not sit out reaches the workflow as a
-// *workflow.RateLimitError with the reset, go-github's error still in the
-// chain.
+// A rate limit the client did not sit out — 403 or 429, primary or
+// secondary — reaches the workflow as a *workflow.RateLimitError saying
+// until when, the client's error (text and chain) kept.
 func TestRateLimitsBecomeTheWorkflowsRateLimitError(t *testing.T) {
 	t.Parallel()
-	srv, app, _, gh := setup(t)
+	srv, _, _, gh := setup(t)
 	ctx := t.Context()
 	reset := time.Now().Add(time.Hour).Truncate(time.Second)
-	srv.Inject(ghtest.Fault{Op: "GET /repos/{owner}/{repo}", Status: http.StatusForbidden,
-		Header: http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Limit": {"5000"},
-			"X-Ratelimit-Reset": {strconv.FormatInt(reset.Unix(), 10)}},
-		Body: `{"message":"API rate limit exceeded for installation ID 42."}`})
-	_, err := gh.Repository(ctx, owner, repo)
-	var rl *workflow.RateLimitError
-	require.ErrorAs(t, err, &rl)
-	require.False(t, rl.Secondary)
-	require.True(t, reset.Equal(rl.Reset), "reset %v, got %v", reset, rl.Reset)
-	var primary *github.RateLimitError
-	require.ErrorAs(t, err, &primary)
-	require.Equal(t, "get repository octo/hello: "+primary.Error(), err.Error(), "the client's text, unchanged")
+	for _, status := range []int{http.StatusForbidden, http.StatusTooManyRequests} {
+		srv.Inject(srv.PrimaryLimit("GET /repos/{owner}/{repo}", status, reset, 1))
+		_, err := gh.Repository(ctx, owner, repo)
+		var rl *workflow.RateLimitError
+		require.ErrorAs(t, err, &rl)
+		require.False(t, rl.Secondary)
+		require.True(t, reset.Add(time.Second).Equal(rl.Reset), "reset %v, got %v", reset, rl.Reset)
+		var limit *ghapp.RateLimitError
+		require.ErrorAs(t, err, &limit)
+		require.Equal(t, status, limit.Status)
+		require.True(t, strings.HasPrefix(err.Error(), "get repository octo/hello: "), "the client's text, unchanged: %v", err)
 
-	srv.Inject(ghtest.Fault{Op: "GET /repos/{owner}/{repo}", Status: http.StatusForbidden,
-		Header: http.Header{"Retry-After": {"120"}},
-		Body: `{"message":"You have exceeded a secondary rate limit.",` +
-			`"documentation_url":"https://docs.github.com/rest/overview/resources-in-the-rest-api#secondary-rate-limits"}`})
-	// A new client: go-github's remembers the primary limit until its reset.
-	gh, err = ghport.Installations(app).Client(ctx, srv.Installation())
-	require.NoError(t, err)
-	_, err = gh.Repository(ctx, owner, repo)
-	require.ErrorAs(t, err, &rl)
-	require.True(t, rl.Secondary, "%v", err)
-	require.NotNil(t, rl.RetryAfter)
-	require.Equal(t, 2*time.Minute, *rl.RetryAfter)
-	var secondary *github.AbuseRateLimitError
-	require.ErrorAs(t, err, &secondary)
+		srv.Inject(srv.SecondaryLimit("GET /repos/{owner}/{repo}", status, 2*time.Minute, 1))
+		before := time.Now()
+		_, err = gh.Repository(ctx, owner, repo)
+		require.ErrorAs(t, err, &rl)
+		require.True(t, rl.Secondary, "%v", err)
+		require.WithinRange(t, rl.Reset, before.Add(2*time.Minute), time.Now().Add(2*time.Minute))
+	}
 
 	require.NoError(t, ghport.Err(nil))
 	plain := errors.New("boom")
