@@ -113,7 +113,7 @@ func (a *Coder) Revise(ctx context.Context, ws *repo.Workspace, req workflow.Rev
 	if req.Evidence != "" {
 		rr.Evidence, rr.Plan = req.Evidence, planLines(req.Plan)
 		if req.BaseSHA != "" {
-			if d, err := repo.DiffSince(ctx, ws.Dir(), req.BaseSHA); err == nil {
+			if d, err := ws.DiffSince(ctx, req.BaseSHA); err == nil {
 				rr.Diff = d
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"sync/atomic"
 
@@ -56,15 +57,29 @@ func (g *Git) Checkout(ctx context.Context, r workflow.RepoRef, branch string) (
 			return nil, errors.Join(err, wt.Remove())
 		}
 	}
-	ws, err := repo.OpenWorkspace(wt.Dir)
+	ws, err := wt.Workspace()
 	if err != nil {
 		return nil, errors.Join(err, wt.Remove())
 	}
+	ws.SetRepository(RepositoryKey(r))
 	blocked := coder.Globs(coder.DefaultBlocked)
 	if r.Blocked != nil {
 		blocked = coder.Globs(r.Blocked)
 	}
 	return &worktree{wt: wt, ws: ws, g: g, ref: r, blocked: blocked}, nil
+}
+
+// RepositoryKey names r's repository for its sandbox caches, from the
+// bot's own record: the forge's host, the installation and the full name
+// (an installation's owner cannot take another's key, and a repository
+// name reused by someone else after a transfer lands in another
+// installation). Nothing in the work tree is read.
+func RepositoryKey(r workflow.RepoRef) string {
+	host := "forge"
+	if u, err := url.Parse(r.CloneURL); err == nil && u.Host != "" {
+		host = u.Hostname()
+	}
+	return strings.ToLower(fmt.Sprintf("%s/installation-%d/%s/%s", host, r.InstallationID, r.Owner, r.Repo))
 }
 
 type worktree struct {

@@ -38,7 +38,7 @@ func (r *run) checkAndFix(ctx context.Context) error {
 // runChecks runs go build/vet of the touched packages and, when allowed, the
 // configured commands.
 func (r *run) runChecks(ctx context.Context, changed []string, round int) []CheckResult {
-	run := runner{dir: r.tree.dir, timeout: r.c.opts.CheckTimeout, policy: r.c.opts.Sandbox}
+	run := runner{dir: r.tree.dir, timeout: r.c.opts.CheckTimeout, policy: r.c.sandboxFor(r.tree)}
 	var out []CheckResult
 	if !r.c.opts.SkipGoChecks {
 		out = append(out, run.goChecks(ctx, goPackages(r.tree, changed))...)

@@ -28,7 +28,7 @@ func (r *run) startDiagnostics(ctx context.Context) {
 	if !r.c.opts.Diagnostics {
 		return
 	}
-	policy := r.c.opts.Sandbox
+	policy := r.c.sandboxFor(r.tree)
 	env := append(baseEnv(), "GOTOOLCHAIN=local", "GOPROXY=off")
 	opts := lsp.Options{Sandbox: &policy, Env: env,
 		Log: func(format string, args ...any) { r.event("lsp", 0, "lsp", format, args...) }}

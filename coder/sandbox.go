@@ -51,3 +51,14 @@ func (o Options) WithEgress(hosts, methods []string) Options {
 	o.Sandbox.Egress = &base
 	return o
 }
+
+// sandboxFor is the sandbox policy of commands on t: the options' policy
+// with the caches of t's repository (Workspace.Repository: the bot's own
+// record, never the tree's git configuration) unless the caller named one.
+func (c *Coder) sandboxFor(t *tree) sandbox.Policy {
+	p := c.opts.Sandbox
+	if p.Repo == "" {
+		p.Repo = t.repo
+	}
+	return p
+}

@@ -17,11 +17,16 @@ import (
 type tree struct {
 	dir  string
 	root *os.Root // the workspace's: not closed here
+	// repo names the repository by the bot's record (Workspace.Repository):
+	// the key of its sandbox caches.
+	repo string
 }
 
 // treeOf is write access through ws's own confined root: the run reads,
 // writes and applies edits through the one handle the workspace holds.
-func treeOf(ws *repo.Workspace) *tree { return &tree{dir: ws.Dir(), root: ws.Root()} }
+func treeOf(ws *repo.Workspace) *tree {
+	return &tree{dir: ws.Dir(), root: ws.Root(), repo: ws.Repository()}
+}
 
 // read returns the file's bytes and whether it exists.
 func (t *tree) read(p string) ([]byte, bool, error) {

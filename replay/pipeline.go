@@ -44,6 +44,7 @@ func (p *Pipeline) Solve(ctx context.Context, dir string, in *Instance, _ string
 		return nil, err
 	}
 	defer ws.Close()
+	ws.SetRepository(RepoKey(in))
 	rcfg, err := agents.RepoConfig(ws)
 	if err != nil {
 		return nil, &StageError{Stage: "config", Err: err}

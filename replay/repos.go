@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/issuesmith/issuesmith/internal/procenv"
+	"github.com/issuesmith/issuesmith/repo"
 )
 
 // ResolveRepo finds repository owner/name under dir: a git dir or checkout
@@ -47,12 +47,15 @@ func isGitDir(p string) bool {
 	return err == nil
 }
 
-// git runs git with the scrubbed environment in dir and returns stdout;
-// the error carries stderr's first lines.
+// git runs git in dir with the bot's host configuration (repo.GitEnv: no
+// system or user config, no hooks, no fsmonitor, only the transports the
+// bot uses) and returns stdout; the error carries stderr's first lines. A
+// clone's own .git is read-only to the tests that run in it (the
+// sandbox masks it), so its config is still the one this package wrote.
 func git(ctx context.Context, dir string, stdin []byte, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir
-	cmd.Env = append(procenv.Scrubbed(), "GIT_TERMINAL_PROMPT=0", "GIT_CONFIG_NOSYSTEM=1", "LC_ALL=C")
+	cmd.Env = repo.GitEnv()
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}

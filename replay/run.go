@@ -260,7 +260,7 @@ func (r *Runner) test(ctx context.Context, dir string, in *Instance, test string
 	t := time.Now()
 	err := r.Tests.prefetch(ctx, dir)
 	if err == nil {
-		err = r.Tests.RunSetup(ctx, dir, in.Setup)
+		err = r.Tests.RunSetup(ctx, dir, in)
 	}
 	res.stage("setup", time.Since(t))
 	if err != nil {

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/issuesmith/issuesmith/internal/sandbox"
@@ -36,4 +37,16 @@ func (r *TestRunner) prefetch(ctx context.Context, dir string) error {
 	release, err := r.Policy.Caches.DownloadModules(ctx, dir)
 	release()
 	return err
+}
+
+// RepoKey names an instance's repository for its sandbox caches: the
+// instance's own "repo" field (the data set's record), never anything in
+// the clone — a clone's git directory is written by the tests it ran.
+// Instances of one repository share a build cache; two repositories never
+// do.
+func RepoKey(in *Instance) string {
+	if in == nil || in.Repo == "" {
+		return "replay/unknown"
+	}
+	return "replay/" + strings.ToLower(in.Repo)
 }

@@ -89,7 +89,7 @@ func (r *TestRunner) Run(ctx context.Context, dir string, in *Instance) *TestRun
 		ctx, cancel = context.WithTimeout(ctx, r.Timeout)
 		defer cancel()
 	}
-	cmd, err := r.command(ctx, dir, line, false)
+	cmd, err := r.command(ctx, dir, in, line, false)
 	if err != nil {
 		tr.Err = err
 		return tr
@@ -123,13 +123,14 @@ func (r *TestRunner) trim() {
 }
 
 // command is line under sh in dir: in the sandbox (with no network; a
-// setup command reaches SetupHosts through the egress proxy) or with a
-// process-group kill.
-func (r *TestRunner) command(ctx context.Context, dir, line string, setup bool) (*sandbox.Cmd, error) {
+// setup command reaches SetupHosts through the egress proxy; the caches of
+// the instance's repository, RepoKey) or with a process-group kill.
+func (r *TestRunner) command(ctx context.Context, dir string, in *Instance, line string, setup bool) (*sandbox.Cmd, error) {
 	env := append(procenv.Scrubbed(), r.Env...)
 	argv := []string{"/bin/sh", "-c", line}
 	if r.Sandbox {
 		p := r.Policy
+		p.Repo = RepoKey(in)
 		p.StableDir = true // every clone of a repository finds its compiled packages
 		if setup && len(r.SetupHosts) > 0 {
 			p.Egress = &sandbox.Egress{Hosts: r.SetupHosts, Run: "replay setup"}
@@ -152,7 +153,8 @@ func (r *TestRunner) command(ctx context.Context, dir, line string, setup bool) 
 
 // RunSetup runs an instance's setup command (if any) the same way; it
 // installs what the tests need from SetupHosts alone.
-func (r *TestRunner) RunSetup(ctx context.Context, dir, line string) error {
+func (r *TestRunner) RunSetup(ctx context.Context, dir string, in *Instance) error {
+	line := in.Setup
 	if strings.TrimSpace(line) == "" {
 		return nil
 	}
@@ -161,7 +163,7 @@ func (r *TestRunner) RunSetup(ctx context.Context, dir, line string) error {
 		ctx, cancel = context.WithTimeout(ctx, r.Timeout)
 		defer cancel()
 	}
-	cmd, err := r.command(ctx, dir, line, true)
+	cmd, err := r.command(ctx, dir, in, line, true)
 	if err != nil {
 		return err
 	}

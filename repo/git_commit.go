@@ -47,9 +47,10 @@ type CommitOptions struct {
 }
 
 // Commit stages every change in the worktree (new, modified and deleted
-// files, .gitignore honoured) and commits it on the run's branch. It returns
-// the new commit's hash, or an error wrapping ErrEmptyChange when there is
-// nothing to commit (no commit is made).
+// files, .gitignore honoured) and commits it on the run's branch. The work
+// tree is vetted first (vetTree: content only; ErrUnsafeEntry for a link
+// leaving it). It returns the new commit's hash, or an error wrapping
+// ErrEmptyChange when there is nothing to commit (no commit is made).
 func (wt *Worktree) Commit(ctx context.Context, opts CommitOptions) (string, error) {
 	if opts.Author.Name == "" || opts.Author.Email == "" {
 		return "", errors.New("commit: author name and email are required")
@@ -61,6 +62,9 @@ func (wt *Worktree) Commit(ctx context.Context, opts CommitOptions) (string, err
 		opts.When = time.Now()
 	}
 	msg := commitMessage(opts)
+	if err := wt.vetTree(); err != nil {
+		return "", fmt.Errorf("commit on %s: %w", wt.Branch, err)
+	}
 	if wt.Backend == BackendCLI {
 		return wt.commitCLI(ctx, msg, opts)
 	}
@@ -102,10 +106,11 @@ func (wt *Worktree) Commit(ctx context.Context, opts CommitOptions) (string, err
 
 // commitCLI is Commit with the git CLI.
 func (wt *Worktree) commitCLI(ctx context.Context, msg string, opts CommitOptions) (string, error) {
-	if _, err := runGit(ctx, wt.Dir, "", "add", "-A"); err != nil {
+	git := wt.cli("")
+	if _, err := git.run(ctx, "add", "-A"); err != nil {
 		return "", fmt.Errorf("commit: stage changes: %w", err)
 	}
-	res, err := runGit(ctx, wt.Dir, "", "diff", "--cached", "--quiet")
+	res, err := git.run(ctx, "diff", "--cached", "--quiet")
 	if err == nil {
 		return "", fmt.Errorf("commit on %s: %w", wt.Branch, ErrEmptyChange)
 	}
@@ -113,7 +118,7 @@ func (wt *Worktree) commitCLI(ctx context.Context, msg string, opts CommitOption
 		return "", fmt.Errorf("commit: %w", err)
 	}
 	if opts.Blocked != nil {
-		res, err := runGit(ctx, wt.Dir, "", "diff", "--cached", "--name-only", "--no-renames", "-z")
+		res, err := git.run(ctx, "diff", "--cached", "--name-only", "--no-renames", "-z")
 		if err != nil {
 			return "", fmt.Errorf("commit: list staged changes: %w", err)
 		}
@@ -122,7 +127,7 @@ func (wt *Worktree) commitCLI(ctx context.Context, msg string, opts CommitOption
 		}
 	}
 	date := opts.When.Format(time.RFC3339)
-	_, err = runGit(ctx, wt.Dir, "",
+	_, err = git.run(ctx,
 		"-c", "user.name="+opts.Author.Name, "-c", "user.email="+opts.Author.Email,
 		"commit", "--quiet", "--no-verify", "--author", opts.Author.String(), "--date", date, "-m", msg)
 	if err != nil {

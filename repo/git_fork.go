@@ -52,7 +52,7 @@ func (wt *Worktree) UseFork(ctx context.Context, url, token string, reuse bool) 
 		return fmt.Errorf("use fork: %w", err)
 	}
 	if wt.Backend == BackendCLI {
-		_, err = runGit(ctx, wt.Dir, "", "reset", "--hard", "--quiet", tip)
+		_, err = wt.cli("").run(ctx, "reset", "--hard", "--quiet", tip)
 	} else {
 		var w *git.Worktree
 		if w, err = wt.repo.Worktree(); err == nil {
@@ -69,10 +69,10 @@ func (wt *Worktree) UseFork(ctx context.Context, url, token string, reuse bool) 
 func (wt *Worktree) fetchBranch(ctx context.Context, token string) error {
 	spec := fmt.Sprintf("+refs/heads/%s:refs/remotes/origin/%s", wt.Branch, wt.Branch)
 	if wt.Backend == BackendCLI {
-		res, err := runGit(ctx, wt.Dir, token, "fetch", "--quiet", "--no-tags", "origin", spec)
+		res, err := wt.cli(token).run(ctx, "fetch", "--quiet", "--no-tags", wt.url, spec)
 		return cliAuthErr(res.stderr, err)
 	}
-	err := wt.repo.FetchContext(ctx, &git.FetchOptions{RemoteName: "origin", RefSpecs: []config.RefSpec{config.RefSpec(spec)},
+	err := wt.repo.FetchContext(ctx, &git.FetchOptions{RemoteName: "origin", RemoteURL: wt.url, RefSpecs: []config.RefSpec{config.RefSpec(spec)},
 		Auth: basicAuth(token), Tags: git.NoTags, Force: true})
 	if err == git.NoErrAlreadyUpToDate {
 		return nil

@@ -10,6 +10,7 @@ import (
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage/memory"
 
 	"github.com/issuesmith/issuesmith/internal/redact"
 )
@@ -84,12 +85,11 @@ func (wt *Worktree) Push(ctx context.Context, token string, opts PushOptions) er
 	return nil
 }
 
-// remoteTip asks origin where the branch is now ("" if it does not exist).
+// remoteTip asks the remote where the branch is now ("" if it does not
+// exist). The remote is wt.url, the bot's own record, never a URL read from
+// a configuration file.
 func (wt *Worktree) remoteTip(ctx context.Context, token string) (string, error) {
-	rem, err := wt.repo.Remote("origin")
-	if err != nil {
-		return "", err
-	}
+	rem := git.NewRemote(memory.NewStorage(), &config.RemoteConfig{Name: "origin", URLs: []string{wt.url}})
 	refs, err := rem.ListContext(ctx, &git.ListOptions{Auth: basicAuth(token)})
 	if err != nil {
 		return "", mapTransportErr(err)
@@ -123,11 +123,12 @@ func (wt *Worktree) descends(head, ancestor string) (bool, error) {
 	return ac.IsAncestor(hc)
 }
 
-// pushGoGit pushes with go-git; a Force push carries a lease on RemoteTip.
+// pushGoGit pushes with go-git to wt.url (named explicitly: the stored
+// remote is never read); a Force push carries a lease on RemoteTip.
 func (wt *Worktree) pushGoGit(ctx context.Context, token string, force bool) error {
 	ref := plumbing.NewBranchReferenceName(wt.Branch)
 	spec := config.RefSpec(ref.String() + ":" + ref.String())
-	po := &git.PushOptions{RemoteName: "origin", RefSpecs: []config.RefSpec{spec}, Auth: basicAuth(token)}
+	po := &git.PushOptions{RemoteName: "origin", RemoteURL: wt.url, RefSpecs: []config.RefSpec{spec}, Auth: basicAuth(token)}
 	if force && wt.RemoteTip != "" {
 		po.RefSpecs = []config.RefSpec{"+" + spec}
 		po.ForceWithLease = &git.ForceWithLease{RefName: ref, Hash: plumbing.NewHash(wt.RemoteTip)}
@@ -146,14 +147,15 @@ func (wt *Worktree) pushGoGit(ctx context.Context, token string, force bool) err
 	return err
 }
 
-// pushCLI pushes with the git CLI and classifies its refusal messages.
+// pushCLI pushes with the git CLI to wt.url (named on the command line:
+// the stored remote is never read) and classifies its refusal messages.
 func (wt *Worktree) pushCLI(ctx context.Context, token string, force bool) error {
 	ref := "refs/heads/" + wt.Branch
-	args := []string{"push", "--porcelain", "origin", ref + ":" + ref}
+	args := []string{"push", "--porcelain", "--no-verify", wt.url, ref + ":" + ref}
 	if force && wt.RemoteTip != "" {
-		args = []string{"push", "--porcelain", "--force-with-lease=" + ref + ":" + wt.RemoteTip, "origin", "+" + ref + ":" + ref}
+		args = []string{"push", "--porcelain", "--no-verify", "--force-with-lease=" + ref + ":" + wt.RemoteTip, wt.url, "+" + ref + ":" + ref}
 	}
-	res, err := runGit(ctx, wt.Dir, token, args...)
+	res, err := wt.cli(token).run(ctx, args...)
 	if err == nil {
 		return nil
 	}

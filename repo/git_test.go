@@ -118,7 +118,7 @@ func TestWorkflow(t *testing.T) {
 // git) and the log output for the token.
 func assertNoToken(t *testing.T, c *repo.Cache, wt *repo.Worktree, logs *bytes.Buffer) {
 	t.Helper()
-	root := filepath.Dir(filepath.Dir(wt.Dir))
+	root := cacheRoot(wt)
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		require.NoError(t, err)
 		if d.Type().IsRegular() {
@@ -129,7 +129,7 @@ func assertNoToken(t *testing.T, c *repo.Cache, wt *repo.Worktree, logs *bytes.B
 		return nil
 	})
 	require.NoError(t, err)
-	cfg, err := os.ReadFile(filepath.Join(wt.Dir, ".git", "config"))
+	cfg, err := os.ReadFile(filepath.Join(wt.GitDir(), "config"))
 	require.NoError(t, err)
 	require.Contains(t, string(cfg), "url = http://127.0.0.1")
 	require.NotContains(t, string(cfg), "@127.0.0.1", "no credentials in the remote URL")
@@ -314,7 +314,7 @@ func TestManyPacksAreCompacted(t *testing.T) {
 		_, err := c.Sync(t.Context(), url, "")
 		require.NoError(t, err)
 	}
-	packs, err := filepath.Glob(filepath.Join(filepath.Dir(filepath.Dir(wt.Dir)), "mirrors", "*", "objects", "pack", "*.pack"))
+	packs, err := filepath.Glob(filepath.Join(cacheRoot(wt), "mirrors", "*", "objects", "pack", "*.pack"))
 	require.NoError(t, err)
 	require.LessOrEqual(t, len(packs), 2, "go-git's one pack per fetch were repacked")
 	// The run made before the repack still has every object it needs.
@@ -349,13 +349,17 @@ func TestPrepareRefusals(t *testing.T) {
 
 	// A process restarted after a crash finds the old worktree and replaces it.
 	write(t, wt.Dir, "leftover.txt", "from the dead process\n")
-	c2, err := repo.NewCache(filepath.Dir(filepath.Dir(wt.Dir)), repo.CacheOptions{})
+	c2, err := repo.NewCache(cacheRoot(wt), repo.CacheOptions{})
 	require.NoError(t, err)
 	wt2, err := c2.Prepare(ctx, repo.PrepareOptions{URL: url, Token: token, Branch: "b", RunID: "r3"})
 	require.NoError(t, err)
 	require.False(t, wt2.Sync.Cloned, "the restarted process fetches into the existing clone")
 	require.NoFileExists(t, filepath.Join(wt2.Dir, "leftover.txt"))
 }
+
+// cacheRoot is the folder of the cache a worktree came from
+// (<root>/runs/<id>/tree).
+func cacheRoot(wt *repo.Worktree) string { return filepath.Dir(filepath.Dir(filepath.Dir(wt.Dir))) }
 
 // write writes a file under dir.
 func write(t *testing.T, dir, rel, content string) {

@@ -41,8 +41,15 @@ type PrepareOptions struct {
 // index, refs and files are its own, so runs never share a checkout and a
 // later fetch or gc in the cache cannot break it. It is not safe for
 // concurrent use.
+//
+// The git directory lives beside the work tree, not in it (runs/<id>/git
+// and runs/<id>/tree): sandboxed commands get the work tree alone, so no
+// file they write is ever read by the bot's git as configuration, a hook
+// or an object, and the mirror's hard-linked objects are out of their
+// reach. Every git operation names both places explicitly; a .git a
+// command leaves in the tree is data to drop, never a repository.
 type Worktree struct {
-	// Dir is the checkout's absolute path.
+	// Dir is the work tree's absolute path (the files only; no .git).
 	Dir string
 	// Branch is the local and remote branch name (without refs/heads/).
 	Branch string
@@ -56,10 +63,14 @@ type Worktree struct {
 	// Sync reports the fetch that prepared the worktree.
 	Sync SyncStats
 
-	url   string
-	repo  *git.Repository
-	cache *Cache
-	runID string
+	// url is where the branch is fetched from and pushed to: the bot's own
+	// record of the repository (or its fork), never a remote read back
+	// from a configuration file.
+	url    string
+	gitDir string
+	repo   *git.Repository
+	cache  *Cache
+	runID  string
 }
 
 // validRunID matches acceptable RunIDs.
@@ -90,16 +101,20 @@ func (c *Cache) Prepare(ctx context.Context, opts PrepareOptions) (*Worktree, er
 	if err == nil {
 		start, tip, err = resolveStart(m.dir, opts)
 	}
+	gitDir, tree := filepath.Join(dir, "git"), filepath.Join(dir, "tree")
 	if err == nil {
-		err = linkObjects(filepath.Join(m.dir, "objects"), filepath.Join(dir, ".git", "objects"))
+		err = linkObjects(filepath.Join(m.dir, "objects"), filepath.Join(gitDir, "objects"))
+	}
+	if err == nil {
+		err = os.Mkdir(tree, 0o755)
 	}
 	unlock()
 	if err != nil {
 		c.releaseRun(opts.RunID, dir)
 		return nil, fmt.Errorf("prepare worktree: %w", err)
 	}
-	wt := &Worktree{Dir: dir, Branch: opts.Branch, Start: start, RemoteTip: tip, Backend: st.Backend, Sync: st,
-		url: m.url, cache: c, runID: opts.RunID}
+	wt := &Worktree{Dir: tree, Branch: opts.Branch, Start: start, RemoteTip: tip, Backend: st.Backend, Sync: st,
+		url: m.url, gitDir: gitDir, cache: c, runID: opts.RunID}
 	if err := wt.create(ctx); err != nil {
 		c.releaseRun(opts.RunID, dir)
 		return nil, fmt.Errorf("prepare worktree: %w", err)
@@ -139,11 +154,23 @@ func resolveStart(mirrorDir string, opts PrepareOptions) (start, tip string, err
 
 // create lays out the run's repository around the linked objects: the
 // branch at Start, origin pointing at the clean URL, then the files checked
-// out.
+// out. The repository is initialised without a work tree (go-git would
+// write a .git file into it) and opened with the work tree beside it.
 func (wt *Worktree) create(ctx context.Context) error {
-	st := filesystem.NewStorage(osfs.New(filepath.Join(wt.Dir, ".git")), cache.NewObjectLRUDefault())
-	r, err := git.Init(st, osfs.New(wt.Dir))
+	st := filesystem.NewStorage(osfs.New(wt.gitDir), cache.NewObjectLRUDefault())
+	r, err := git.Init(st, nil)
 	if err != nil {
+		return err
+	}
+	cfg, err := r.Config()
+	if err != nil {
+		return err
+	}
+	cfg.Core.IsBare = false
+	if err := r.SetConfig(cfg); err != nil {
+		return err
+	}
+	if r, err = git.Open(st, osfs.New(wt.Dir)); err != nil {
 		return err
 	}
 	wt.repo = r
@@ -164,7 +191,7 @@ func (wt *Worktree) create(ctx context.Context) error {
 		}
 	}
 	if wt.Backend == BackendCLI {
-		_, err := runGit(ctx, wt.Dir, "", "reset", "--hard", "--quiet", wt.Start)
+		_, err := wt.cli("").run(ctx, "reset", "--hard", "--quiet", wt.Start)
 		return err
 	}
 	w, err := r.Worktree()
@@ -174,8 +201,26 @@ func (wt *Worktree) create(ctx context.Context) error {
 	return w.Reset(&git.ResetOptions{Commit: plumbing.NewHash(wt.Start), Mode: git.HardReset})
 }
 
+// GitDir is the worktree's git directory, beside Dir (never visible to a
+// sandboxed command).
+func (wt *Worktree) GitDir() string { return wt.gitDir }
+
+// cli is a git command on this worktree: its git directory and work tree
+// named explicitly, token (may be empty) for the remote.
+func (wt *Worktree) cli(token string) gitCmd {
+	return gitCmd{dir: wt.Dir, gitDir: wt.gitDir, workTree: wt.Dir, token: token}
+}
+
 // Workspace opens the worktree as a confined Workspace.
-func (wt *Worktree) Workspace() (*Workspace, error) { return OpenWorkspace(wt.Dir) }
+// Its git commands name the worktree's git directory explicitly.
+func (wt *Worktree) Workspace() (*Workspace, error) {
+	ws, err := OpenWorkspace(wt.Dir)
+	if err != nil {
+		return nil, err
+	}
+	ws.gitDir = wt.gitDir
+	return ws, nil
+}
 
 // Head returns the commit the branch points at now.
 func (wt *Worktree) Head() (string, error) {
@@ -189,7 +234,7 @@ func (wt *Worktree) Head() (string, error) {
 // Remove deletes the worktree directory and frees its RunID. The cached
 // clone stays.
 func (wt *Worktree) Remove() error {
-	if err := wt.cache.releaseRun(wt.runID, wt.Dir); err != nil {
+	if err := wt.cache.releaseRun(wt.runID, filepath.Dir(wt.Dir)); err != nil {
 		return fmt.Errorf("remove worktree: %w", err)
 	}
 	return nil

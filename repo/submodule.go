@@ -92,7 +92,7 @@ func (w *Workspace) findSubmodules() []string {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), submoduleListTimeout)
 	defer cancel()
-	if res, err := runGit(ctx, w.dir, "", "ls-files", "--stage", "-z"); err == nil {
+	if res, err := w.git().run(ctx, "ls-files", "--stage", "-z"); err == nil {
 		for _, rec := range strings.Split(res.stdout, "\x00") {
 			// "160000 <object> <stage>\t<path>"
 			if meta, p, ok := strings.Cut(rec, "\t"); ok && strings.HasPrefix(meta, "160000 ") {

@@ -20,6 +20,11 @@ import (
 type Workspace struct {
 	dir  string
 	root *os.Root
+	// gitDir is the checkout's git directory when it lives apart from the
+	// tree (a Worktree's); "" lets git find it from dir (a local checkout).
+	gitDir string
+	// key names the repository by the bot's own record (SetRepository).
+	key string
 
 	subOnce sync.Once // Submodules
 	subs    []string
@@ -43,6 +48,31 @@ func OpenWorkspace(dir string) (*Workspace, error) {
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 	}
 	return &Workspace{dir: abs, root: root}, nil
+}
+
+// SetRepository records which repository this checkout is, by the bot's
+// own record of it (installation, owner and name; an instance's
+// repository in bot replay) — never by anything in the tree. Callers key
+// per-repository caches by it (Repository).
+func (w *Workspace) SetRepository(key string) { w.key = key }
+
+// Repository is the key SetRepository recorded; for a checkout opened
+// without one it is "local:" and the absolute directory (a user's own
+// checkout under bot solve: the path is the user's choice, not the
+// tree's).
+func (w *Workspace) Repository() string {
+	if w.key != "" {
+		return w.key
+	}
+	return "local:" + w.dir
+}
+
+// git is a git command on this checkout.
+func (w *Workspace) git() gitCmd {
+	if w.gitDir == "" {
+		return gitCmd{dir: w.dir}
+	}
+	return gitCmd{dir: w.dir, gitDir: w.gitDir, workTree: w.dir}
 }
 
 // Dir returns the absolute path of the workspace root.

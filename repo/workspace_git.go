@@ -11,10 +11,10 @@ import (
 // ignored) in the workspace's checkout; inGit is false, with no error, when
 // the directory is not inside a git work tree (nothing to compare with).
 func (w *Workspace) Uncommitted(ctx context.Context) (paths []string, inGit bool, err error) {
-	if _, err := runGit(ctx, w.dir, "", "rev-parse", "--is-inside-work-tree"); err != nil {
+	if _, err := w.git().run(ctx, "rev-parse", "--is-inside-work-tree"); err != nil {
 		return nil, false, nil
 	}
-	res, err := runGit(ctx, w.dir, "", "status", "--porcelain=v1", "-z", "--untracked-files=normal")
+	res, err := w.git().run(ctx, "status", "--porcelain=v1", "-z", "--untracked-files=normal")
 	if err != nil {
 		return nil, true, fmt.Errorf("git status: %w", err)
 	}
@@ -39,10 +39,10 @@ func (w *Workspace) NewBranch(ctx context.Context, name string) (string, error) 
 		if i > 1 {
 			try = fmt.Sprintf("%s-%d", name, i)
 		}
-		if _, err := runGit(ctx, w.dir, "", "rev-parse", "--verify", "--quiet", "refs/heads/"+try); err == nil {
+		if _, err := w.git().run(ctx, "rev-parse", "--verify", "--quiet", "refs/heads/"+try); err == nil {
 			continue // taken
 		}
-		if _, err := runGit(ctx, w.dir, "", "switch", "--quiet", "--create", try); err != nil {
+		if _, err := w.git().run(ctx, "switch", "--quiet", "--create", try); err != nil {
 			return "", fmt.Errorf("git switch --create %s: %w", try, err)
 		}
 		return try, nil
@@ -52,7 +52,7 @@ func (w *Workspace) NewBranch(ctx context.Context, name string) (string, error) 
 
 // InGit reports whether the workspace is inside a git work tree.
 func (w *Workspace) InGit(ctx context.Context) bool {
-	_, err := runGit(ctx, w.dir, "", "rev-parse", "--is-inside-work-tree")
+	_, err := w.git().run(ctx, "rev-parse", "--is-inside-work-tree")
 	return err == nil
 }
 

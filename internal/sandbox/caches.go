@@ -3,7 +3,6 @@ package sandbox
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -160,36 +159,21 @@ func (c *Caches) leased(key string) bool {
 	return c.leases[key] > 0
 }
 
-// RepoKey names the repository of the working tree at dir: the origin
-// remote's URL (credentials cut) from its git common directory's config —
-// a worktree's mirror or a clone's own .git — so every worktree and every
-// fresh clone of one repository share one key. A tree without an origin
-// (only local runs have one: bot solve on a checkout, tests) gets "local":
-// such trees share one cache, as they share their user.
+// RepoKey is the cache key of a command whose caller named no repository
+// (Policy.Repo ""): the working directory's absolute path, "local:" and
+// the path — a user's own checkout under bot solve, a test's folder.
+// Nothing in the tree is read: a tree's git configuration is written by
+// the commands that ran in it, so a key taken from it (its origin URL, as
+// before) let one repository's checks choose, and poison, another's build
+// cache. Callers that run repositories' code name the repository by their
+// own record (the App: installation and full name; bot replay: the
+// instance's repository).
 func RepoKey(dir string) string {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return "local"
+		abs = filepath.Clean(dir)
 	}
-	for d := abs; ; d = filepath.Dir(d) {
-		gitPath := filepath.Join(d, ".git")
-		fi, err := os.Stat(gitPath)
-		if err == nil {
-			common := gitPath
-			if !fi.IsDir() {
-				if c, ok := worktreeCommon(gitPath); ok {
-					common = c
-				}
-			}
-			if url := originURL(filepath.Join(common, "config")); url != "" {
-				return "origin:" + url
-			}
-			return "local"
-		}
-		if d == filepath.Dir(d) {
-			return "local"
-		}
-	}
+	return "local:" + abs
 }
 
 var (
@@ -210,61 +194,4 @@ func DefaultCaches() *Caches {
 		defaultCaches, _ = NewCaches(filepath.Join(base, "issuesmith", "sandbox"), CacheOptions{DownloadEnv: HostGoEnv()})
 	})
 	return defaultCaches
-}
-
-// originURL is remote "origin"'s url in a git config file, without any
-// user or token, or "".
-func originURL(config string) string {
-	data, err := os.ReadFile(config)
-	if err != nil {
-		return ""
-	}
-	in := false
-	for _, line := range strings.Split(string(data), "\n") {
-		line = strings.TrimSpace(line)
-		if strings.HasPrefix(line, "[") {
-			in = strings.ReplaceAll(line, " ", "") == `[remote"origin"]`
-			continue
-		}
-		k, v, ok := strings.Cut(line, "=")
-		if in && ok && strings.TrimSpace(k) == "url" {
-			u := strings.TrimSpace(v)
-			if i := strings.Index(u, "://"); i >= 0 {
-				if at := strings.LastIndex(u[i+3:], "@"); at >= 0 {
-					u = u[:i+3] + u[i+3+at+1:]
-				}
-			}
-			return u
-		}
-	}
-	return ""
-}
-
-// worktreeCommon reads a worktree's .git file ("gitdir: …") and that
-// folder's commondir file: the repository's shared git directory.
-func worktreeCommon(gitFile string) (string, bool) {
-	data, err := os.ReadFile(gitFile)
-	if err != nil {
-		return "", false
-	}
-	gitdir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
-	if !ok {
-		return "", false
-	}
-	gitdir = strings.TrimSpace(gitdir)
-	if !filepath.IsAbs(gitdir) {
-		gitdir = filepath.Join(filepath.Dir(gitFile), gitdir)
-	}
-	common, err := os.ReadFile(filepath.Join(gitdir, "commondir"))
-	if errors.Is(err, os.ErrNotExist) {
-		return filepath.Clean(gitdir), true
-	}
-	if err != nil {
-		return "", false
-	}
-	c := strings.TrimSpace(string(common))
-	if !filepath.IsAbs(c) {
-		c = filepath.Join(gitdir, c)
-	}
-	return filepath.Clean(c), true
 }
