@@ -6,7 +6,17 @@
 // writable; the system's programs and libraries (/usr and a short list of
 // /etc files) read-only; everything else — the bot's home, data folder,
 // key and config files, other worktrees, the host's own caches and /proc —
-// absent. The environment is procenv's scrubbed one.
+// absent. The root, /etc and /dev are read-only (--remount-ro once all is
+// mounted); /tmp and /dev/shm are sized tmpfs mounts (Limits.Tmp, Shm).
+// The environment is procenv's scrubbed one.
+//
+// Seccomp (seccomp_linux.go): filters built with elastic/go-seccomp-bpf,
+// handed to bwrap (--add-seccomp-fd), close to Docker's default profile:
+// ptrace, mount and the mount API, keyctl, bpf, perf_event_open,
+// userfaultfd, modules, kexec, setns, unshare, clone with CLONE_NEW*
+// flags, io_uring and the rest of refused's list get EPERM; clone3, the
+// i386 and x32 tables and numbers the library does not know get ENOSYS.
+// bwrap's --disable-userns (0.8+) also keeps new user namespaces out.
 //
 // Caches (caches.go, gomod.go, evict.go): the Go module cache is written
 // only by the bot, outside the sandbox (`go mod download`, checked against

@@ -14,9 +14,9 @@ import (
 )
 
 // TestIsolationMatrix: repository A's sandboxed command leaves a marker in
-// every place a command can write (its tree, /tmp, HOME, each cache, the
-// sandbox's own root, and the module cache and the host's caches, which it
-// must be refused); repository B's command — another installation's, on
+// every place a command can write (its tree, /tmp, /dev/shm, HOME, each
+// cache; the sandbox's own root, the module cache and the host's caches,
+// which it must be refused); repository B's command — another installation's, on
 // the same bot — sees none of them, and none reaches the host's caches or
 // B's caches on disk.
 func TestIsolationMatrix(t *testing.T) {
@@ -34,14 +34,14 @@ func TestIsolationMatrix(t *testing.T) {
 		"XDG cache": "$XDG_CACHE_HOME",
 		"npm cache": "$npm_config_cache",
 		"pip cache": "$PIP_CACHE_DIR",
-		"sandbox /": "/issuesmith",
-		"/var/tmp":  "/var/tmp",
 		"/dev/shm":  "/dev/shm",
-		"/run":      "/run",
 	}
 	refused := map[string]string{ // must not be writable at all
 		"GOMODCACHE":    "$GOMODCACHE",
 		"module source": "$GOMODCACHE/" + depPath + "@v1.0.0",
+		"sandbox /":     "/issuesmith", // the root is read-only (issue 33)
+		"/var/tmp":      "/var/tmp",
+		"/run":          "/run",
 	}
 	// Host paths: a write there lands in the sandbox's own root, if
 	// anywhere; the host copy must stay clean (checked below).

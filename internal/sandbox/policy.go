@@ -56,6 +56,9 @@ type Limits struct {
 	Written int64
 	// Tmp is the size of its /tmp (a tmpfs; counted in memory by the host).
 	Tmp int64
+	// Shm is the size of its /dev/shm (a tmpfs; counted in memory by the
+	// host).
+	Shm int64
 	// Wall bounds its run time; 0 leaves it to the caller's context.
 	Wall time.Duration
 }
@@ -69,8 +72,9 @@ const (
 
 // DefaultLimits fit `go test ./...` of a real project: 4 GiB of memory,
 // 1024 processes and threads, 4096 open files, files up to 1 GiB, 8 GiB
-// written, a 1 GiB /tmp; the wall time is the caller's.
-var DefaultLimits = Limits{Memory: 4 * GiB, Procs: 1024, OpenFiles: 4096, FileSize: GiB, Written: 8 * GiB, Tmp: GiB}
+// written, a 1 GiB /tmp, a 256 MiB /dev/shm; the wall time is the caller's.
+var DefaultLimits = Limits{Memory: 4 * GiB, Procs: 1024, OpenFiles: 4096, FileSize: GiB, Written: 8 * GiB, Tmp: GiB,
+	Shm: 256 * MiB}
 
 // withDefaults fills zero fields from DefaultLimits.
 func (l Limits) withDefaults() Limits {
@@ -92,6 +96,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.Tmp <= 0 {
 		l.Tmp = d.Tmp
+	}
+	if l.Shm <= 0 {
+		l.Shm = d.Shm
 	}
 	return l
 }

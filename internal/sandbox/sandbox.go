@@ -52,7 +52,7 @@ func Check() error {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		args := append(baseArgs(Policy{}, MiB), "--", "true")
+		args := append(baseArgs(Policy{}, Limits{Tmp: MiB, Shm: MiB}), "--remount-ro", "/", "--", "true")
 		if out, err := exec.CommandContext(ctx, bin, args...).CombinedOutput(); err != nil {
 			checkErr = fmt.Errorf("%w: bwrap cannot create namespaces here (%v: %s); run the bot where unprivileged user namespaces are allowed, or as root",
 				ErrUnavailable, err, strings.TrimSpace(string(out)))
@@ -102,14 +102,28 @@ func (p Policy) Command(ctx context.Context, dir string, argv []string, env []st
 	cwd := abs
 	if p.StableDir {
 		cwd = StableWorkDir
-		args = append(args, "--bind", abs, StableWorkDir, "--setenv", "PWD", StableWorkDir)
+		args = append(args, "--setenv", "PWD", StableWorkDir) // bound in mounts, .git masked there too
 	}
-	args = append(args, "--chdir", cwd, "--")
+	sargs, filters, err := seccompArgs()
+	if err != nil {
+		c.done()
+		return nil, err
+	}
+	c.cleanup = append(c.cleanup, func() { closeAll(filters) })
+	// The root (bwrap's own tmpfs, holding only the mount points), /etc
+	// and /dev read-only once everything is mounted; the working tree,
+	// the binds, /tmp and /dev/shm are mounts of their own and stay as
+	// they are (--remount-ro is not recursive). The seccomp filters come
+	// in on fds 3, 4, ... (ExtraFiles) and are installed just before the
+	// command starts.
+	args = append(args, "--remount-ro", "/dev", "--remount-ro", "/")
+	args = append(append(args, sargs...), "--chdir", cwd, "--")
 	full := append(scopeArgs(c.limits), "bwrap")
 	full = append(append(full, args...), limitArgs(c.limits, inner)...)
 	cmd := exec.CommandContext(ctx, full[0], full[1:]...)
 	cmd.Dir = abs
 	cmd.Env = append(append(procenv.Filter(env), "HOME=/tmp", "TMPDIR=/tmp"), extraEnv...)
+	cmd.ExtraFiles = filters
 	killGroup(cmd)
 	cmd.WaitDelay = 2 * time.Second
 	c.Cmd = cmd
@@ -119,7 +133,7 @@ func (p Policy) Command(ctx context.Context, dir string, argv []string, env []st
 // mounts are bwrap's arguments for the namespaces, the system, the caches,
 // the extra paths and the working tree, and the environment they need.
 func (p Policy) mounts(ctx context.Context, c *Cmd, abs string) ([]string, []string, error) {
-	args := baseArgs(p, c.limits.Tmp)
+	args := baseArgs(p, c.limits)
 	env := goEnv(abs)
 	if root := goRoot(); root != "" {
 		args = append(args, "--ro-bind", root, root)
@@ -160,6 +174,16 @@ func (p Policy) mounts(ctx context.Context, c *Cmd, abs string) ([]string, []str
 		args = append(args, "--bind", w, w)
 	}
 	args = append(args, "--bind", abs, abs)
+	at := []string{abs}
+	if p.StableDir {
+		at = append(at, StableWorkDir)
+		args = append(args, "--bind", abs, StableWorkDir)
+	}
+	git, err := gitMetaArgs(abs, at...)
+	if err != nil {
+		return nil, nil, err
+	}
+	args = append(args, git...)
 	args = append(args, hideArgs(p.Hide)...)
 	return args, env, nil
 }
@@ -205,10 +229,18 @@ func goRoot() string {
 	return goRootDir
 }
 
-// baseArgs are the namespaces and the read-only system view.
-func baseArgs(p Policy, tmpSize int64) []string {
-	args := []string{"--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-		"--proc", "/proc", "--dev", "/dev", "--size", strconv.FormatInt(tmpSize, 10), "--tmpfs", "/tmp"}
+// baseArgs are the namespaces, the sized tmpfs mounts (/tmp, and /dev/shm
+// over the unsized one of bwrap's --dev) and the read-only system view.
+// Where bwrap can (0.8 and later), --disable-userns keeps the command from
+// making user namespaces of its own (the seccomp filter refuses them too).
+func baseArgs(p Policy, l Limits) []string {
+	args := []string{"--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"}
+	if disableUserns() {
+		args = append(args, "--unshare-user", "--disable-userns")
+	}
+	args = append(args, "--proc", "/proc", "--dev", "/dev",
+		"--size", strconv.FormatInt(l.Shm, 10), "--tmpfs", "/dev/shm",
+		"--size", strconv.FormatInt(l.Tmp, 10), "--tmpfs", "/tmp")
 	for _, path := range append(append([]string{}, systemRO...), p.ReadOnly...) {
 		fi, err := os.Lstat(path)
 		switch {
@@ -224,6 +256,20 @@ func baseArgs(p Policy, tmpSize int64) []string {
 		}
 	}
 	return args
+}
+
+var (
+	usernsOnce sync.Once
+	usernsOpt  bool
+)
+
+// disableUserns reports whether the installed bwrap knows --disable-userns.
+func disableUserns() bool {
+	usernsOnce.Do(func() {
+		out, _ := exec.Command("bwrap", "--help").CombinedOutput()
+		usernsOpt = strings.Contains(string(out), "--disable-userns")
+	})
+	return usernsOpt
 }
 
 // hideArgs masks each existing hidden path: a file with an empty read-only

@@ -1,0 +1,169 @@
+//go:build linux
+
+package sandbox_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/issuesmith/issuesmith/internal/sandbox"
+)
+
+// attackLimits are small, so each row is quick on a shared 2-core machine.
+var attackLimits = sandbox.Limits{Memory: 64 * sandbox.MiB, Procs: 256, FileSize: 64 * sandbox.MiB,
+	Written: 64 * sandbox.MiB, Tmp: 16 * sandbox.MiB, Shm: 8 * sandbox.MiB, Wall: 30 * time.Second}
+
+// attack is one hostile command run through Policy.Command, the path every
+// sandboxed command takes (the coder's checks, bot replay, the language
+// servers, bot try).
+type attack struct {
+	name   string
+	script string   // sh -c script, run in the working tree
+	env    []string // added to the environment handed to Command
+	needs  []string // programs it needs on the host, else skipped
+	limits *sandbox.Limits
+	// The command's bound: either the limit that stops it, or text its
+	// output must hold (and refused text it must not).
+	limit   string
+	want    []string
+	notWant []string
+}
+
+// TestAttacks: each row is a hostile command that the sandbox must refuse
+// or bound; the row's comment names the advisory or public report behind
+// it. Programs in C (cprogs) are built with the host's gcc into a folder
+// the sandbox sees read-only.
+func TestAttacks(t *testing.T) {
+	t.Parallel()
+	need(t)
+	bin := buildAttackPrograms(t)
+	ro := []string{bin}
+	rows := []attack{
+		// Docker's default seccomp profile refuses ptrace (before kernel
+		// 4.8 it bypassed seccomp; reading other processes' memory is how
+		// a process escapes its bounds): refused with EPERM.
+		{name: "ptrace", script: bin + "/syscalls ptrace", want: []string{"ptrace: Operation not permitted"}},
+		// CVE-2022-0492 (cgroup release_agent escape) starts with mount
+		// inside a new namespace; mount itself is refused.
+		{name: "mount", script: bin + "/syscalls mount", want: []string{"mount: Operation not permitted"}},
+		// Nested user namespaces hand their creator every capability inside:
+		// the first step of CVE-2022-0185, CVE-2023-32233 and most kernel
+		// exploits from containers; unshare -U and clone(CLONE_NEWUSER)
+		// are refused (Docker's default profile, bwrap --disable-userns).
+		{name: "unshare -U", script: "unshare -U true 2>&1; " + bin + "/syscalls clone-newuser",
+			want: []string{"unshare failed", "clone-newuser: Operation not permitted"}},
+		// keyctl: the kernel keyring is not namespaced (Docker's profile;
+		// CVE-2016-0728 was a keyring use-after-free).
+		{name: "keyctl", script: bin + "/syscalls keyctl", want: []string{"keyctl: Operation not permitted"}},
+		// bpf: eBPF verifier bugs are a kernel-exploit staple
+		// (CVE-2021-3490, CVE-2021-31440); Docker refuses bpf.
+		{name: "bpf", script: bin + "/syscalls bpf", want: []string{"bpf: Operation not permitted"}},
+		// userfaultfd and perf_event_open: exploit primitives Docker refuses
+		// (CVE-2016-5195 race windows, CVE-2023-2235).
+		{name: "userfaultfd, perf_event_open", script: bin + "/syscalls userfaultfd perf_event_open",
+			want: []string{"userfaultfd: Operation not permitted", "perf_event_open: Operation not permitted"}},
+		// The same calls through the i386 table (int 0x80 from a 64-bit
+		// process) get ENOSYS, not a way around the filter (the bypass
+		// CVE-2009-0835 described for seccomp mode 1).
+		{name: "i386 table", script: bin + "/syscalls int80", want: []string{"int80: Function not implemented"}},
+		// The sandbox's root and /etc are read-only (runc's readonly rootfs
+		// advice; CVE-2019-5736 overwrote a host binary through a writable
+		// path): a write to / or /etc is refused.
+		{name: "write / and /etc", script: `echo x > /pwned 2>&1; echo x > /etc/pwned 2>&1; echo x > /dev/pwned 2>&1; echo ok > out && cat out`,
+			want:    []string{"/pwned: Read-only file system", "/etc/pwned: Read-only file system", "/dev/pwned: Read-only file system", "ok"},
+			notWant: []string{"\n/pwned"}},
+		// /dev/shm was bwrap's unsized tmpfs (half the host's RAM, issue 33:
+		// 5.5 GiB held past a 4 GiB limit); now sized: a fill stops at it.
+		{name: "/dev/shm fill", script: `head -c 64M /dev/zero > /dev/shm/fill; ls -l /dev/shm/fill`,
+			want: []string{"No space left on device", " 8388608 "}},
+	}
+	for _, row := range rows {
+		t.Run(row.name, func(t *testing.T) {
+			t.Parallel()
+			row.run(t, ro)
+		})
+	}
+}
+
+// run runs the row and checks its refusal or bound.
+func (a attack) run(t *testing.T, ro []string) {
+	t.Helper()
+	for _, n := range a.needs {
+		if _, err := exec.LookPath(n); err != nil {
+			t.Skip(n + " not installed")
+		}
+	}
+	l := attackLimits
+	if a.limits != nil {
+		l = *a.limits
+	}
+	p := sandbox.Policy{Limits: l, Caches: noCaches(t), ReadOnly: ro}
+	out, err := runAttack(t, p, t.TempDir(), a.script, append(os.Environ(), a.env...))
+	var le *sandbox.LimitError
+	switch {
+	case a.limit != "" && !errors.As(err, &le):
+		t.Fatalf("want the %s limit, got %v\n%s", a.limit, err, clipOut(out))
+	case a.limit != "" && le.Limit != a.limit:
+		t.Fatalf("stopped by %q (%s), want %q\n%s", le.Limit, le.Detail, a.limit, clipOut(out))
+	case a.limit == "" && le != nil:
+		t.Fatalf("stopped by a limit: %v\n%s", le, clipOut(out))
+	}
+	if le != nil {
+		t.Logf("%v", le)
+	}
+	for _, w := range a.want {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, clipOut(out))
+		}
+	}
+	for _, w := range a.notWant {
+		if strings.Contains(out, w) {
+			t.Errorf("output holds %q:\n%s", w, clipOut(out))
+		}
+	}
+}
+
+// runAttack runs script under p with env and returns its output and
+// Wait's error.
+func runAttack(t *testing.T, p sandbox.Policy, dir, script string, env []string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	cmd, err := p.Command(ctx, dir, []string{"sh", "-c", script}, env)
+	must(t, err)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err = cmd.Run()
+	return out.String(), err
+}
+
+// noCaches are empty caches of the test's own.
+func noCaches(t *testing.T) *sandbox.Caches {
+	t.Helper()
+	c, err := sandbox.NewCaches(t.TempDir(), sandbox.CacheOptions{})
+	must(t, err)
+	return c
+}
+
+// buildAttackPrograms compiles cprogs with the host's gcc into a folder
+// the rows' sandboxes get read-only.
+func buildAttackPrograms(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("gcc not installed")
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "syscalls.c")
+	must(t, os.WriteFile(src, []byte(cprogs), 0o644))
+	if out, err := exec.Command("gcc", "-O1", "-o", filepath.Join(dir, "syscalls"), src).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	return dir
+}
