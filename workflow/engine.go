@@ -208,6 +208,7 @@ func New(d Deps, o Options) (*Engine, error) {
 		JobTimeout:   -1, // no River timeout: the worker applies o.JobTimeout
 		Logger:       o.Logger,
 		PeriodicJobs: periodicJobs(o),
+		Middleware:   []rivertype.Middleware{&rateWait{e: e}},
 	}
 	if d.Store.Dialect() == store.Postgres {
 		qo.RescueAfter, qo.ID = o.RescueAfter, o.ReplicaID

@@ -262,9 +262,7 @@ func (e *Engine) settle(ctx context.Context, log *slog.Logger, run *store.Run, j
 			stage, e.o.JobTimeout, job.MaxAttempts, err))
 	}
 	if wait, ok := rateLimited(err); ok {
-		log.Warn("GitHub's rate limit: the stage runs again when it resets", "wait", wait, "err", err)
-		e.observe(stage, "snoozed")
-		return river.JobSnooze(wait)
+		return e.sayLimited(ctx, log, run, stage, wait, err)
 	}
 	var perm errPermanent
 	if !errors.As(err, &perm) && job.Attempt < job.MaxAttempts {
@@ -325,6 +323,9 @@ func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run,
 		if err := e.o.Preflight(ctx); err != nil {
 			return "", permanent(err)
 		}
+	}
+	if !saidUntil(run.Step).IsZero() {
+		run.Step = "" // the rate limit's wait is over: the stage says its own
 	}
 	s, err := e.newSession(ctx, log, run, fmt.Sprintf("run%d-%s-job%d", run.ID, a.Stage, jobID))
 	if err != nil {

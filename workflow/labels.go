@@ -76,16 +76,10 @@ func (w *labelWorker) Timeout(*river.Job[LabelArgs]) time.Duration { return 5 * 
 // label added. An invalid config file still starts a run for the default
 // label, so the run can say what is wrong with the file.
 func (w *labelWorker) Work(ctx context.Context, job *river.Job[LabelArgs]) error {
-	err := w.work(withJobDone(ctx, job), job.Args)
-	if wait, ok := rateLimited(err); ok {
-		// GitHub's rate limit is a wait, not a failure: like the stage
-		// jobs, the check runs again when it resets (five failed
-		// attempts would drop the label without a word).
-		w.e.log.Warn("GitHub's rate limit: the label check runs again when it resets", "wait", wait, "err", err)
-		w.e.observe("label", "snoozed")
-		return river.JobSnooze(wait)
-	}
-	return err
+	// GitHub's rate limit is a wait, not a failure: the engine's rateWait
+	// snoozes the check until the reset (five failed attempts would drop
+	// the label without a word).
+	return w.work(withJobDone(ctx, job), job.Args)
 }
 
 func (w *labelWorker) work(ctx context.Context, a LabelArgs) error {

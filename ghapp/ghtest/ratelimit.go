@@ -24,7 +24,7 @@ const (
 // PrimaryLimit is GitHub's answer when the installation's primary limit is
 // spent, status 403 or 429: X-RateLimit-Remaining 0, the reset as Unix
 // seconds, the used and resource headers and GitHub's message, Times
-// times (-1: until the fault is replaced).
+// times (-1: any number) until the reset.
 func (s *Server) PrimaryLimit(op string, status int, reset time.Time, times int) Fault {
 	h := http.Header{}
 	h.Set("X-RateLimit-Limit", "5000")
@@ -34,12 +34,13 @@ func (s *Server) PrimaryLimit(op string, status int, reset time.Time, times int)
 	h.Set("X-RateLimit-Resource", "core")
 	body := `{"message":"` + strings.Replace(primaryMessage, "%d", strconv.FormatInt(s.opts.Installation, 10), 1) +
 		`","documentation_url":"` + primaryDocs + `"}`
-	return Fault{Op: op, Status: status, Header: h, Body: body, Times: times}
+	return Fault{Op: op, Status: status, Header: h, Body: body, Times: times, Until: reset}
 }
 
 // SecondaryLimit is GitHub's answer to a request over a secondary limit,
 // status 403 or 429, with Retry-After when retryAfter is not negative
-// (GitHub sends it only sometimes) and the primary limit not spent.
+// (GitHub sends it only sometimes; the fault then ends after it) and the
+// primary limit not spent.
 func (s *Server) SecondaryLimit(op string, status int, retryAfter time.Duration, times int) Fault {
 	h := http.Header{}
 	h.Set("X-RateLimit-Limit", "5000")
@@ -47,11 +48,13 @@ func (s *Server) SecondaryLimit(op string, status int, retryAfter time.Duration,
 	h.Set("X-RateLimit-Used", "10")
 	h.Set("X-RateLimit-Reset", strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10))
 	h.Set("X-RateLimit-Resource", "core")
+	var until time.Time
 	if retryAfter >= 0 {
 		h.Set("Retry-After", strconv.Itoa(int(retryAfter/time.Second)))
+		until = time.Now().Add(retryAfter)
 	}
 	body := `{"message":"` + secondaryMessage + `","documentation_url":"` + secondaryDocs + `"}`
-	return Fault{Op: op, Status: status, Header: h, Body: body, Times: times}
+	return Fault{Op: op, Status: status, Header: h, Body: body, Times: times, Until: until}
 }
 
 // matches reports whether f answers op.

@@ -43,6 +43,9 @@ type Fault struct {
 	Header http.Header
 	Body   string
 	Times  int
+	// Until, when set, ends the fault at that time (as a rate limit's
+	// reset does) whatever Times says.
+	Until time.Time
 }
 
 // Request is one request the fake received.
@@ -310,6 +313,9 @@ func (s *Server) takeFault(op string) *Fault {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i, f := range s.faults {
+		if !f.Until.IsZero() && !time.Now().Before(f.Until) {
+			continue
+		}
 		if !f.matches(op) {
 			continue
 		}
