@@ -21,21 +21,28 @@ type Limits struct {
 	// max_cost_usd (one stage of one run).
 	StageTokens  int64   `env:"LIMIT_STAGE_TOKENS" envDefault:"2000000"`
 	StageCostUSD float64 `env:"LIMIT_STAGE_COST_USD" envDefault:"5"`
-	// Run: every stage, revise round and CI round of one run.
+	// RunTokens and RunCostUSD limit one run: every stage, revise round
+	// and CI round of it.
 	RunTokens  int64   `env:"LIMIT_RUN_TOKENS" envDefault:"5000000"`
 	RunCostUSD float64 `env:"LIMIT_RUN_COST_USD" envDefault:"20"`
-	// A repository per UTC day and per calendar month (UTC).
-	RepoDayTokens    int64   `env:"LIMIT_REPO_DAY_TOKENS" envDefault:"50000000"`
-	RepoDayCostUSD   float64 `env:"LIMIT_REPO_DAY_COST_USD" envDefault:"100"`
+	// RepoDayTokens and RepoDayCostUSD limit one repository per UTC day.
+	RepoDayTokens  int64   `env:"LIMIT_REPO_DAY_TOKENS" envDefault:"50000000"`
+	RepoDayCostUSD float64 `env:"LIMIT_REPO_DAY_COST_USD" envDefault:"100"`
+	// RepoMonthTokens and RepoMonthCostUSD limit one repository per
+	// calendar month (UTC).
 	RepoMonthTokens  int64   `env:"LIMIT_REPO_MONTH_TOKENS" envDefault:"1000000000"`
 	RepoMonthCostUSD float64 `env:"LIMIT_REPO_MONTH_COST_USD" envDefault:"1000"`
-	// An installation (every repository of it) per UTC day and month.
-	InstallationDayTokens    int64   `env:"LIMIT_INSTALLATION_DAY_TOKENS" envDefault:"100000000"`
-	InstallationDayCostUSD   float64 `env:"LIMIT_INSTALLATION_DAY_COST_USD" envDefault:"200"`
+	// InstallationDayTokens and InstallationDayCostUSD limit every
+	// repository of one installation together per UTC day.
+	InstallationDayTokens  int64   `env:"LIMIT_INSTALLATION_DAY_TOKENS" envDefault:"100000000"`
+	InstallationDayCostUSD float64 `env:"LIMIT_INSTALLATION_DAY_COST_USD" envDefault:"200"`
+	// InstallationMonthTokens and InstallationMonthCostUSD limit every
+	// repository of one installation together per calendar month (UTC).
 	InstallationMonthTokens  int64   `env:"LIMIT_INSTALLATION_MONTH_TOKENS" envDefault:"2000000000"`
 	InstallationMonthCostUSD float64 `env:"LIMIT_INSTALLATION_MONTH_COST_USD" envDefault:"2000"`
-	// LoopMaxPerHour is the most runs, the most revise rounds and the
-	// most CI rounds one issue gets in an hour (each counted apart).
+	// LoopMaxPerHour is the loop guard: the most runs, the most revise
+	// rounds and the most CI rounds one issue gets in an hour (each counted
+	// apart).
 	LoopMaxPerHour int `env:"LOOP_MAX_PER_HOUR" envDefault:"6"`
 	// Bots are GitHub logins of other bots: their events never start
 	// work (accounts of type Bot and the App itself never do either).

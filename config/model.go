@@ -26,7 +26,8 @@ type Model struct {
 	APIKeyFile string `env:"API_KEY_FILE"`
 	// Name is the default model for every role.
 	Name string `env:"NAME"`
-	// Roles overrides the model per role, "explorer:NAME,coder:NAME".
+	// Roles overrides the model per role, "explorer:NAME,coder:NAME"
+	// (the apply role defaults to the coder's model).
 	Roles map[string]string `env:"ROLES"`
 	// Timeout bounds one model call.
 	Timeout time.Duration `env:"TIMEOUT" envDefault:"5m"`
@@ -68,8 +69,11 @@ type Model struct {
 	// that reject it (usage is then counted locally).
 	NoStreamUsage bool `env:"NO_STREAM_USAGE"`
 	// CacheMarks lists the roles whose requests mark their stable prefix
-	// with cache_control breakpoints ("all", or "explorer,coder"), for
-	// endpoints that cache only what is marked.
+	// (the system prompt and the two newest messages) with Anthropic-style
+	// cache_control breakpoints ("all", or "explorer,coder"), for
+	// endpoints that cache only what is marked: Anthropic models through
+	// OpenRouter, LiteLLM or Anthropic's OpenAI layer. OpenAI, DeepSeek,
+	// vLLM and others cache prefixes by themselves and need none.
 	CacheMarks []string `env:"CACHE_MARKS"`
 }
 

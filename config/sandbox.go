@@ -48,8 +48,7 @@ func ParseSize(s string) (int64, error) {
 // and language servers run in (variables ISSUESMITH_SANDBOX_*, ...).
 type Sandbox struct {
 	// CacheDir holds the Go module cache (downloaded by the bot, read-only
-	// in sandboxes) and one build cache per repository (default
-	// <data dir>/sandbox-cache).
+	// in sandboxes) and one build cache per repository.
 	CacheDir string `env:"CACHE_DIR"`
 	// ModuleCacheBudget and BuildCacheBudget bound the module cache and
 	// the repositories' build caches together; least recently used entries
@@ -57,7 +56,7 @@ type Sandbox struct {
 	ModuleCacheBudget Bytes `env:"MODULE_CACHE_BUDGET" envDefault:"20GiB"`
 	BuildCacheBudget  Bytes `env:"BUILD_CACHE_BUDGET" envDefault:"20GiB"`
 	// MinFreeSpace is the free space a run needs on the data directory's
-	// disk to start; /readyz warns below twice it.
+	// disk to start; /readyz warns below twice it; 0 is no check.
 	MinFreeSpace Bytes `env:"MIN_FREE_SPACE" envDefault:"5GiB"`
 	// EgressHosts is the ceiling of the hosts a repository's checks may
 	// reach through the bot's proxy (comma-separated host, host:port,

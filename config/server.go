@@ -26,7 +26,9 @@ const EnvPrefix = "ISSUESMITH_"
 const FileVar = EnvPrefix + "CONFIG_FILE"
 
 // Server is the bot's process configuration. Field tags give the variable
-// names (after EnvPrefix) and defaults; see the README's "Configure" section.
+// names (after EnvPrefix) and defaults; the field comments are the
+// operator's reference too: docs/configure-reference.md is generated from
+// them (`go generate ./config`).
 type Server struct {
 	// AppID is the GitHub App's numeric id.
 	AppID int64 `env:"APP_ID"`
@@ -42,17 +44,16 @@ type Server struct {
 	// BotLogin is the App's bot login ("slug[bot]"); asked from GitHub when
 	// empty.
 	BotLogin string `env:"BOT_LOGIN"`
-	// StateDir is where DatabaseURL and DataDir default to (see stateDir):
-	// ISSUESMITH_STATE_DIR, systemd's $STATE_DIRECTORY, or
-	// ~/.local/state/issuesmith.
+	// StateDir is the state directory DatabaseURL and DataDir default
+	// into, so they never depend on the directory bot starts in.
 	StateDir string `env:"STATE_DIR"`
-	// DatabaseURL is a SQLite file path (default <state dir>/issuesmith.db,
-	// created on first run) or a postgres:// URL.
+	// DatabaseURL is a SQLite file path (created on first start) or a
+	// postgres:// URL, to share one database between replicas.
 	DatabaseURL string `env:"DATABASE_URL"`
-	// DataDir holds repository clones and per-run worktrees (default
-	// <state dir>/data).
+	// DataDir holds repository clones and per-run worktrees.
 	DataDir string `env:"DATA_DIR"`
-	// ListenAddr is where /webhook, /healthz, /readyz and /metrics listen.
+	// ListenAddr is where /webhook, /sessions, /healthz, /readyz and
+	// /metrics listen.
 	ListenAddr string `env:"LISTEN_ADDR" envDefault:":8080"`
 	// ReplicaID names this process among the replicas sharing a PostgreSQL
 	// database, the same across its restarts, so jobs it left running at a
@@ -61,8 +62,11 @@ type Server struct {
 	ReplicaID string `env:"REPLICA_ID"`
 	// WebhookMaxBody caps a webhook body in bytes (GitHub's own cap is 25 MB).
 	WebhookMaxBody int64 `env:"WEBHOOK_MAX_BODY" envDefault:"26214400"`
-	// WebhookMaxInFlight bounds the bytes of webhook bodies held at once;
-	// requests past it get 503 with Retry-After. At least WebhookMaxBody.
+	// WebhookMaxInFlight bounds the bytes of webhook bodies held at once
+	// (reserved from each request's Content-Length before reading);
+	// requests past it get 503 with Retry-After: 5, counted as
+	// issuesmith_webhook_deliveries_total{event="unverified",result="shed"}.
+	// At least WebhookMaxBody. Bodies must arrive within 30 s.
 	WebhookMaxInFlight int64 `env:"WEBHOOK_MAX_IN_FLIGHT" envDefault:"104857600"`
 	// Workers is how many jobs run at once.
 	Workers int `env:"WORKERS" envDefault:"2"`
@@ -79,11 +83,13 @@ type Server struct {
 	AllowCheckCommands bool `env:"ALLOW_CHECK_COMMANDS"`
 	// SummaryRefresh is the cron schedule ("0 3 * * *", "@daily",
 	// "@every 6h", in UTC) on which the file summaries of every repository
-	// the bot has been used on are refreshed, besides the refresh after
-	// each push; "off" switches the periodic refresh off.
+	// the bot has worked on (a run, or a push it refreshed; forgotten when
+	// the App is uninstalled or loses the repository) are refreshed,
+	// besides the refresh after each push; "off" switches the periodic
+	// refresh off.
 	SummaryRefresh string `env:"SUMMARY_REFRESH" envDefault:"0 3 * * *"`
 	// HoldDir is where a delivery the database could not record waits, on
-	// disk, until the database answers again (default <data dir>/held):
+	// disk, until the database answers again:
 	// such a delivery is answered 202 and recorded seconds after the
 	// outage, instead of 503 and GitHub's redelivery. "off" answers 503.
 	// Each replica needs its own directory on storage that outlives the
@@ -95,7 +101,8 @@ type Server struct {
 	// Redeliver is the cron schedule of the pass that asks GitHub to
 	// redeliver the webhook deliveries the bot missed, or "off".
 	Redeliver string `env:"REDELIVER" envDefault:"@every 5m"`
-	// RedeliverSince is how far back each pass reads the delivery log.
+	// RedeliverSince is how far back each pass reads the delivery log (at
+	// most 72h: GitHub keeps three days of deliveries).
 	RedeliverSince time.Duration `env:"REDELIVER_SINCE" envDefault:"6h"`
 	// Push is where the bot pushes its branches: PushOrigin (the
 	// repository itself) or PushFork (a fork owned by ForkOwner, so the

@@ -14,21 +14,28 @@ type Sessions struct {
 	// PublicURL is the bot's address as people reach it
 	// ("https://bot.example.com"); the page's sign-in callback is
 	// PublicURL + "/sessions/callback" (add it to the App's callback URLs).
+	// The page is off without it.
 	PublicURL string `env:"PUBLIC_URL"`
 	// OAuthClientID and OAuthClientSecret are the App's OAuth client
-	// credentials (`bot setup` writes them; for an App registered by hand,
-	// copy them from its settings page).
+	// credentials, for signing in to the sessions page (`bot setup` writes
+	// them; for an App registered by hand, copy the id from its settings
+	// page and generate a secret there). Set both or neither.
 	OAuthClientID     string `env:"OAUTH_CLIENT_ID"`
 	OAuthClientSecret string `env:"OAUTH_CLIENT_SECRET"`
-	// Operators are GitHub logins who see every session.
+	// Operators are GitHub logins who see every session (others see the
+	// sessions of repositories GitHub says they can read).
 	Operators []string `env:"SESSIONS_OPERATORS"`
-	// MaxBytes bounds what one run's session stores.
+	// MaxBytes bounds what one run's session stores: past it the oldest
+	// tool results are shortened first, then events are kept without their
+	// texts, and the cut is marked.
 	MaxBytes int64 `env:"SESSIONS_MAX_BYTES" envDefault:"2097152"`
-	// Retention is how long sessions are kept.
+	// Retention is how long sessions are kept (90 days by default); older
+	// ones are deleted at start-up and every 6 hours.
 	Retention time.Duration `env:"SESSIONS_RETENTION" envDefault:"2160h"`
 	// TraceContent adds the recorded (redacted) prompts, replies, tool
 	// arguments and results to the OpenTelemetry traces exported when
-	// OTEL_EXPORTER_OTLP_ENDPOINT is set (package session/otelexport).
+	// OTEL_EXPORTER_OTLP_ENDPOINT is set; without it, traces carry only
+	// names, counts, durations and results.
 	TraceContent bool `env:"OTEL_CONTENT"`
 }
 

@@ -28,7 +28,7 @@ func newServeCmd() *cobra.Command {
 			"ISSUESMITH_WEBHOOK_SECRET and ISSUESMITH_MODEL_NAME; `bot setup` writes all but the model's into\n" +
 			"issuesmith.env. The database (ISSUESMITH_DATABASE_URL) and the data directory (ISSUESMITH_DATA_DIR)\n" +
 			"default into the state directory: ISSUESMITH_STATE_DIR, systemd's $STATE_DIRECTORY, else\n" +
-			"~/.local/state/issuesmith. The README's \"Configure\" section lists every variable with its default.",
+			"~/.local/state/issuesmith. docs/configure-reference.md lists every variable with its default.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := config.ParseServer(serveEnviron(os.Environ(), file, listen))

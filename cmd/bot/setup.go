@@ -176,7 +176,7 @@ func printNextSteps(out io.Writer, c *ghapp.AppCredentials, f *config.AppFiles) 
 		strings.TrimSuffix(c.HTMLURL, "/"))
 	fmt.Fprintf(out, "  2. Create the trigger label in those repositories: \"issuesmith\", or the one their\n"+
 		"     .github/issuesmith.yml names.\n")
-	fmt.Fprintf(out, "  3. Add the model settings (%sMODEL_NAME, %sMODEL_API_KEY, ...; README \"Configure\") to %s\n"+
+	fmt.Fprintf(out, "  3. Add the model settings (%sMODEL_NAME, %sMODEL_API_KEY, ...; docs/configure.md) to %s\n"+
 		"     or the environment, and start the server:\n", config.EnvPrefix, config.EnvPrefix, f.Env)
 	fmt.Fprintf(out, "       %s=%s bot serve\n", config.FileVar, f.Env)
 }

@@ -41,7 +41,7 @@ func newSummarizeCmdWith(environ func() []string) *cobra.Command {
 			"summarised twice. Without a model it builds outline-only summaries and says so. With --every it " +
 			"stays running and refreshes on that cron schedule, re-reading only changed files. With --json it prints, " +
 			"instead of the counts, one JSON document per build or refresh: {\"model_summaries\", \"stats\", \"files\": " +
-			"[{\"path\", \"blob\", \"size\", \"summary\", \"from_model\", \"imports\", \"outline\"}]} (README: bot summarize).",
+			"[{\"path\", \"blob\", \"size\", \"summary\", \"from_model\", \"imports\", \"outline\"}]} (docs/local-tools.md: bot summarize).",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if f.dir == "" {
@@ -52,7 +52,7 @@ func newSummarizeCmdWith(environ func() []string) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&f.dir, "repo", "", "checkout to summarise")
 	cmd.Flags().StringVar(&f.db, "database", "", "summary cache database: a SQLite file path or a postgres:// URL "+
-		"(default: $ISSUESMITH_DATABASE_URL, else "+store.DefaultDSN+" in the state directory: README, Configure)")
+		"(default: $ISSUESMITH_DATABASE_URL, else "+store.DefaultDSN+" in the state directory: docs/configure.md)")
 	cmd.Flags().StringVar(&f.every, "every", "", `keep running and refresh on this cron schedule ("@every 10m", "0 * * * *")`)
 	cmd.Flags().BoolVar(&f.noModel, "no-model", false, "outline-only summaries even when a model is configured")
 	cmd.Flags().BoolVar(&f.json, "json", false, "print the summaries, outlines and imports made, as JSON (one document per build or refresh)")
