@@ -15,7 +15,7 @@ type Cmd struct {
 	*exec.Cmd
 
 	limits  Limits
-	dir     string
+	paths   []string // its own writable paths on disk (Limits.Written)
 	cleanup []func()
 	w       *watch
 	plain   bool // not sandboxed: no watchdog (Plain)
@@ -48,7 +48,7 @@ func (c *Cmd) Start() error {
 		return err
 	}
 	if !c.plain {
-		c.w = startWatch(c.Cmd.Process.Pid, c.dir, c.limits)
+		c.w = startWatch(c.Cmd.Process.Pid, c.paths, c.limits)
 	}
 	return nil
 }

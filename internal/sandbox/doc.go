@@ -31,11 +31,23 @@
 // go tool keys build cache entries by a package's directory, so every
 // worktree of a repository then finds what earlier runs compiled.
 //
-// Limits (limits_linux.go, watch_linux.go): memory, processes and threads,
-// open files, file size, bytes written, /tmp size and wall time per
-// command — cgroup v2 through systemd-run where the host delegates it,
-// prlimit's rlimits and the bot's watchdog otherwise; Wait's error names
-// the limit that stopped a command (*LimitError). Mechanism says which.
+// Limits (limits_linux.go, watch_linux.go, disk_linux.go): memory,
+// processes and threads, open files, file size, bytes written, /tmp and
+// /dev/shm size and wall time per command — cgroup v2 through systemd-run
+// where the host delegates it (tmpfs and memfd pages are charged to the
+// cgroup there), prlimit's rlimits and the bot's watchdog otherwise. The
+// watchdog reads the sandbox's own /proc (through its PID 1's root), so it
+// counts only its processes and stops counting at the limit: memory is
+// the processes' proportional set size (smaps_rollup Pss: a fork bomb's
+// shared pages count once, and it is named the processes limit) plus what
+// /tmp and /dev/shm hold plus its open memfd files (the tmpfs sizes are
+// counted against Memory, not carved out of it; a mapped shm file counts
+// twice, erring safe); bytes written is the growth of its own writable
+// paths (the working tree, Writable, its repository's caches: walked in
+// the background) plus deleted files it holds open there — never the
+// disk's free space, which other runs change. Wait's error names the
+// limit that stopped a command (*LimitError). Mechanism says which.
+// Not counted: System V shared memory segments no process maps.
 //
 // Egress (egress.go, bridge.go): the network stays off; with an allowlist
 // the bot runs an HTTP(S) proxy on a unix socket bound into the sandbox,

@@ -47,7 +47,7 @@ func Mechanism() string {
 	} else {
 		parts = append(parts, "no rlimits (prlimit, from util-linux, not found)")
 	}
-	parts = append(parts, "the bot's watchdog (memory, processes, bytes written, wall time)")
+	parts = append(parts, "the bot's watchdog (proportional memory with /tmp, /dev/shm and memfd, processes, bytes written to its own paths, wall time)")
 	return strings.Join(parts, " + ")
 }
 

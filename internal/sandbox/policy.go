@@ -42,8 +42,10 @@ type Policy struct {
 
 // Limits bound one sandboxed command and everything it starts.
 type Limits struct {
-	// Memory is the resident memory of all its processes together (and,
-	// as RLIMIT_DATA, of each one).
+	// Memory is the memory of all its processes together — proportional
+	// set size (a page shared by n processes counts 1/n to each), plus
+	// what its /tmp and /dev/shm hold and its memfd files — and, as
+	// RLIMIT_DATA, twice it of each one.
 	Memory int64
 	// Procs is how many processes and threads it may have at once.
 	Procs int
@@ -51,13 +53,14 @@ type Limits struct {
 	OpenFiles int
 	// FileSize is the largest file it may write (RLIMIT_FSIZE).
 	FileSize int64
-	// Written is how much free space the working tree's file system may
-	// lose while it runs (its own writes, /tmp is apart: Tmp).
+	// Written is how much its own writable paths (the working tree,
+	// Writable and its repository's caches) may grow while it runs;
+	// /tmp and /dev/shm are memory (Tmp, Shm).
 	Written int64
-	// Tmp is the size of its /tmp (a tmpfs; counted in memory by the host).
+	// Tmp is the size of its /tmp (a tmpfs; what it holds counts in Memory).
 	Tmp int64
-	// Shm is the size of its /dev/shm (a tmpfs; counted in memory by the
-	// host).
+	// Shm is the size of its /dev/shm (a tmpfs; what it holds counts in
+	// Memory).
 	Shm int64
 	// Wall bounds its run time; 0 leaves it to the caller's context.
 	Wall time.Duration

@@ -81,7 +81,7 @@ func (p Policy) Command(ctx context.Context, dir string, argv []string, env []st
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	c := &Cmd{limits: p.Limits.withDefaults(), dir: abs}
+	c := &Cmd{limits: p.Limits.withDefaults(), paths: []string{abs}}
 	args, extraEnv, err := p.mounts(ctx, c, abs)
 	if err != nil {
 		c.done()
@@ -159,6 +159,7 @@ func (p Policy) mounts(ctx context.Context, c *Cmd, abs string) ([]string, []str
 			return nil, nil, err
 		}
 		c.cleanup = append(c.cleanup, releaseRepo)
+		c.paths = append(c.paths, filepath.Join(dir, "go-build"), filepath.Join(dir, "cache"))
 		args = append(args, "--ro-bind", p.Caches.ModCache(), ModCacheDir,
 			"--bind", filepath.Join(dir, "go-build"), BuildCacheDir,
 			"--bind", filepath.Join(dir, "cache"), UserCacheDir)
@@ -172,6 +173,7 @@ func (p Policy) mounts(ctx context.Context, c *Cmd, abs string) ([]string, []str
 			return nil, nil, fmt.Errorf("sandbox: writable %s: %w", w, err)
 		}
 		args = append(args, "--bind", w, w)
+		c.paths = append(c.paths, w)
 	}
 	args = append(args, "--bind", abs, abs)
 	at := []string{abs}

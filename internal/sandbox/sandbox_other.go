@@ -26,7 +26,7 @@ func Mechanism() string { return "none (bubblewrap needs Linux)" }
 
 type watch struct{}
 
-func startWatch(int, string, Limits) *watch { return nil }
+func startWatch(int, []string, Limits) *watch { return nil }
 
 func (w *watch) stop() *LimitError { return nil }
 
