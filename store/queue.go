@@ -122,6 +122,10 @@ func (s *Store) NewQueue(opts QueueOptions) (*Queue, error) {
 		q.pg, err = river.NewClient[pgxTx](riverpgxv5.New(s.pool), cfg)
 		c = q.pg
 	default:
+		// River's reindexer (midnight UTC) rebuilds indexes by PostgreSQL's
+		// names; SQLite's schema lacks three (args, metadata, pkey), each an
+		// ERROR line a quiet server would log every night.
+		cfg.ReindexerSchedule = river.NeverSchedule()
 		q.lite, err = river.NewClient[*sql.Tx](riversqlite.New(s.db), cfg)
 		c = q.lite
 	}
