@@ -49,10 +49,17 @@
 // limit that stopped a command (*LimitError). Mechanism says which.
 // Not counted: System V shared memory segments no process maps.
 //
-// Egress (egress.go, bridge.go): the network stays off; with an allowlist
-// the bot runs an HTTP(S) proxy on a unix socket bound into the sandbox,
-// reached through a bridge (this binary, run inside as the command's
-// parent) on the sandbox's loopback; every request is logged with the run.
+// Egress (egress.go, egress_rules.go, bridge.go): the network stays off;
+// with an allowlist the bot runs an HTTP(S) proxy on a unix socket bound
+// into the sandbox, reached through a bridge (this binary, run inside as
+// the command's parent) on the sandbox's loopback. A bare name allows
+// ports 443 and 80, "host:port" that port; CONNECT goes only to an
+// allowed host and port, plain HTTP is GET and HEAD (and Methods). The
+// proxy resolves a name once, refuses loopback, private (RFC 1918, ULA),
+// link-local, multicast, unspecified, reserved and cloud-metadata
+// addresses (169.254.169.254, fd00:ec2::254) unless an entry names that
+// exact address, and dials the address it checked, so DNS rebinding
+// cannot pass. Every request is logged with the run.
 //
 // Without bwrap on the host (or where it cannot create namespaces) Check
 // reports why; callers refuse to run untrusted commands then.

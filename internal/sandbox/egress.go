@@ -2,14 +2,17 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -22,11 +25,19 @@ import (
 // bridge.go) listens on the sandbox's loopback, passes each connection to
 // that socket and points HTTP_PROXY/HTTPS_PROXY at itself. The proxy lets
 // through only requests to Hosts: plain HTTP with GET and HEAD (or
-// Methods), HTTPS as CONNECT tunnels (the method inside TLS is not seen);
-// every request, allowed or not, is logged with the run.
+// Methods), HTTPS as CONNECT tunnels (the method inside TLS is not seen),
+// each to an allowed host and port. It resolves a name once, refuses
+// loopback, private, link-local, multicast, unspecified, reserved and
+// cloud-metadata addresses unless an entry names that exact address, and
+// dials the address it checked (egress_rules.go). Every request, allowed
+// or not, is logged with the run.
 type Egress struct {
-	// Hosts are "host", "host:port" or "*.domain" entries; AllowHosts
-	// makes them from the server's ceiling and the repository's file.
+	// Hosts are "host" (ports 443 and 80), "host:port" (that port),
+	// "*.domain" (its subdomains, 443 and 80), "*" (every public host, 443
+	// and 80), "*:port", or an IP address ("10.0.0.5", "fd00::1",
+	// "[fd00::1]:8080"), the only way to reach an address that is not
+	// public. AllowHosts makes them from the server's ceiling and the
+	// repository's file.
 	Hosts []string
 	// Methods are plain-HTTP methods allowed besides GET and HEAD.
 	Methods []string
@@ -34,8 +45,11 @@ type Egress struct {
 	Run string
 	// Log receives each request; nil logs it with slog.
 	Log func(EgressRequest)
-	// Dial reaches an upstream; nil is a net.Dialer (tests map names to
-	// their loopback servers).
+	// Resolve gives a name's addresses; nil is the system's resolver
+	// (tests map names to the addresses they need).
+	Resolve func(ctx context.Context, host string) ([]netip.Addr, error)
+	// Dial reaches a checked address ("ip:port"); nil is a net.Dialer
+	// (tests map ports to their loopback servers).
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 }
 
@@ -47,7 +61,8 @@ type EgressRequest struct {
 }
 
 // AllowHosts is the repository's hosts that the server's ceiling covers:
-// an entry of the ceiling covers the same entry, "*.d" covers d's
+// an entry of the ceiling covers the same host pattern with the ports it
+// allows (an entry without a port allows 443 and 80), "*.d" covers d's
 // subdomains, "*" covers every host; a repository's "*" (the deprecated
 // checks_network) asks for the whole ceiling. The default ceiling (none)
 // allows nothing.
@@ -56,12 +71,19 @@ func AllowHosts(ceiling, repo []string) []string {
 	for _, r := range repo {
 		r = strings.ToLower(strings.TrimSpace(r))
 		if r == "*" {
-			out = append(out, ceiling...)
+			for _, c := range ceiling {
+				if c = strings.ToLower(strings.TrimSpace(c)); c != "" {
+					out = append(out, c)
+				}
+			}
+			continue
+		}
+		re, ok := parseEntry(r)
+		if !ok {
 			continue
 		}
 		for _, c := range ceiling {
-			c = strings.ToLower(strings.TrimSpace(c))
-			if c == "*" || c == r || (strings.HasPrefix(c, "*.") && strings.HasSuffix(strings.TrimPrefix(r, "*"), c[1:])) {
+			if ce, ok := parseEntry(c); ok && ce.covers(re) {
 				out = append(out, r)
 				break
 			}
@@ -72,24 +94,6 @@ func AllowHosts(ceiling, repo []string) []string {
 }
 
 func (e *Egress) allows() bool { return e != nil && len(e.Hosts) > 0 }
-
-// allowed reports whether hostport ("host:port") is on the list.
-func (e *Egress) allowed(hostport string) bool {
-	host, _, err := net.SplitHostPort(hostport)
-	if err != nil {
-		host = hostport
-	}
-	host, hostport = strings.ToLower(host), strings.ToLower(hostport)
-	for _, h := range e.Hosts {
-		switch {
-		case h == host || h == hostport:
-			return true
-		case strings.HasPrefix(h, "*.") && strings.HasSuffix(host, h[1:]):
-			return true
-		}
-	}
-	return false
-}
 
 // Where the bridge finds itself and the proxy inside the sandbox.
 const (
@@ -146,14 +150,6 @@ func (p *proxy) log(r EgressRequest) {
 	slog.Info("sandbox egress", "run", r.Run, "method", r.Method, "host", r.Host, "allowed", r.Allowed, "reason", r.Reason)
 }
 
-func (p *proxy) dial(ctx context.Context, network, addr string) (net.Conn, error) {
-	if p.e.Dial != nil {
-		return p.e.Dial(ctx, network, addr)
-	}
-	var d net.Dialer
-	return d.DialContext(ctx, network, addr)
-}
-
 func (p *proxy) refuse(w http.ResponseWriter, req EgressRequest, code int) {
 	p.log(req)
 	http.Error(w, "issuesmith egress: "+req.Reason, code)
@@ -172,8 +168,15 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	req := EgressRequest{Method: r.Method, Host: hostport}
-	if !p.e.allowed(hostport) {
-		req.Reason = fmt.Sprintf("host %s is not on the allowlist (the server's ISSUESMITH_EGRESS_HOSTS and the repository's egress.hosts must both name it)", hostport)
+	host, portStr, err := net.SplitHostPort(hostport)
+	port, perr := strconv.Atoi(portStr)
+	if err != nil || perr != nil {
+		req.Reason = "want host:port, got " + hostport
+		p.refuse(w, req, http.StatusBadRequest)
+		return
+	}
+	if why := p.e.egressCheck(host, port); why != "" {
+		req.Reason = why
 		p.refuse(w, req, http.StatusForbidden)
 		return
 	}
@@ -189,10 +192,23 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.forward(w, r, req)
 }
 
+// upstreamFailed answers a dial the rules refused with 403 and the
+// reason, any other failure with 502.
+func (p *proxy) upstreamFailed(w http.ResponseWriter, req EgressRequest, err error) {
+	var ref *refusal
+	if errors.As(err, &ref) {
+		req.Reason = ref.reason
+		p.refuse(w, req, http.StatusForbidden)
+		return
+	}
+	req.Reason = "upstream: " + err.Error()
+	p.refuse(w, req, http.StatusBadGateway)
+}
+
 // forward passes one plain-HTTP request on and copies the answer back.
 func (p *proxy) forward(w http.ResponseWriter, r *http.Request, req EgressRequest) {
 	p.tr.Do(func() {
-		p.rt = &http.Transport{DialContext: p.dial, Proxy: nil, ResponseHeaderTimeout: 2 * time.Minute}
+		p.rt = &http.Transport{DialContext: p.e.dialChecked, Proxy: nil, ResponseHeaderTimeout: 2 * time.Minute}
 	})
 	out := r.Clone(r.Context())
 	out.RequestURI = ""
@@ -201,8 +217,7 @@ func (p *proxy) forward(w http.ResponseWriter, r *http.Request, req EgressReques
 	}
 	resp, err := p.rt.RoundTrip(out)
 	if err != nil {
-		req.Reason = "upstream: " + err.Error()
-		p.refuse(w, req, http.StatusBadGateway)
+		p.upstreamFailed(w, req, err)
 		return
 	}
 	defer resp.Body.Close()
@@ -219,10 +234,9 @@ func (p *proxy) forward(w http.ResponseWriter, r *http.Request, req EgressReques
 
 // tunnel connects a CONNECT request to its upstream and splices the two.
 func (p *proxy) tunnel(w http.ResponseWriter, r *http.Request, req EgressRequest) {
-	up, err := p.dial(r.Context(), "tcp", req.Host)
+	up, err := p.e.dialChecked(r.Context(), "tcp", req.Host)
 	if err != nil {
-		req.Reason = "upstream: " + err.Error()
-		p.refuse(w, req, http.StatusBadGateway)
+		p.upstreamFailed(w, req, err)
 		return
 	}
 	hj, ok := w.(http.Hijacker)

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"os/exec"
 	"strings"
 	"sync"
@@ -34,16 +35,14 @@ func TestEgress(t *testing.T) {
 	}))
 	defer upstream.Close()
 	var logged []sandbox.EgressRequest
-	eg := &sandbox.Egress{Hosts: sandbox.AllowHosts([]string{"modproxy.test", "*.example.org"}, []string{"modproxy.test"}),
-		Run: "run-42",
-		Log: func(r sandbox.EgressRequest) { mu.Lock(); logged = append(logged, r); mu.Unlock() },
-		Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			var d net.Dialer
-			if host, _, _ := net.SplitHostPort(addr); host == "modproxy.test" {
-				return d.DialContext(ctx, network, upstream.Listener.Addr().String())
-			}
-			return d.DialContext(ctx, network, addr)
-		}}
+	// modproxy.test resolves to 127.0.0.1, which the proxy reaches only
+	// because the exact address is listed too; port 80 there is the
+	// upstream.
+	eg := &sandbox.Egress{Hosts: append(sandbox.AllowHosts([]string{"modproxy.test", "*.example.org"}, []string{"modproxy.test"}), "127.0.0.1"),
+		Run:     "run-42",
+		Log:     func(r sandbox.EgressRequest) { mu.Lock(); logged = append(logged, r); mu.Unlock() },
+		Resolve: resolveTo(map[string]string{"modproxy.test": "127.0.0.1"}),
+		Dial:    dialPort(map[string]string{"127.0.0.1:80": upstream.Listener.Addr().String()})}
 	caches := testCaches(t, proxyDir, sandbox.CacheOptions{})
 	p := sandbox.Policy{Caches: caches, Repo: "egress", Egress: eg}
 	get := func(host string) string {
@@ -101,9 +100,42 @@ func TestAllowHosts(t *testing.T) {
 		{[]string{"*.npmjs.org"}, []string{"registry.npmjs.org", "npmjs.org.evil.com"}, "registry.npmjs.org"},
 		{[]string{"a.com", "b.com"}, []string{"*"}, "a.com,b.com"},
 		{[]string{"*"}, []string{"x.io"}, "x.io"},
+		// A "*" ceiling with a repository's "*" (or checks_network) is the
+		// ceiling: every public host (it allowed nothing before).
+		{[]string{"*"}, []string{"*"}, "*"},
+		// A bare name is ports 443 and 80: it covers those, not others.
+		{[]string{"a.com"}, []string{"a.com:443", "a.com:8443"}, "a.com:443"},
+		{[]string{"a.com:8443"}, []string{"a.com", "a.com:8443"}, "a.com:8443"},
+		{[]string{"*"}, []string{"x.io:22"}, ""},
+		{[]string{"*:22"}, []string{"x.io:22"}, "x.io:22"},
+		// An address only as itself.
+		{[]string{"*", "10.0.0.5"}, []string{"10.0.0.5", "10.0.0.6"}, "10.0.0.5"},
 	} {
 		if got := strings.Join(sandbox.AllowHosts(tc.ceiling, tc.repo), ","); got != tc.want {
 			t.Errorf("AllowHosts(%v, %v) = %q, want %q", tc.ceiling, tc.repo, got, tc.want)
 		}
+	}
+}
+
+// resolveTo is an Egress.Resolve answering names from m (an address each)
+// and nothing else.
+func resolveTo(m map[string]string) func(context.Context, string) ([]netip.Addr, error) {
+	return func(_ context.Context, host string) ([]netip.Addr, error) {
+		if a, ok := m[host]; ok {
+			return []netip.Addr{netip.MustParseAddr(a)}, nil
+		}
+		return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+	}
+}
+
+// dialPort is an Egress.Dial that sends the addresses of m to their
+// servers and dials the rest as they are.
+func dialPort(m map[string]string) func(context.Context, string, string) (net.Conn, error) {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if to, ok := m[addr]; ok {
+			addr = to
+		}
+		var d net.Dialer
+		return d.DialContext(ctx, network, addr)
 	}
 }
