@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/issuesmith/issuesmith/internal/clip"
 )
@@ -33,25 +34,35 @@ type shrinkable struct {
 
 func shrinks(t *ToolCall) bool { return len(t.Result) > shrunkResult*2 || len(t.Args) > shrunkResult*2 }
 
-// fit makes room for an event of body: it shrinks the oldest tool results
-// while the event does not fit; then it falls back to the event without
-// its texts, then to nothing. shrunk reports a reduced body; keep false
-// means drop it. r.mu is held.
+// compactable is a stored event that compact can still make smaller.
+type compactable struct {
+	seq  int64
+	p    Payload
+	size int
+}
+
+// fit makes room for an event of body, so that the newest events (a run's
+// last steps, its final error) keep their texts and the oldest lose
+// theirs: it shrinks the oldest tool results while the event does not
+// fit, then stores the oldest events again without their texts; only when
+// nothing older is left to cut does it fall back to the event without its
+// texts, then to nothing. shrunk reports a reduced body; keep false means
+// drop it. r.mu is held.
 func (r *Recorder) fit(ctx context.Context, p Payload, body string) (out string, shrunk, keep bool) {
 	limit := r.opts.MaxBytes - min(maxReserve, r.opts.MaxBytes/8)
 	for r.bytes+int64(len(body)) > limit && len(r.shrinkable) > 0 {
 		r.shrinkOldest(ctx)
+	}
+	for r.bytes+int64(len(body)) > limit && len(r.compactable) > 0 {
+		r.noteCompacting(ctx)
+		r.compactOldest(ctx)
 	}
 	if r.bytes+int64(len(body)) <= limit {
 		return body, false, true
 	}
 	small, err := json.Marshal(compact(p))
 	if err == nil && r.bytes+int64(len(small)) <= r.opts.MaxBytes-r.opts.MaxBytes/64 {
-		if !r.compacting {
-			r.compacting = true
-			r.marker(ctx, fmt.Sprintf("The session reached its bound of %d bytes: older tool results were shortened and "+
-				"later events are stored without their texts.", r.opts.MaxBytes))
-		}
+		r.noteCompacting(ctx)
 		return string(small), true, true
 	}
 	if !r.dropping {
@@ -59,6 +70,51 @@ func (r *Recorder) fit(ctx context.Context, p Payload, body string) (out string,
 		r.marker(ctx, "The session is full: later events were not stored.")
 	}
 	return "", false, false
+}
+
+// noteCompacting marks, once, where events began to lose their texts.
+func (r *Recorder) noteCompacting(ctx context.Context) {
+	if r.compacting {
+		return
+	}
+	r.compacting = true
+	r.marker(ctx, fmt.Sprintf("The session reached its bound of %d bytes: older tool results were shortened, then the "+
+		"oldest events were kept without their texts, so that the newest keep theirs.", r.opts.MaxBytes))
+}
+
+// compactOldest stores the oldest compactable event again without its
+// texts.
+func (r *Recorder) compactOldest(ctx context.Context) {
+	c := r.compactable[0]
+	r.compactable = r.compactable[1:]
+	body, err := json.Marshal(compact(c.p))
+	if err != nil {
+		r.fail(err)
+		return
+	}
+	if len(body) >= c.size {
+		return
+	}
+	if err := r.sink.ShrinkSessionEvent(ctx, r.id, c.seq, string(body)); err != nil {
+		r.fail(err)
+		return
+	}
+	r.bytes -= int64(c.size - len(body))
+	// A tool event compacted here is no longer a shrinkable one.
+	r.shrinkable = slices.DeleteFunc(r.shrinkable, func(s shrinkable) bool { return s.seq == c.seq })
+}
+
+// noteStored keeps an event stored whole as compactable (r.mu held). The
+// session's first model call is never compacted: its request holds the
+// issue, whose title names the session (Record.IssueTitle).
+func (r *Recorder) noteStored(seq int64, kind Kind, p Payload, size int) {
+	if kind == KindModel && !r.sawModel {
+		r.sawModel = true
+		return
+	}
+	if kind != KindCut && size > 512 {
+		r.compactable = append(r.compactable, compactable{seq: seq, p: p, size: size})
+	}
 }
 
 // shrinkOldest cuts the oldest shrinkable tool result to a short excerpt.
@@ -78,6 +134,12 @@ func (r *Recorder) shrinkOldest(ctx context.Context) {
 		return
 	}
 	r.bytes -= int64(s.size - len(body))
+	for i := range r.compactable {
+		if r.compactable[i].seq == s.seq {
+			r.compactable[i].p, r.compactable[i].size = Payload{Tool: &t}, len(body)
+			break
+		}
+	}
 }
 
 // marker stores a cut marker (r.mu held).

@@ -45,3 +45,20 @@ func Load(ctx context.Context, rd Reader, id int64) (*Record, error) {
 	}
 	return rec, nil
 }
+
+// IssueTitle reads the title of session id's issue from its first events
+// (the explorer's first request, which the bound never cuts), without
+// reading the whole session; "" when they do not hold it.
+func IssueTitle(ctx context.Context, rd Reader, id int64) string {
+	raw, err := rd.SessionEvents(ctx, id, 0, 16)
+	if err != nil {
+		return ""
+	}
+	rec := &Record{}
+	for _, ev := range raw {
+		if e, err := Decode(ev); err == nil {
+			rec.Events = append(rec.Events, e)
+		}
+	}
+	return rec.IssueTitle()
+}

@@ -70,11 +70,14 @@ type Recorder struct {
 	attempt    int
 	skipping   bool // the current step had finished before: drop its events
 	shrinkable []shrinkable
-	compacting bool // the bound was reached: events are stored without texts
-	dropping   bool // even those no longer fit
-	blobs      map[string]bool
-	convs      map[string]conv
-	failed     atomic.Bool
+	// compactable are the events stored whole, oldest first.
+	compactable []compactable
+	sawModel    bool // the first model call was stored (noteStored)
+	compacting  bool // the bound was reached: events are stored without texts
+	dropping    bool // even those no longer fit
+	blobs       map[string]bool
+	convs       map[string]conv
+	failed      atomic.Bool
 }
 
 // Start opens the session of meta's run (meta.RunID), appending to it when
@@ -131,10 +134,15 @@ func (r *Recorder) resume(ctx context.Context, old *store.Session, state string)
 	}
 	for _, ev := range evs {
 		r.seq = max(r.seq, ev.Seq)
-		if ev.Kind != string(KindTool) || ev.Shrunk {
+		if ev.Shrunk {
 			continue
 		}
-		if e, err := Decode(ev); err == nil && e.Tool != nil && shrinks(e.Tool) {
+		e, err := Decode(ev)
+		if err != nil {
+			continue
+		}
+		r.noteStored(ev.Seq, e.Kind, e.Payload, len(ev.Body))
+		if e.Tool != nil && shrinks(e.Tool) {
 			r.shrinkable = append(r.shrinkable, shrinkable{seq: ev.Seq, tool: *e.Tool, size: len(ev.Body)})
 		}
 	}
@@ -249,6 +257,9 @@ func (r *Recorder) append(ctx context.Context, kind Kind, dur time.Duration, p P
 	}
 	r.seq++
 	r.bytes += int64(len(body))
+	if !shrunk {
+		r.noteStored(ev.Seq, kind, p, len(body))
+	}
 	if kind == KindTool && !shrunk && p.Tool != nil && shrinks(p.Tool) {
 		r.shrinkable = append(r.shrinkable, shrinkable{seq: ev.Seq, tool: *p.Tool, size: len(body)})
 	}

@@ -45,7 +45,7 @@ func describe(e session.Event) eventView {
 	case e.Tool != nil:
 		t := e.Tool
 		v.Status = okFail(!t.IsError && t.Error == "")
-		add("Arguments", t.Args)
+		add("Arguments", session.Readable(t.Args))
 		add(fmt.Sprintf("Result (%s bytes)", thousands(int64(t.ResultBytes))), t.Result)
 		add("Error", t.Error)
 	case e.Compression != nil:
@@ -74,7 +74,7 @@ func describe(e session.Event) eventView {
 
 func describeModel(v *eventView, m *session.ModelCall, add func(string, string)) {
 	for _, tc := range m.ToolCalls {
-		add("Tool call "+tc.Name, tc.Arguments)
+		add("Tool call "+tc.Name, session.Readable(tc.Arguments))
 	}
 	if m.Error != "" {
 		v.Status = "fail"

@@ -3,6 +3,7 @@ package sessionweb
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
@@ -75,11 +76,19 @@ func record(t *testing.T, st *store.Store, repo, reply string) int64 {
 	r.Begin(ctx, session.StageExplore, "explore")
 	m := r.Model(replyModel{reply})
 	_, err := m.Chat(ctx, llm.Request{Role: llm.RoleExplorer, Messages: []llm.Message{
-		{Role: llm.System, Content: "You are the explorer."}, {Role: llm.User, Content: "Fix it."}}})
+		{Role: llm.System, Content: "You are the explorer."},
+		{Role: llm.User, Content: "Untrusted.\n<issue>\nIssue #7: Handler drops <b>bodies</b>\n\nFix it.\n</issue>"}}})
+	require.NoError(t, err)
+	grep := r.Tool(llm.NewTool("grep", "Search.", func(_ context.Context, a struct {
+		Pattern string `json:"pattern"`
+	}) (llm.ToolResult, error) {
+		return llm.ToolResult{Content: "handler.go:3: " + a.Pattern}, nil
+	}))
+	_, err = grep.Call(ctx, json.RawMessage(`{"pattern":"len(b) < 1 && ok"}`))
 	require.NoError(t, err)
 	r.Finish(ctx)
 	r.Begin(ctx, session.StageCode, "code")
-	r.Edit(ctx, session.Edit{Path: "handler.go", Applied: true, Where: "lines 3-4",
+	r.Edit(ctx, session.Edit{Path: "handler.go", Applied: true, Where: "1 block(s) applied",
 		Diff: "--- a/handler.go\n+++ b/handler.go\n@@ -3 +3 @@\n-old line\n+new line\n"})
 	r.Check(ctx, session.Check{Name: "go build", OK: true, Output: "ok"}, time.Second)
 	r.Finish(ctx)
@@ -178,8 +187,14 @@ func TestSignedInPersonSeesOnlyWhatGitHubLetsThemRead(t *testing.T) {
 	resp, body = f.do(t, http.MethodGet, "/sessions/"+itoa(f.web), alice)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	for _, want := range []string{"the bug is in handler.go", "explorer · m1 · 1200 in", "<details", `<span class="add">&#43;new line</span>`,
-		`<span class="del">-old line</span>`, "go build", "You are the explorer.", "cost 0.0123"} {
+		`<span class="del">-old line</span>`, "go build", "You are the explorer.", "cost 0.0123",
+		"<b>Handler drops &lt;b&gt;bodies&lt;/b&gt;</b>", "<title>Session " + itoa(f.web) + ": Handler drops &lt;b&gt;bodies&lt;/b&gt;",
+		"1 call ·", "1 model call ·", "edit handler.go: applied 1 block\n",
+		"&#34;pattern&#34;: &#34;len(b) &lt; 1 &amp;&amp; ok&#34;"} {
 		require.Contains(t, body, want)
+	}
+	for _, bad := range []string{`\u003c`, `\u0026`, "1 model calls", "1 calls", "block(s)"} {
+		require.NotContains(t, body, bad)
 	}
 
 	resp, body = f.do(t, http.MethodGet, "/sessions/"+itoa(f.secret), alice)

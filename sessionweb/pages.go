@@ -120,7 +120,8 @@ func (h *Handler) detail(w http.ResponseWriter, r *http.Request) {
 // bound take most of the time to read and render. The status is sent with
 // the first part; a failure after it ends the page with a line saying so.
 func (h *Handler) stream(w http.ResponseWriter, r *http.Request, login string, sess *store.Session) {
-	top := detailView{Login: login, Row: h.row(sess), Refresh: sess.Running()}
+	top := detailView{Login: login, Title: session.IssueTitle(r.Context(), h.st, sess.ID), Row: h.row(sess),
+		Refresh: sess.Running()}
 	var buf bytes.Buffer
 	if err := pages.ExecuteTemplate(&buf, "detail_top", top); err != nil {
 		h.fail(w, r, err)

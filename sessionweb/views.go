@@ -23,6 +23,15 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{
 	"plus1":  func(i int) int { return i + 1 },
 	"equals": func(a, b string) bool { return a == b },
 	"dict":   dict,
+	"plural": func(n any, noun string) string {
+		switch n := n.(type) {
+		case int:
+			return session.Plural(n, noun)
+		case int64:
+			return session.Plural(int(n), noun)
+		}
+		return fmt.Sprint(n, " ", noun)
+	},
 }).ParseFS(templateFS, "templates/*.html"))
 
 // render writes a page; a template error is ours (500), caught before any
@@ -85,6 +94,7 @@ func (h *Handler) row(s *store.Session) rowView {
 
 type detailView struct {
 	Login   string
+	Title   string // the issue's title, when the session holds it
 	Row     rowView
 	Stages  []*stageView
 	Prompts []promptView
@@ -112,7 +122,7 @@ type stepView struct {
 
 // timeline groups the events by stage and step, in order.
 func (h *Handler) timeline(login string, rec *session.Record) detailView {
-	v := detailView{Login: login, Row: h.row(rec.Session), Refresh: rec.Session.Running()}
+	v := detailView{Login: login, Title: rec.IssueTitle(), Row: h.row(rec.Session), Refresh: rec.Session.Running()}
 	for _, b := range rec.Blobs {
 		v.Prompts = append(v.Prompts, promptView{Hash: b.Hash, Kind: b.Kind, Body: b.Body})
 	}

@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
+	"slices"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -35,14 +38,22 @@ func newSessionsCmdWith(environ func() []string) *cobra.Command {
 		"(default: ISSUESMITH_DATABASE_URL, also from ISSUESMITH_CONFIG_FILE, as bot serve reads it)")
 	cmd.PersistentFlags().BoolVar(&asJSON, "json", false, "print JSON instead of text")
 	open := func(ctx context.Context) (*store.Store, error) {
+		from := "--database"
 		if dsn == "" {
 			local, err := config.ParseLocal(environ())
 			if err != nil {
 				return nil, err
 			}
 			if dsn, err = local.DB(); err != nil {
-				return nil, err
+				return nil, fmt.Errorf("sessions: no database: %w", err)
 			}
+			from = config.EnvPrefix + "DATABASE_URL"
+			if !slices.ContainsFunc(environ(), func(kv string) bool { return strings.HasPrefix(kv, from+"=") }) {
+				from = "the default in the state directory"
+			}
+		}
+		if err := existingDB(dsn, from); err != nil {
+			return nil, err
 		}
 		return store.Open(ctx, dsn)
 	}
@@ -52,6 +63,9 @@ func newSessionsCmdWith(environ func() []string) *cobra.Command {
 		Short: "list sessions newest first",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkFilter(f); err != nil {
+				return err
+			}
 			st, err := open(cmd.Context())
 			if err != nil {
 				return err
@@ -93,6 +107,42 @@ func newSessionsCmdWith(environ func() []string) *cobra.Command {
 	}
 	cmd.AddCommand(list, show)
 	return cmd
+}
+
+// sessionStates are the states --state takes: a run's, as the database
+// records them.
+var sessionStates = []string{store.StateActive, store.StateWaiting, store.StateDone, store.StateFailed, store.StateCancelled}
+
+// repoName is OWNER/NAME as GitHub allows them.
+var repoName = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}$`)
+
+// checkFilter refuses a filter that can match nothing, naming the flag.
+func checkFilter(f store.SessionFilter) error {
+	if f.State != "" && !slices.Contains(sessionStates, f.State) {
+		return usageErr("--state %q: want one of %s", f.State, strings.Join(sessionStates, ", "))
+	}
+	if f.Repo != "" && !repoName.MatchString(f.Repo) {
+		return usageErr("--repo %q: want OWNER/NAME", f.Repo)
+	}
+	if f.Limit < 1 {
+		return usageErr("--limit %d: want 1 or more", f.Limit)
+	}
+	return nil
+}
+
+// existingDB refuses a SQLite database that is not there: reading sessions
+// must never create an empty database (and then fail on its missing
+// tables). from names where dsn came from, for the message.
+func existingDB(dsn, from string) error {
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		return nil
+	}
+	path, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(dsn, "sqlite://"), "file:"), "?")
+	if _, err := os.Stat(path); err != nil {
+		return fmt.Errorf("sessions: no database at %s (%s): set %sDATABASE_URL (or --database) to the database "+
+			"bot serve uses", path, from, config.EnvPrefix)
+	}
+	return nil
 }
 
 // sessionJSON is a session's row as --json prints it.
@@ -157,8 +207,11 @@ func printSession(w io.Writer, rec *session.Record, asJSON bool) error {
 	}
 	s := rec.Session
 	fmt.Fprintf(w, "session %d: %s#%d by %s, %s", s.ID, s.FullRepo(), s.Issue, s.Requester, s.State)
-	fmt.Fprintf(w, "; %d model calls, %d tokens (%d cached), cost %.4f, %d bytes stored\n",
-		s.ModelCalls, s.PromptTokens+s.CompletionTokens, s.CachedTokens, s.Cost, s.Bytes)
+	if title := rec.IssueTitle(); title != "" {
+		fmt.Fprintf(w, " (%s)", title)
+	}
+	fmt.Fprintf(w, "; %s, %d tokens (%d cached), cost %.4f, %d bytes stored\n",
+		session.Plural(int(s.ModelCalls), "model call"), s.PromptTokens+s.CompletionTokens, s.CachedTokens, s.Cost, s.Bytes)
 	stage, step := "", ""
 	for _, e := range rec.Events {
 		if e.Stage != stage || e.Step != step {

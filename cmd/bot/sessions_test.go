@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -45,6 +46,7 @@ func TestSessionsListAndShow(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, out, "code / code (attempt 1)")
 	require.Contains(t, out, "go vet: failed")
+	require.Contains(t, out, "; 0 model calls, ")
 	out, err = runBot(t, "sessions", "show", strconv.FormatInt(ids[1], 10), "--database", db, "--json")
 	require.NoError(t, err)
 	var rec struct {
@@ -57,4 +59,40 @@ func TestSessionsListAndShow(t *testing.T) {
 	require.ErrorContains(t, err, "no session 999")
 	_, err = runBot(t, "sessions", "show", "x", "--database", db)
 	require.ErrorContains(t, err, "not a number")
+}
+
+// bot sessions never creates a database: with none where the settings
+// point, it names the setting to set; a filter that can match nothing is a
+// usage error naming the flag and its values.
+func TestSessionsRefusesMissingDatabaseAndBadFilters(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	env := func() []string { return []string{"HOME=" + home} }
+	_, _, err := execCmd(t, newSessionsCmdWith(env), "", "list")
+	require.ErrorContains(t, err, "no database at "+filepath.Join(home, ".local", "state", "issuesmith", "issuesmith.db"))
+	require.ErrorContains(t, err, "(the default in the state directory): set ISSUESMITH_DATABASE_URL (or --database)")
+	require.NoDirExists(t, filepath.Join(home, ".local", "state", "issuesmith"), "nothing created")
+
+	missing := filepath.Join(t.TempDir(), "nowhere.db")
+	withURL := func() []string { return []string{"HOME=" + home, "ISSUESMITH_DATABASE_URL=" + missing} }
+	_, _, err = execCmd(t, newSessionsCmdWith(withURL), "", "show", "1")
+	require.ErrorContains(t, err, "no database at "+missing+" (ISSUESMITH_DATABASE_URL)")
+	require.NoFileExists(t, missing)
+	_, _, err = execCmd(t, newSessionsCmdWith(env), "", "list", "--database", missing)
+	require.ErrorContains(t, err, "no database at "+missing+" (--database)")
+	require.NoFileExists(t, missing)
+
+	for flags, want := range map[string]string{
+		"--state bogus": `--state "bogus": want one of active, waiting, done, failed, cancelled`,
+		"--repo acme":   `--repo "acme": want OWNER/NAME`,
+		"--limit 0":     "--limit 0: want 1 or more",
+		"--state Done":  `--state "Done"`,
+		"--repo a/b/c":  `--repo "a/b/c"`,
+	} {
+		_, _, err := execCmd(t, newSessionsCmdWith(env), "", append([]string{"list"}, strings.Fields(flags)...)...)
+		var ee *exitError
+		require.ErrorAs(t, err, &ee, flags)
+		require.Equal(t, 2, ee.code, flags)
+		require.ErrorContains(t, err, want, flags)
+	}
 }
