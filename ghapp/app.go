@@ -209,22 +209,6 @@ func (a *App) BotLogin(ctx context.Context) (string, error) {
 	return bot, nil
 }
 
-// CanWrite reports whether user may push to owner/repo (write, maintain or
-// admin), asked as the installation. It satisfies the webhook's authoriser.
-func (a *App) CanWrite(ctx context.Context, installationID int64, owner, repo, user string) (bool, error) {
-	// The token first: an installation GitHub no longer knows is told apart
-	// from a failed check (ErrInstallationGone), and the token is cached for
-	// the request that follows.
-	if _, err := a.Token(ctx, installationID); err != nil {
-		return false, err
-	}
-	c, err := a.Client(ctx, installationID)
-	if err != nil {
-		return false, err
-	}
-	return c.CanWrite(ctx, owner, repo, user)
-}
-
 // tokenErr is tokenRequestErr, with a 404 (the installation is gone) also
 // an ErrInstallationGone.
 func tokenErr(err error) error {

@@ -49,7 +49,16 @@ func (c *Client) permissionLevel(ctx context.Context, owner, repo, user string) 
 // A custom repository role (GitHub Enterprise) has its own role_name; the
 // legacy permission field then says what it is built on ("write" for
 // maintain and for a custom role that can push), so it decides.
+//
+// The token comes first: an installation GitHub no longer knows is told
+// apart from a failed check (ErrInstallationGone), and the token is cached
+// for the request that follows.
 func (c *Client) CanWrite(ctx context.Context, owner, repo, user string) (bool, error) {
+	if c.app != nil {
+		if _, err := c.app.Token(ctx, c.installation); err != nil {
+			return false, err
+		}
+	}
 	pl, err := c.permissionLevel(ctx, owner, repo, user)
 	if isNotFound(err) {
 		return false, nil

@@ -76,7 +76,7 @@ func TestPassRedeliversMissedDeliveries(t *testing.T) {
 	q, err := st.NewQueue(store.QueueOptions{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	require.NoError(t, err)
 	cons := &intake{st: st, q: q}
-	h, err := webhook.New(webhook.Options{Secret: secret, Intake: cons, Authorizer: app,
+	h, err := webhook.New(webhook.Options{Secret: secret, Intake: cons,
 		BotLogin: gh.BotLogin(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	require.NoError(t, err)
 	srv := httptest.NewServer(h)

@@ -187,7 +187,7 @@ func New(ctx context.Context, cfg *config.Server, log *slog.Logger, tune Tuning)
 	hook, err := webhook.New(webhook.Options{
 		Hold:   hold,
 		Secret: []byte(cfg.WebhookSecret), MaxBody: cfg.WebhookMaxBody,
-		Intake: s.engine, Authorizer: app,
+		Intake:   s.engine,
 		BotLogin: botLogin, Bots: cfg.Limits.Bots, Logger: log, Observe: func(event, result string, took time.Duration) {
 			m.delivery(event, result, took)
 			s.recovery.observe(result)

@@ -25,23 +25,20 @@ const (
 	ResultDispatched   = "dispatched"
 	ResultIgnored      = "ignored"
 	ResultDuplicate    = "duplicate"
-	ResultDenied       = "denied"
 	ResultBadSignature = "bad_signature"
 	ResultTooLarge     = "too_large"
 	ResultBadRequest   = "bad_request"
 	ResultError        = "error"
 )
 
-// Options configures a Handler. Secret, Intake, Authorizer and BotLogin
-// are required.
+// Options configures a Handler. Secret, Intake and BotLogin are required.
 type Options struct {
 	// Secret is the App's webhook secret.
 	Secret []byte
 	// MaxBody caps the request body in bytes (DefaultMaxBody when 0).
 	MaxBody int64
-	// Intake records and queues each authorised event in one transaction.
-	Intake     Intake
-	Authorizer Authorizer
+	// Intake records and queues each event in one transaction.
+	Intake Intake
 	// BotLogin is the App's bot login ("slug[bot]"); its comments and PRs
 	// are recognised by it, and "@slug" is its mention.
 	BotLogin string
@@ -70,8 +67,8 @@ type Handler struct {
 }
 
 // verdict is what an event file decides about a payload: a workflow.Event
-// to accept (authorised first when authorize is set), or a reason to
-// ignore.
+// to accept (its sender's write permission checked by the intake job when
+// authorize is set), or a reason to ignore.
 type verdict struct {
 	ev        workflow.Event
 	authorize bool
@@ -97,8 +94,8 @@ func New(opts Options) (*Handler, error) {
 	switch {
 	case len(opts.Secret) == 0:
 		return nil, errors.New("webhook handler: secret is required")
-	case opts.Intake == nil || opts.Authorizer == nil:
-		return nil, errors.New("webhook handler: intake and authorizer are required")
+	case opts.Intake == nil:
+		return nil, errors.New("webhook handler: intake is required")
 	case !strings.HasSuffix(opts.BotLogin, "[bot]"):
 		return nil, fmt.Errorf("webhook handler: bot login %q must end in [bot]", opts.BotLogin)
 	}
@@ -129,9 +126,9 @@ func New(opts Options) (*Handler, error) {
 // longer one is refused with 400 instead of being stored as a key.
 const MaxDeliveryID = 128
 
-// ServeHTTP verifies, filters, deduplicates, authorises and hands on one
-// delivery (through the Intake). Answers: 202 dispatched;
-// 200 ignored, duplicate or denied; 400 malformed; 401 missing or bad
+// ServeHTTP verifies, filters, deduplicates and hands on one delivery
+// (through the Intake); it never calls GitHub. Answers: 202 dispatched or
+// held; 200 ignored or duplicate; 400 malformed; 401 missing or bad
 // signature; 405 not POST; 413 too large; 503 when a dependency failed (the
 // delivery is not recorded, so a redelivery works).
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -225,8 +222,7 @@ func bodyKeyOf(body []byte) string {
 	return "body:" + hex.EncodeToString(sum[:])
 }
 
-// admit authorises and accepts (Intake) an event that passed the event
-// file's filters.
+// admit accepts (Intake) an event that passed the event file's filters.
 func (h *Handler) admit(ctx context.Context, v verdict, bodyKey string, log *slog.Logger) (int, string, string) {
 	ev := v.ev
 	log = log.With("installation", ev.InstallationID, "repo", ev.Owner+"/"+ev.Repo, "issue", ev.Number, "kind", ev.Kind)

@@ -9,12 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/internal/spool"
 	"github.com/issuesmith/issuesmith/store"
 	"github.com/issuesmith/issuesmith/store/storetest"
@@ -39,14 +37,12 @@ func TestHeldDeliveryIsRecordedWhenTheDatabaseAnswers(t *testing.T) {
 	bq, err := broken.NewQueue(store.QueueOptions{Logger: quiet})
 	require.NoError(t, err)
 	require.NoError(t, broken.Close())
-	app, err := ghapp.NewApp(ghapp.AppConfig{AppID: r.gh.AppID(), PrivateKey: r.gh.PrivateKey(), BaseURL: r.gh.URL(),
-		BotLogin: r.gh.BotLogin(), WriteInterval: -1, MaxRetries: 1, Backoff: time.Millisecond, MaxWait: time.Second})
-	require.NoError(t, err)
+
 	dir := filepath.Join(t.TempDir(), "held")
 	sp, err := spool.Open(dir, 2)
 	require.NoError(t, err)
 	serve := func(in Intake, hold Holder) string {
-		h, err := New(Options{Secret: secret, Intake: in, Authorizer: app, BotLogin: r.gh.BotLogin(), Logger: quiet, Hold: hold})
+		h, err := New(Options{Secret: secret, Intake: in, BotLogin: r.gh.BotLogin(), Logger: quiet, Hold: hold})
 		require.NoError(t, err)
 		srv := httptest.NewServer(h)
 		t.Cleanup(srv.Close)

@@ -15,9 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
-	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/ghapp/ghtest"
 	"github.com/issuesmith/issuesmith/workflow"
 	"github.com/stretchr/testify/require"
@@ -104,12 +102,10 @@ func newRigWith(t testing.TB, maxBody int64, edit func(*Options)) *rig {
 	gh := ghtest.New(t, ghtest.Options{})
 	gh.AddRepo(ghtest.Repo{Owner: owner, Name: repo, DefaultBranch: "main"})
 	gh.SetPermission(owner, repo, "Codertocat", "admin")
-	app, err := ghapp.NewApp(ghapp.AppConfig{AppID: gh.AppID(), PrivateKey: gh.PrivateKey(), BaseURL: gh.URL(),
-		BotLogin: gh.BotLogin(), WriteInterval: -1, MaxRetries: 1, Backoff: time.Millisecond, MaxWait: time.Second})
-	require.NoError(t, err)
+
 	r := &rig{t: t, gh: gh, disp: &recorder{}, bot: gh.BotLogin()}
 	opts := Options{Secret: secret, MaxBody: maxBody, Intake: r.disp,
-		Authorizer: app, BotLogin: gh.BotLogin(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+		BotLogin: gh.BotLogin(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	if edit != nil {
 		edit(&opts)
 	}
@@ -189,9 +185,3 @@ func (r *rig) send(d delivery) (int, string) {
 }
 
 var errQueueDown = errors.New("queue down")
-
-type denyAll struct{}
-
-func (denyAll) CanWrite(context.Context, int64, string, string, string) (bool, error) {
-	return false, nil
-}

@@ -3,43 +3,25 @@ package webhook
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
-	"time"
 
 	"github.com/issuesmith/issuesmith/workflow"
 )
 
-// accept answers a repeat at once, then authorises (a GitHub call, before
-// anything is written), then records the delivery and queues its work in
-// one transaction. A failure anywhere leaves nothing recorded, so GitHub's
+// accept records the delivery and queues its work in one transaction,
+// before any call to GitHub: a sender's permission is checked by the
+// intake job (Event.CheckWrite), where a rate limit only delays it. A
+// repeat (GitHub's redelivery of a handled delivery, or a captured body
+// replayed under a new id) is found by the same transaction and answered
+// as a duplicate. A failure leaves nothing recorded, so GitHub's
 // redelivery (or the reconciler's) is handled, never dropped as a
 // duplicate.
 func (h *Handler) accept(ctx context.Context, v verdict, bodyKey string, log *slog.Logger) (int, string, string) {
 	ev := v.ev
+	ev.CheckWrite = v.authorize
 	idKey := IDKey(ev.Delivery)
-	// A repeat (GitHub's redelivery of a handled delivery, or a captured
-	// body replayed under a new id) is answered before any GitHub call: a
-	// replay flood must not spend the installation's rate limit.
-	if dup, err := h.recorded(ctx, []string{idKey, bodyKey}); err == nil && dup != "" {
-		return duplicate(dup, idKey, bodyKey, log)
-	}
-	if v.authorize {
-		ok, err := h.opts.Authorizer.CanWrite(ctx, ev.InstallationID, ev.Owner, ev.Repo, ev.Sender)
-		if installationGone(err) {
-			log.Warn("delivery for an installation GitHub does not know; ignored", "err", err)
-			return http.StatusOK, ResultIgnored, "installation unknown to GitHub (the App was uninstalled?)"
-		}
-		if err != nil {
-			log.Error("permission check failed; denying", "sender", ev.Sender, "err", err)
-			return http.StatusServiceUnavailable, ResultDenied, "permission check failed"
-		}
-		if !ok {
-			return http.StatusOK, ResultDenied, fmt.Sprintf("%s lacks write permission", ev.Sender)
-		}
-	}
 	dup, err := h.record(ctx, []string{idKey, bodyKey}, ev)
 	switch {
 	case err != nil && h.opts.Hold != nil && ctx.Err() == nil:
@@ -57,23 +39,6 @@ func (h *Handler) accept(ctx context.Context, v verdict, bodyKey string, log *sl
 		return duplicate(dup, idKey, bodyKey, log)
 	}
 	return http.StatusAccepted, ResultDispatched, string(ev.Kind)
-}
-
-// recordedWait bounds the read-only look before the permission check when
-// deliveries can be held: it is only a shortcut (Accept decides), and a
-// database that cannot answer it (SQLite's one connection taken by a
-// write waiting on a lock) must leave the time to hold the delivery.
-const recordedWait = time.Second
-
-// recorded is the Intake's Recorded, bounded by recordedWait with a
-// Holder.
-func (h *Handler) recorded(ctx context.Context, keys []string) (string, error) {
-	if h.opts.Hold != nil {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, recordedWait)
-		defer cancel()
-	}
-	return h.opts.Intake.Recorded(ctx, keys)
 }
 
 // record is the Intake's Accept. With a Holder it waits at most
@@ -114,12 +79,4 @@ func duplicate(dup, idKey, bodyKey string, log *slog.Logger) (int, string, strin
 	}
 	log.Warn("same payload already handled under another delivery id; replay ignored", "body", bodyKey)
 	return http.StatusOK, ResultDuplicate, "payload already handled under another delivery id"
-}
-
-// installationGone reports whether err says that GitHub does not know the
-// delivery's installation (see Authorizer): the App was uninstalled there,
-// so no redelivery could succeed.
-func installationGone(err error) bool {
-	var g interface{ InstallationGone() bool }
-	return errors.As(err, &g) && g.InstallationGone()
 }

@@ -7,12 +7,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/store"
 	"github.com/issuesmith/issuesmith/store/storetest"
 	"github.com/issuesmith/issuesmith/workflow"
@@ -29,10 +27,6 @@ func (s storeIntake) Accept(ctx context.Context, keys []string, ev workflow.Even
 	return s.q.Accept(ctx, ev.GitHubEvent, keys, workflow.IntakeArgs{Event: ev}, nil)
 }
 
-func (s storeIntake) Recorded(ctx context.Context, keys []string) (string, error) {
-	return s.st.FirstRecorded(ctx, keys)
-}
-
 // TestIntakeRecordsAndQueuesTogether: through the real handler and store,
 // an accepted delivery has its id key, its body key and one intake job; a
 // repeated id and a replayed body are duplicates that write nothing; when
@@ -44,15 +38,13 @@ func TestIntakeRecordsAndQueuesTogether(t *testing.T) {
 	st := storetest.SQLite(t)
 	q, err := st.NewQueue(store.QueueOptions{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	require.NoError(t, err)
-	app, err := ghapp.NewApp(ghapp.AppConfig{AppID: r.gh.AppID(), PrivateKey: r.gh.PrivateKey(), BaseURL: r.gh.URL(),
-		BotLogin: r.gh.BotLogin(), WriteInterval: -1, MaxRetries: 1, Backoff: time.Millisecond, MaxWait: time.Second})
-	require.NoError(t, err)
+
 	broken := storetest.SQLite(t)
 	bq, err := broken.NewQueue(store.QueueOptions{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	require.NoError(t, err)
 	require.NoError(t, broken.Close())
 	serve := func(in Intake) string {
-		h, err := New(Options{Secret: secret, Intake: in, Authorizer: app, BotLogin: r.gh.BotLogin(),
+		h, err := New(Options{Secret: secret, Intake: in, BotLogin: r.gh.BotLogin(),
 			Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 		require.NoError(t, err)
 		srv := httptest.NewServer(h)
@@ -86,35 +78,4 @@ func TestIntakeRecordsAndQueuesTogether(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, jobs, 1)
 	assert.Equal(t, "issuesmith_intake", jobs[0].Kind)
-}
-
-// TestUninstalledInstallationIsIgnored: a signed delivery for an
-// installation GitHub no longer knows (the App was uninstalled; GitHub
-// refuses its token with 404) is answered 200 as ignored, not 503, so
-// GitHub does not deliver it again; nothing is queued.
-func TestUninstalledInstallationIsIgnored(t *testing.T) {
-	t.Parallel()
-	r := newRig(t, 0)
-	st := storetest.SQLite(t)
-	q, err := st.NewQueue(store.QueueOptions{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	require.NoError(t, err)
-	app, err := ghapp.NewApp(ghapp.AppConfig{AppID: r.gh.AppID(), PrivateKey: r.gh.PrivateKey(), BaseURL: r.gh.URL(),
-		BotLogin: r.gh.BotLogin(), WriteInterval: -1, MaxRetries: 1, Backoff: time.Millisecond, MaxWait: time.Second})
-	require.NoError(t, err)
-	h, err := New(Options{Secret: secret, Intake: storeIntake{q, st}, Authorizer: app, BotLogin: r.gh.BotLogin(),
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	require.NoError(t, err)
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	r.url = srv.URL
-
-	r.gh.Uninstall(r.gh.Installation())
-	_, err = app.Token(t.Context(), r.gh.Installation())
-	require.ErrorIs(t, err, ghapp.ErrInstallationGone)
-	code, body := r.send(r.newDelivery("issues", payload(t, "issues.labeled", r.gh.Installation())))
-	assert.Equal(t, http.StatusOK, code, body)
-	assert.Contains(t, body, "installation unknown to GitHub")
-	jobs, err := q.Jobs(t.Context(), nil)
-	require.NoError(t, err)
-	assert.Empty(t, jobs, "nothing queued for an uninstalled installation")
 }

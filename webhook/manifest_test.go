@@ -29,7 +29,7 @@ func TestManifestMatchesHandler(t *testing.T) {
 	assert.NotEmpty(t, m.URL)
 	assert.Contains(t, m.HookAttributes["url"], "/webhook")
 
-	h, err := New(Options{Secret: secret, Intake: &recorder{}, Authorizer: denyAll{}, BotLogin: "x[bot]"})
+	h, err := New(Options{Secret: secret, Intake: &recorder{}, BotLogin: "x[bot]"})
 	require.NoError(t, err)
 	var routed []string
 	for ev := range h.routes {

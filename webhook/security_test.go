@@ -63,12 +63,16 @@ func TestReplayedDeliveryIsIgnored(t *testing.T) {
 	assert.Equal(t, http.StatusOK, code)
 	assert.Contains(t, body, ResultDuplicate)
 	assert.Len(t, r.disp.got(), 1)
-	assert.Equal(t, 1, r.gh.Calls(permOp), "a replay costs no API call")
+	assert.Zero(t, r.gh.Calls(permOp), "no API call at all")
 }
 
-func TestSenderWithoutWriteIsDenied(t *testing.T) {
+// TestSendersWriteIsTheJobsToCheck: a delivery that starts or steers work
+// is recorded with CheckWrite set and answered 202 before any call to
+// GitHub, whatever the sender's role: the intake job asks GitHub
+// (workflow's checkWrite), where a rate limit only delays it.
+func TestSendersWriteIsTheJobsToCheck(t *testing.T) {
 	t.Parallel()
-	for _, role := range []string{"read", "triage", "none", ""} {
+	for _, role := range []string{"read", "triage", "none", "", "write"} {
 		t.Run("role "+role, func(t *testing.T) {
 			t.Parallel()
 			r := newRig(t, 0)
@@ -79,41 +83,35 @@ func TestSenderWithoutWriteIsDenied(t *testing.T) {
 				r.gh.SetPermission(owner, repo, "mallory", role)
 			}
 			code, body := r.send(r.newDelivery("issue_comment", m))
-			assert.Equal(t, http.StatusOK, code)
-			assert.Contains(t, body, ResultDenied)
-			assert.Empty(t, r.disp.got())
-			assert.Equal(t, 1, r.gh.Calls(permOp))
+			assert.Equal(t, http.StatusAccepted, code, body)
+			if got := r.disp.got(); assert.Len(t, got, 1) {
+				assert.True(t, got[0].CheckWrite)
+				assert.Equal(t, "mallory", got[0].Sender)
+			}
+			assert.Empty(t, r.gh.Requests(), "no call to GitHub")
 		})
 	}
 }
 
-// TestFailedPermissionCheckDenies: a 5xx or a rate limit on the permission
-// check denies, answers 503, and forgets the delivery so that GitHub's
-// redelivery is handled once GitHub is well again.
-func TestFailedPermissionCheckDenies(t *testing.T) {
+// TestNoGitHubCallBeforeRecording: with the installation's limit spent
+// (403 and 429, the reset 10 minutes away), a labelled issue is recorded
+// and answered 202 at once, never 503 and never after a wait: GitHub is
+// not asked.
+func TestNoGitHubCallBeforeRecording(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
-		name  string
-		fault ghtest.Fault
-	}{
-		{"server errors", ghtest.Fault{Op: permOp, Status: http.StatusBadGateway, Times: 2}},
-		{"rate limit", ghtest.Fault{Op: permOp, Status: http.StatusForbidden, Header: http.Header{
-			"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10)}},
-			Body: `{"message":"API rate limit exceeded"}`}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
+	for _, status := range []int{http.StatusForbidden, http.StatusTooManyRequests} {
+		t.Run(strconv.Itoa(status), func(t *testing.T) {
 			t.Parallel()
 			r := newRig(t, 0)
-			r.gh.Inject(tc.fault)
-			d := r.newDelivery("issues", payload(t, "issues.labeled", r.gh.Installation()))
-			code, body := r.send(d)
-			assert.Equal(t, http.StatusServiceUnavailable, code, body)
-			assert.Contains(t, body, ResultDenied)
-			assert.Empty(t, r.disp.got())
-
-			code, _ = r.send(d) // GitHub's redelivery keeps the id
-			assert.Equal(t, http.StatusAccepted, code)
-			assert.Len(t, r.disp.got(), 1)
+			r.gh.Inject(r.gh.PrimaryLimit(ghtest.AnyOp, status, time.Now().Add(10*time.Minute), -1))
+			start := time.Now()
+			code, body := r.send(r.newDelivery("issues", payload(t, "issues.labeled", r.gh.Installation())))
+			assert.Equal(t, http.StatusAccepted, code, body)
+			assert.Less(t, time.Since(start), 2*time.Second)
+			if got := r.disp.got(); assert.Len(t, got, 1) {
+				assert.True(t, got[0].CheckWrite)
+			}
+			assert.Empty(t, r.gh.Requests())
 		})
 	}
 }
@@ -135,10 +133,10 @@ func TestDispatchFailureForgetsDelivery(t *testing.T) {
 
 func TestNewChecksOptions(t *testing.T) {
 	t.Parallel()
-	ok := Options{Secret: secret, Intake: &recorder{}, Authorizer: nil, BotLogin: "x[bot]"}
+	ok := Options{Secret: secret, Intake: nil, BotLogin: "x[bot]"}
 	_, err := New(ok)
-	assert.Error(t, err, "authorizer missing")
-	ok.Authorizer = denyAll{}
+	assert.Error(t, err, "intake missing")
+	ok.Intake = &recorder{}
 	_, err = New(ok)
 	assert.NoError(t, err)
 	ok.BotLogin = "x"
@@ -152,7 +150,7 @@ func TestNewChecksOptions(t *testing.T) {
 func TestObservedEventNamesAreBounded(t *testing.T) {
 	t.Parallel()
 	var got []string
-	h, err := New(Options{Secret: secret, Intake: &recorder{}, Authorizer: denyAll{},
+	h, err := New(Options{Secret: secret, Intake: &recorder{},
 		BotLogin: "x[bot]", Observe: func(event, result string, _ time.Duration) { got = append(got, event+":"+result) }})
 	require.NoError(t, err)
 	for _, ev := range []string{"issues", "made-up-" + strconv.Itoa(12345), "ping"} {

@@ -33,7 +33,7 @@ func TestUnsignedBodyIsNotRead(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, 0)
 	h, err := New(Options{Secret: secret, Intake: r.disp,
-		Authorizer: denyAll{}, BotLogin: r.bot, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		BotLogin: r.bot, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 	"unicode"
@@ -15,8 +16,10 @@ import (
 type EventKind string
 
 // The events the webhook hands over. The webhook has already verified the
-// delivery, dropped repeats and bot senders, and — for kinds that start or
-// steer work — checked that the sender may write to the repository.
+// delivery and dropped repeats and bot senders; for kinds that start or
+// steer work it sets Event.CheckWrite, and Handle asks GitHub whether the
+// sender may write to the repository before anything else (the webhook
+// itself never waits on GitHub).
 const (
 	Labeled       EventKind = "labeled"        // issue labelled (Label says with what)
 	Unlabeled     EventKind = "unlabeled"      // issue unlabelled (Label)
@@ -100,6 +103,10 @@ type Event struct {
 	// those removed.
 	Repos   []string `json:"Repos"`
 	Removed []string `json:"Removed"`
+	// CheckWrite asks Handle to check first that Sender may write to
+	// the repository (payload version 2; an older payload's event was
+	// checked by the webhook before it was recorded).
+	CheckWrite bool `json:"CheckWrite,omitempty"`
 }
 
 func (ev Event) key() store.IssueKey {
@@ -110,6 +117,10 @@ func (ev Event) key() store.IssueKey {
 // nothing of the workflow (another label, a comment without a command, ...):
 // the webhook answers it 200 "ignored" and keeps the delivery recorded.
 var ErrIgnored = errors.New("nothing to do for this event")
+
+// ErrNoWrite is Handle's answer (it wraps ErrIgnored) to an event marked
+// CheckWrite whose sender lacks write permission on the repository.
+var ErrNoWrite = fmt.Errorf("%w: the sender lacks write permission on the repository", ErrIgnored)
 
 // Command is a slash command from an issue comment.
 type Command string

@@ -14,6 +14,11 @@ import (
 // for events that need nothing. *Engine is the webhook's consumer: this is
 // the one door from a delivery into the workflow.
 func (e *Engine) Handle(ctx context.Context, ev Event) error {
+	if ev.CheckWrite {
+		if err := e.checkWrite(ctx, ev); err != nil {
+			return err
+		}
+	}
 	switch ev.Kind {
 	case Labeled:
 		// Which label starts a run is the repository's setting: a job

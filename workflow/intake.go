@@ -3,6 +3,7 @@ package workflow
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -56,4 +57,28 @@ func (e *Engine) Accept(ctx context.Context, keys []string, ev Event) (dup strin
 // delivery that is a repeat (Accept still decides, atomically).
 func (e *Engine) Recorded(ctx context.Context, keys []string) (string, error) {
 	return e.d.Store.FirstRecorded(ctx, keys)
+}
+
+// checkWrite is Handle's first step for an event marked CheckWrite: the
+// sender must be able to write to the repository. GitHub's answer decides;
+// an installation GitHub no longer knows (the App was uninstalled) asks
+// nothing; a rate limit is returned as it is (the intake job snoozes until
+// the reset), any other failure too (River tries again).
+func (e *Engine) checkWrite(ctx context.Context, ev Event) error {
+	gh, err := e.d.GitHub.Client(ctx, ev.InstallationID)
+	if err == nil {
+		var ok bool
+		if ok, err = gh.CanWrite(ctx, ev.Owner, ev.Repo, ev.Sender); err == nil && !ok {
+			e.observe("intake", "denied")
+			return fmt.Errorf("%w (%s on %s/%s)", ErrNoWrite, ev.Sender, ev.Owner, ev.Repo)
+		}
+	}
+	var gone interface{ InstallationGone() bool }
+	if errors.As(err, &gone) && gone.InstallationGone() {
+		return fmt.Errorf("%w: GitHub does not know installation %d (the App was uninstalled?): %v", ErrIgnored, ev.InstallationID, err)
+	}
+	if err != nil {
+		return fmt.Errorf("check that %s may write to %s/%s: %w", ev.Sender, ev.Owner, ev.Repo, err)
+	}
+	return nil
 }

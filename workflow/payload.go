@@ -11,8 +11,9 @@ import (
 // every job's args carry it as "v". A payload without "v" was written
 // before payloads had versions and reads as version 1 (the same fields).
 // Raise it when a payload changes in a way an older release would misread,
-// and keep decoding the older versions.
-const PayloadVersion = 1
+// and keep decoding the older versions. Version 2: an intake job's event
+// may carry CheckWrite, which version 1's releases would skip.
+const PayloadVersion = 2
 
 // ErrNewerPayload is the decode error of a job queued by a newer release
 // (a payload version above PayloadVersion): the job fails with it rather

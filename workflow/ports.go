@@ -177,6 +177,14 @@ type GitHub interface {
 	RepoFiles
 	Issues
 	CI
+	Access
+}
+
+// Access says whether a person may write to a repository (write, maintain
+// or admin): asked for the sender of an event marked CheckWrite. A user
+// GitHub does not know as a collaborator cannot write.
+type Access interface {
+	CanWrite(ctx context.Context, owner, repo, user string) (bool, error)
 }
 
 // Comments are issue and PR conversation comments, found by marker.

@@ -108,3 +108,73 @@ func TestRateLimitedJobsWaitForTheReset(t *testing.T) {
 		})
 	}
 }
+
+// TestIntakeChecksTheSendersWrite: the webhook records a delivery before
+// any call to GitHub; its intake job asks whether the sender may write.
+// A reader starts nothing; a writer's label, with the permission check
+// rate-limited (429, the installation's limit spent), waits for the reset
+// and then starts the run; an installation GitHub no longer knows asks
+// nothing.
+func TestIntakeChecksTheSendersWrite(t *testing.T) {
+	t.Parallel()
+	const permOp = "GET /repos/{owner}/{repo}/collaborators/{username}/permission"
+	accept := func(h *harness, id, sender string) {
+		ev := workflow.Event{Kind: workflow.Labeled, Delivery: id, GitHubEvent: "issues", InstallationID: h.gh.Installation(),
+			Owner: owner, Repo: name, Number: h.issue, Sender: sender, Label: "issuesmith", CheckWrite: true}
+		dup, err := h.eng.Accept(t.Context(), []string{"id:" + id}, ev)
+		require.NoError(t, err)
+		require.Empty(t, dup)
+	}
+	intakeDone := func(h *harness) {
+		require.Eventually(t, func() bool {
+			jobs, err := h.eng.Queue().Jobs(t.Context(), nil)
+			require.NoError(t, err)
+			for _, j := range jobs {
+				if j.Kind == "issuesmith_intake" && j.State != "completed" {
+					return false
+				}
+			}
+			return true
+		}, 15*time.Second, 20*time.Millisecond)
+	}
+	t.Run("reader", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, &agents{})
+		h.gh.SetPermission(owner, name, "mallory", "read")
+		accept(h, "d-reader", "mallory")
+		intakeDone(h)
+		h.waitJobsDone()
+		_, err := h.st.LatestRun(t.Context(), store.IssueKey{Owner: owner, Repo: name, Issue: h.issue})
+		require.ErrorIs(t, err, store.ErrNotFound, "no run for a reader")
+		require.Equal(t, 1, h.gh.Calls(permOp))
+	})
+	t.Run("writer, rate-limited check", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, &agents{})
+		f := h.gh.PrimaryLimit(ghtest.AnyOp, http.StatusTooManyRequests, time.Now().Add(3*time.Second), -1)
+		h.gh.Inject(f)
+		accept(h, "d-writer", "alice")
+		run := h.waitRun("approval", func(r *store.Run) bool { return waitingForApproval(r) || !r.Open() })
+		require.Equal(t, store.StateWaiting, run.State, run.Reason)
+		require.False(t, time.Now().Before(f.Until))
+		jobs, err := h.eng.Queue().Jobs(t.Context(), nil)
+		require.NoError(t, err)
+		for _, j := range jobs {
+			require.LessOrEqual(t, j.Attempt, 1, "%s: a snooze is no attempt", j.Kind)
+		}
+		require.GreaterOrEqual(t, h.gh.Calls(permOp), 2, "asked again after the reset")
+	})
+	t.Run("uninstalled", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, &agents{})
+		h.gh.Uninstall(h.gh.Installation())
+		accept(h, "d-gone", "alice")
+		intakeDone(h)
+		jobs, err := h.eng.Queue().Jobs(t.Context(), nil)
+		require.NoError(t, err)
+		for _, j := range jobs {
+			require.Equal(t, 1, j.Attempt, "%s: done at once", j.Kind)
+		}
+		require.Zero(t, h.gh.Calls(permOp))
+	})
+}

@@ -167,3 +167,8 @@ func (g Client) JobLog(ctx context.Context, owner, repo string, jobID int64) (st
 func (g Client) MarkReady(ctx context.Context, owner, repo string, number int) error {
 	return Err(g.c.MarkReady(ctx, owner, repo, number))
 }
+
+func (g Client) CanWrite(ctx context.Context, owner, repo, user string) (bool, error) {
+	ok, err := g.c.CanWrite(ctx, owner, repo, user)
+	return ok, Err(err)
+}
