@@ -121,10 +121,22 @@ func TestReference(t *testing.T) {
 	for path, want := range map[string]string{referencePath: ref, examplePath: example} {
 		got, err := os.ReadFile(path)
 		require.NoError(t, err)
-		if string(got) != want {
-			t.Errorf("%s is not what the settings' definitions say (a setting added, removed or changed without "+
-				"the docs): run `go generate ./config` and commit it\n%s", path, lineDiff(string(got), want))
+		if string(got) == want {
+			continue
 		}
+		documented, defined := settingNames(string(got)), settingNames(want)
+		for name := range defined {
+			if !documented[name] {
+				t.Errorf("%s: %s is a setting but is not documented there", path, name)
+			}
+		}
+		for name := range documented {
+			if !defined[name] {
+				t.Errorf("%s: %s is documented there but is no setting", path, name)
+			}
+		}
+		t.Errorf("%s is not what the settings' definitions say: run `go generate ./config` and commit it\n%s",
+			path, lineDiff(string(got), want))
 	}
 }
 
@@ -454,11 +466,28 @@ func wrap(text string, width int) []string {
 	return append(lines, line)
 }
 
+// settingNames are the variables a generated file documents: the first
+// cell of the reference's rows, the assignments of the example.
+func settingNames(text string) map[string]bool {
+	names := map[string]bool{}
+	row := regexp.MustCompile(`(?m)^\| ([^|]+) \|`)
+	assign := regexp.MustCompile(`(?m)^(?:# )?(` + EnvPrefix + `[A-Z0-9_]+)=`)
+	for _, m := range row.FindAllStringSubmatch(text, -1) {
+		for _, n := range regexp.MustCompile(EnvPrefix+`[A-Z0-9_]+`).FindAllString(m[1], -1) {
+			names[n] = true
+		}
+	}
+	for _, m := range assign.FindAllStringSubmatch(text, -1) {
+		names[m[1]] = true
+	}
+	return names
+}
+
 // lineDiff names the first lines where got and want differ.
 func lineDiff(got, want string) string {
 	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
 	var out []string
-	for i := 0; i < max(len(g), len(w)) && len(out) < 6; i++ {
+	for i := 0; i < max(len(g), len(w)) && len(out) < 2; i++ {
 		var gl, wl string
 		if i < len(g) {
 			gl = g[i]
