@@ -10,7 +10,9 @@
 // It owns the event vocabulary at its edge (event.go): Event, its kinds, the
 // commands and their one parser, and ErrIgnored. The webhook builds an Event
 // per delivery and hands it to Engine.Handle, which only records and
-// enqueues; installation removals are events like any other. Every job's
+// enqueues, after asking GitHub — for an event marked CheckWrite, in the
+// intake job — whether the sender may write (ErrNoWrite when not);
+// installation removals are events like any other. Every job's
 // payload (its args, and the Event an intake job carries) has explicit JSON
 // names and a version (payload.go): a job queued by an older release is
 // read, one queued by a newer release is refused, never misread.
@@ -30,8 +32,12 @@
 // speak the workflow's own values (github.go: Comment, PullRequest,
 // DiffComment, Issue, CheckRun, Fork, ...) and errors (errors.go:
 // ErrNotFound, ErrNoAccess, ErrNotInstalled, ErrNotAFork, and
-// RateLimitError, for which a stage waits); workflow/ghport adapts ghapp's
-// client to them. The core — every file of this package — imports neither
+// RateLimitError); workflow/ghport adapts ghapp's client to them. GitHub's
+// rate limit is met in one place (ratelimit.go): a River middleware
+// around every job kind turns a RateLimitError into River's snooze until
+// the reset — no attempt used, never a failed or discarded job — and a
+// stage says once, in the progress comment's "Now:" line, that the run
+// waits for GitHub's limit and until when. The core — every file of this package — imports neither
 // go-github, ghapp nor database/sql (nor webhook or agents, which reach it
 // through Handle and its ports): SQL stays in store, and
 // internal/archtest checks this rule against `go list`. The comments'

@@ -7,8 +7,9 @@
 // every error is returned with its text and chain kept and, where the
 // workflow acts on it, the workflow's sentinel added (ghapp.ErrNotFound
 // also answers workflow.ErrNotFound; likewise ErrNoAccess, ErrNotInstalled
-// and ErrNotAFork) or wrapped in a *workflow.RateLimitError carrying the
-// reset (go-github's RateLimitError and AbuseRateLimitError).
+// and ErrNotAFork) or wrapped in a *workflow.RateLimitError carrying when
+// GitHub allows the call again (ghapp.RateLimitOf: ghapp's one rate-limit
+// rule, go-github's own rate-limit errors included).
 //
 // It decides nothing: no retries, no policy, no GitHub call of its own
 // beyond the one it adapts. Of the project it imports only workflow, ghapp
