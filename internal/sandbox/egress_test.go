@@ -44,7 +44,7 @@ func TestEgress(t *testing.T) {
 		Resolve: resolveTo(map[string]string{"modproxy.test": "127.0.0.1"}),
 		Dial:    dialPort(map[string]string{"127.0.0.1:80": upstream.Listener.Addr().String()})}
 	caches := testCaches(t, proxyDir, sandbox.CacheOptions{})
-	p := sandbox.Policy{Caches: caches, Repo: "egress", Egress: eg}
+	p := sandbox.Policy{Caches: caches, ModuleHosts: testHosts, Repo: "egress", Egress: eg}
 	get := func(host string) string {
 		return "GOPROXY=http://" + host + " GOSUMDB=off GOMODCACHE=/tmp/m GOFLAGS=-mod=mod go mod download -json " + depPath + "@v1.0.0 2>&1"
 	}
@@ -63,7 +63,7 @@ func TestEgress(t *testing.T) {
 		}
 	}
 	// Without egress the same fetch has no way out.
-	out, err = runErr(t, sandbox.Policy{Caches: caches, Repo: "egress"}, t.TempDir(), get("modproxy.test"))
+	out, err = runErr(t, sandbox.Policy{Caches: caches, ModuleHosts: testHosts, Repo: "egress"}, t.TempDir(), get("modproxy.test"))
 	if err == nil {
 		t.Fatalf("a sandbox without egress fetched a module:\n%s", out)
 	}

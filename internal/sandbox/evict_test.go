@@ -22,7 +22,7 @@ func TestTrimModules(t *testing.T) {
 	caches := testCaches(t, proxy, sandbox.CacheOptions{})
 	var held func()
 	for i, v := range versions {
-		release, err := caches.DownloadModules(t.Context(), consumer(t, proxy, v))
+		release, err := caches.DownloadModulesAllowed(t.Context(), consumer(t, proxy, v), testHosts)
 		must(t, err)
 		if i == 0 {
 			held = release // a run still building with v1.0.0
@@ -45,7 +45,7 @@ func TestTrimModules(t *testing.T) {
 		t.Errorf("report %+v, budget %d", rep, total*5/8)
 	}
 	// The evicted versions come back on the next run that needs them.
-	release, err := caches.DownloadModules(t.Context(), consumer(t, proxy, "v1.0.1"))
+	release, err := caches.DownloadModulesAllowed(t.Context(), consumer(t, proxy, "v1.0.1"), testHosts)
 	must(t, err)
 	release()
 	if _, err := os.Stat(filepath.Join(caches.ModCache(), depPath+"@v1.0.1")); err != nil {
@@ -61,7 +61,7 @@ func TestTrimRepos(t *testing.T) {
 	caches, err := sandbox.NewCaches(t.TempDir(), sandbox.CacheOptions{})
 	must(t, err)
 	fill := "head -c 1048576 /dev/zero > $GOCACHE/blob"
-	running, err := sandbox.Policy{Caches: caches, Repo: "r1"}.Command(t.Context(), t.TempDir(),
+	running, err := sandbox.Policy{Caches: caches, ModuleHosts: testHosts, Repo: "r1"}.Command(t.Context(), t.TempDir(),
 		[]string{"sh", "-c", fill + " && touch filled && sleep 60"}, os.Environ())
 	must(t, err)
 	dir1 := running.Dir
@@ -74,7 +74,7 @@ func TestTrimRepos(t *testing.T) {
 		sleep()
 	}
 	for _, r := range []string{"r2", "r3", "r4"} {
-		if out, err := run(t, sandbox.Policy{Caches: caches, Repo: r}, t.TempDir(), fill, timeoutShort); err != nil {
+		if out, err := run(t, sandbox.Policy{Caches: caches, ModuleHosts: testHosts, Repo: r}, t.TempDir(), fill, timeoutShort); err != nil {
 			t.Fatalf("%s: %v\n%s", r, err, out)
 		}
 	}

@@ -68,15 +68,19 @@ var downloadVars = map[string]bool{"GOPROXY": true, "GOSUMDB": true, "GOPRIVATE"
 // the module cache, outside the sandbox: `go mod download` (which runs no
 // module code) with GOTOOLCHAIN=local, GOFLAGS=-mod=readonly, GOWORK=off,
 // the operator's proxy and checksum database, each module checked against
-// dir's go.sum and the database. It returns the module keys the caller
-// must keep leased (release them with the returned func). A folder without
-// go.mod, or with vendor/modules.txt, needs nothing.
+// dir's go.sum and the database. Only modules on DefaultModuleHosts (and
+// the operator's GOPRIVATE) are asked for: see DownloadModulesAllowed. It
+// returns the module keys the caller must keep leased (release them with
+// the returned func). A folder without go.mod, or with vendor/modules.txt,
+// needs nothing.
 func (c *Caches) DownloadModules(ctx context.Context, dir string) (release func(), err error) {
+	return c.DownloadModulesAllowed(ctx, dir, DefaultModuleHosts)
+}
+
+// downloadModules is DownloadModules once the go.mod is checked.
+func (c *Caches) downloadModules(ctx context.Context, dir string) (release func(), err error) {
 	gomod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
 	if err != nil {
-		return func() {}, nil
-	}
-	if _, err := os.Stat(filepath.Join(dir, "vendor", "modules.txt")); err == nil {
 		return func() {}, nil
 	}
 	gosum, _ := os.ReadFile(filepath.Join(dir, "go.sum"))

@@ -61,7 +61,7 @@ func TestIsolationMatrix(t *testing.T) {
 	}
 	look.WriteString("true\n")
 	a, b := consumer(t, proxy, "v1.0.0"), consumer(t, proxy, "v1.0.0")
-	outA, err := run(t, sandbox.Policy{Caches: caches, Repo: "github.com/inst-1/a"}, a, write.String(), time.Minute)
+	outA, err := run(t, sandbox.Policy{Caches: caches, ModuleHosts: testHosts, Repo: "github.com/inst-1/a"}, a, write.String(), time.Minute)
 	if err != nil {
 		t.Fatalf("A: %v\n%s", err, outA)
 	}
@@ -75,7 +75,7 @@ func TestIsolationMatrix(t *testing.T) {
 			t.Errorf("A wrote %s:\n%s", name, outA)
 		}
 	}
-	outB, err := run(t, sandbox.Policy{Caches: caches, Repo: "github.com/inst-2/b"}, b, look.String(), time.Minute)
+	outB, err := run(t, sandbox.Policy{Caches: caches, ModuleHosts: testHosts, Repo: "github.com/inst-2/b"}, b, look.String(), time.Minute)
 	if err != nil {
 		t.Fatalf("B: %v\n%s", err, outB)
 	}
@@ -103,7 +103,7 @@ func TestPoisoning(t *testing.T) {
 	proxy := modProxy(t, "v1.0.0")
 	caches := testCaches(t, proxy, sandbox.CacheOptions{})
 	a, b := consumer(t, proxy, "v1.0.0"), consumer(t, proxy, "v1.0.0")
-	pA := sandbox.Policy{Caches: caches, Repo: "github.com/inst-1/a"}
+	pA := sandbox.Policy{Caches: caches, ModuleHosts: testHosts, Repo: "github.com/inst-1/a"}
 	if out, err := run(t, pA, a, "go run ./cmd", 5*time.Minute); err != nil || !strings.Contains(out, "dep says clean") {
 		t.Fatalf("A's first build: %v\n%s", err, out)
 	}
@@ -117,7 +117,7 @@ find $GOCACHE -type f -name '*-d' | while read f; do printf 'garbage' > "$f"; do
 	if data, err := os.ReadFile(filepath.Join(caches.ModCache(), depPath+"@v1.0.0", "dep.go")); err != nil || !strings.Contains(string(data), "clean") {
 		t.Fatalf("the module's source changed on the host: %q %v", data, err)
 	}
-	out, err := run(t, sandbox.Policy{Caches: caches, Repo: "github.com/inst-2/b"}, b, "go run ./cmd", 5*time.Minute)
+	out, err := run(t, sandbox.Policy{Caches: caches, ModuleHosts: testHosts, Repo: "github.com/inst-2/b"}, b, "go run ./cmd", 5*time.Minute)
 	if err != nil || !strings.Contains(out, "dep says clean") {
 		t.Fatalf("B's build is not the clean one: %v\n%s", err, out)
 	}

@@ -33,7 +33,7 @@ func TestLimits(t *testing.T) {
 	need(t)
 	caches, err := sandbox.NewCaches(t.TempDir(), sandbox.CacheOptions{})
 	must(t, err)
-	base := sandbox.Policy{Caches: caches, Repo: "limits", Limits: sandbox.Limits{
+	base := sandbox.Policy{Caches: caches, ModuleHosts: testHosts, Repo: "limits", Limits: sandbox.Limits{
 		Procs: 64, Memory: 256 * sandbox.MiB, FileSize: 16 * sandbox.MiB, Written: 96 * sandbox.MiB, Wall: 20 * time.Second}}
 	cases := []struct {
 		name, script, limit string

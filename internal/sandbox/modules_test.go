@@ -19,6 +19,10 @@ import (
 // depPath is the module the tests' proxies serve.
 const depPath = "example.com/dep"
 
+// testHosts allow the test module's host (example.com is not one of
+// DefaultModuleHosts).
+var testHosts = []string{"example.com"}
+
 // modProxy writes a GOPROXY folder (file:// or behind http.FileServer)
 // serving depPath at each version; the package's Hello returns "clean".
 func modProxy(t *testing.T, versions ...string) string {

@@ -24,6 +24,14 @@ type Policy struct {
 	// Repo names the repository whose caches the command gets; "" derives
 	// it from the working tree's git directory (RepoKey).
 	Repo string
+	// ModuleHosts are the hosts (a module path's first element; "*.d"
+	// for d's subdomains) whose modules the bot may download, outside the
+	// sandbox, for the go.mod of the working tree; nil is
+	// DefaultModuleHosts. Egress's hosts and the operator's GOPRIVATE are
+	// allowed besides. Any other module a go.mod names is refused before
+	// the go command runs (*ModuleHostError): the path is data the
+	// sandboxed command may have chosen.
+	ModuleHosts []string
 	// Limits bound the command's resources; zero fields take DefaultLimits.
 	Limits Limits
 	// Egress, when it allows any host, gives the command an HTTP(S) proxy

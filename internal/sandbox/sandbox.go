@@ -66,10 +66,11 @@ func Check() error {
 // killed — with everything it started — when ctx ends or a limit is passed.
 // dir becomes the working directory and is writable; /tmp is a fresh tmpfs
 // and HOME points into it. With Caches, the Go modules dir's go.mod needs
-// are downloaded first (outside the sandbox; a *DownloadError when that
-// fails), and nothing starts below the caches' free-space floor (a
-// *LowSpaceError). The caller sets Stdout/Stderr and runs it; Check must have
-// succeeded.
+// are downloaded first (outside the sandbox; a *ModuleHostError when
+// go.mod names a module on a host outside the policy's module allowlist,
+// a *DownloadError when the download fails), and nothing starts below the
+// caches' free-space floor (a *LowSpaceError). The caller sets
+// Stdout/Stderr and runs it; Check must have succeeded.
 func (p Policy) Command(ctx context.Context, dir string, argv []string, env []string) (*Cmd, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("sandbox: empty command")
@@ -145,7 +146,7 @@ func (p Policy) mounts(ctx context.Context, c *Cmd, abs string) ([]string, []str
 		if err := p.Caches.CheckSpace(); err != nil {
 			return nil, nil, err
 		}
-		release, err := p.Caches.DownloadModules(ctx, abs)
+		release, err := p.Caches.DownloadModulesAllowed(ctx, abs, p.moduleHosts())
 		if err != nil {
 			return nil, nil, err
 		}

@@ -44,7 +44,7 @@ func TestStableDirKeepsTheBuildCacheWarmAcrossWorktrees(t *testing.T) {
 		}
 		return out
 	}
-	stable := sandbox.Policy{Caches: caches, Repo: "warm", StableDir: true}
+	stable := sandbox.Policy{Caches: caches, ModuleHosts: testHosts, Repo: "warm", StableDir: true}
 	first := build(stable, tree())
 	if !strings.Contains(first, "example.com/warm/inner") || !strings.Contains(first, sandbox.StableWorkDir) {
 		t.Fatalf("first build:\n%s", first)
@@ -52,7 +52,7 @@ func TestStableDirKeepsTheBuildCacheWarmAcrossWorktrees(t *testing.T) {
 	if second := build(stable, tree()); strings.Contains(second, "example.com/warm") {
 		t.Errorf("a second worktree compiled again with StableDir:\n%s", second)
 	}
-	if host := build(sandbox.Policy{Caches: caches, Repo: "warm"}, tree()); !strings.Contains(host, "example.com/warm/inner") {
+	if host := build(sandbox.Policy{Caches: caches, ModuleHosts: testHosts, Repo: "warm"}, tree()); !strings.Contains(host, "example.com/warm/inner") {
 		t.Errorf("at its host path a new worktree hit the cache (the test shows nothing):\n%s", host)
 	}
 }
