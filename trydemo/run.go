@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -47,6 +48,11 @@ type Options struct {
 	Progress work.Progress
 	// Timeout bounds the whole run (0: five minutes).
 	Timeout time.Duration
+	// CacheDir is the sandbox's caches (ISSUESMITH_CACHE_DIR): the sample's
+	// Go build cache is kept there between runs, so only the first run
+	// compiles what go vet and go build need. "" is
+	// <user cache dir>/issuesmith/try, else a folder of the run's own.
+	CacheDir string
 
 	script []byte // the model's side; nil: script.yaml (tests change it)
 }
@@ -102,7 +108,8 @@ type demo struct {
 	addr  string
 	issue int
 	step  func(string)
-	s     tb.TB // the session the fakes belong to
+	now   string // the progress comment's "Now:" line last reported
+	s     tb.TB  // the session the fakes belong to
 }
 
 func run(ctx context.Context, s *tb.Session, opts Options) (*Result, error) {
@@ -118,7 +125,7 @@ func run(ctx context.Context, s *tb.Session, opts Options) (*Result, error) {
 	if script == nil {
 		script = scriptYAML
 	}
-	d, cfg, err := setUp(s, step, script)
+	d, cfg, err := setUp(s, step, script, cacheDir(opts.CacheDir))
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +160,7 @@ func run(ctx context.Context, s *tb.Session, opts Options) (*Result, error) {
 
 // setUp starts the fakes with the sample repository and its issue and
 // writes bot serve's settings for them.
-func setUp(s *tb.Session, step func(string), scriptText []byte) (*demo, *config.Server, error) {
+func setUp(s *tb.Session, step func(string), scriptText []byte, cache string) (*demo, *config.Server, error) {
 	d := &demo{step: step, s: s}
 	d.gh = ghtest.New(s, ghtest.Options{})
 	d.git = gittest.NewServer(s, gittest.WithTokenCheck(func(tok string) bool { return d.gh.ValidToken(owner, name, tok) }))
@@ -173,7 +180,11 @@ func setUp(s *tb.Session, step func(string), scriptText []byte) (*demo, *config.
 	if err := os.WriteFile(key, d.gh.PrivateKey(), 0o600); err != nil {
 		return nil, nil, err
 	}
+	if cache == "" {
+		cache = filepath.Join(s.TempDir(), "sandbox-cache")
+	}
 	cfg, err := config.ParseServer([]string{
+		"ISSUESMITH_CACHE_DIR=" + cache, "ISSUESMITH_MIN_FREE_SPACE=0",
 		"ISSUESMITH_APP_ID=" + strconv.FormatInt(d.gh.AppID(), 10), "ISSUESMITH_PRIVATE_KEY_FILE=" + key,
 		"ISSUESMITH_WEBHOOK_SECRET=" + webhookSecret, "ISSUESMITH_GITHUB_URL=" + d.gh.URL(),
 		"ISSUESMITH_MODEL_NAME=" + modelName, "ISSUESMITH_MODEL_BASE_URL=" + d.model.URL(),
@@ -181,6 +192,19 @@ func setUp(s *tb.Session, step func(string), scriptText []byte) (*demo, *config.
 		"ISSUESMITH_SUMMARY_REFRESH=off", "ISSUESMITH_REDELIVER=off", "ISSUESMITH_SHUTDOWN_TIMEOUT=5s",
 	})
 	return d, cfg, err
+}
+
+// cacheDir is where a run keeps the sandbox's caches: dir, else the user's
+// cache folder's issuesmith/try, else "" (the run's own folder).
+func cacheDir(dir string) string {
+	if dir != "" {
+		return dir
+	}
+	base, err := os.UserCacheDir()
+	if err != nil || !filepath.IsAbs(base) {
+		return ""
+	}
+	return filepath.Join(base, "issuesmith", "try")
 }
 
 // play does what the person does on GitHub — label the issue, read the
@@ -206,7 +230,7 @@ func (d *demo) play(ctx context.Context) (*Result, error) {
 	if err := d.deliver("issue_comment", d.commented(id, "/implement")); err != nil {
 		return nil, err
 	}
-	d.step(person + " commented /implement")
+	d.step(person + " commented /implement; the coder writes the change, then go build and go vet check it in the sandbox")
 	if err := d.wait(ctx, "the pull request", func() bool {
 		return strings.Contains(d.progress(), "issuesmith: done") && len(d.gh.PullRequests(owner, name)) == 1
 	}); err != nil {
@@ -255,6 +279,10 @@ func (d *demo) wait(ctx context.Context, what string, cond func() bool) error {
 	t := time.NewTicker(25 * time.Millisecond)
 	defer t.Stop()
 	for !cond() {
+		if now := nowLine(d.progress()); now != "" && now != d.now {
+			d.now = now
+			d.step("  bot: " + now)
+		}
 		if strings.Contains(d.progress(), "issuesmith: stopped") {
 			return fmt.Errorf("the run stopped while waiting for %s:\n%s", what, d.progress())
 		}
@@ -268,3 +296,16 @@ func (d *demo) wait(ctx context.Context, what string, cond func() bool) error {
 }
 
 var errNoDiff = errors.New("the pull request's branch has no diff against its base")
+
+var mdLink = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
+
+// nowLine is the progress comment's "**Now:**" line, as plain text.
+func nowLine(progress string) string {
+	for line := range strings.Lines(progress) {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "**Now:**"); ok {
+			rest = mdLink.ReplaceAllString(strings.TrimSpace(rest), "$1")
+			return strings.NewReplacer("**", "", "`", "").Replace(rest)
+		}
+	}
+	return ""
+}
