@@ -120,6 +120,11 @@ type Server struct {
 	Sandbox Sandbox `envPrefix:""`
 	// Limits holds the spending limits and the loop guard (limits.go).
 	Limits Limits `envPrefix:""`
+
+	// File is the settings file the environment's FileVar (or bot serve's
+	// --config) named, "" without one: not a setting, a record of where
+	// the settings came from, so the sandbox can hide it.
+	File string
 }
 
 // LoadServer reads the server configuration from the process environment
@@ -141,6 +146,7 @@ func ParseServer(environ []string) (*Server, error) {
 		return nil, fmt.Errorf("server config: %w", namedParseErrors(err, reflect.TypeFor[Server](), EnvPrefix))
 	}
 	stateDefaults(vars, &s.DatabaseURL, &s.DataDir)
+	s.File = vars[FileVar]
 	if s.HoldDir == "" && s.DataDir != "" {
 		s.HoldDir = filepath.Join(s.DataDir, "held")
 	}

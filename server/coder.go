@@ -2,6 +2,7 @@ package server
 
 import (
 	"os"
+	"strings"
 
 	"github.com/issuesmith/issuesmith/agents"
 	"github.com/issuesmith/issuesmith/coder"
@@ -34,7 +35,15 @@ func Caches(cfg *config.Server) (*sandbox.Caches, error) {
 // SandboxPolicy is the bubblewrap policy of the coder's go build/vet and
 // check commands under `bot serve`: besides the sandbox's own rule (only the
 // worktree, the go caches and the system's programs visible), the bot's key,
-// API key and config files are masked even if they lie under a visible path.
+// API key and settings files (the one --config named too: cfg.File) and a
+// SQLite database with its journal files are masked even if they lie under
+// a visible path.
 func SandboxPolicy(cfg *config.Server) sandbox.Policy {
-	return sandbox.Policy{Hide: []string{cfg.PrivateKeyFile, cfg.Model.APIKeyFile, os.Getenv(config.FileVar)}}
+	hide := []string{cfg.PrivateKeyFile, cfg.Model.APIKeyFile, cfg.File, os.Getenv(config.FileVar)}
+	if db := cfg.DatabaseURL; db != "" && !strings.Contains(db, "://") {
+		db = strings.TrimPrefix(db, "file:")
+		db, _, _ = strings.Cut(db, "?")
+		hide = append(hide, db, db+"-wal", db+"-shm", db+"-journal")
+	}
+	return sandbox.Policy{Hide: hide}
 }

@@ -32,3 +32,16 @@ func TestPrefixIsConfigs(t *testing.T) {
 	t.Parallel()
 	assert.Equal(t, config.EnvPrefix, procenv.Prefix)
 }
+
+// TestSandboxAllowList: only the allow-list passes; secrets whatever
+// their name, and everything unknown, are dropped.
+func TestSandboxAllowList(t *testing.T) {
+	t.Parallel()
+	got := procenv.Sandbox([]string{"PATH=/usr/bin", "LANG=C.UTF-8", "LC_ALL=C", "TERM=xterm", "CGO_ENABLED=1",
+		"GOARCH=amd64", "CC=gcc", "GITHUB_TOKEN=ghs_x", "GH_TOKEN=gho_x", "AWS_SECRET_ACCESS_KEY=a", "AWS_ACCESS_KEY_ID=b",
+		"GOOGLE_APPLICATION_CREDENTIALS=/k.json", "AZURE_CLIENT_SECRET=c", "OPENAI_API_KEY=sk", "ANTHROPIC_API_KEY=sk-ant",
+		"DATABASE_URL=postgres://u:p@h/db", "ISSUESMITH_PRIVATE_KEY=k", "OTEL_EXPORTER_OTLP_HEADERS=h", "CGO_SECRET=x",
+		"HTTPS_PROXY=http://corp:3128", "SSH_AUTH_SOCK=/run/ssh", "HOME=/root", "GOFLAGS=-mod=mod", "NOEQUALS"})
+	assert.Equal(t, []string{"PATH=/usr/bin", "LANG=C.UTF-8", "LC_ALL=C", "TERM=xterm", "CGO_ENABLED=1",
+		"GOARCH=amd64", "CC=gcc"}, got)
+}

@@ -139,6 +139,18 @@ func TestAttacks(t *testing.T) {
 		{name: "CONNECT to a disallowed port", egress: egress("internal.test", "127.0.0.1"), needs: []string{"curl"},
 			script: `curl -sS --proxytunnel http://internal.test:22/ 2>&1; curl -sS https://internal.test:25/ 2>&1`,
 			want:   []string{"response 403"}, notWant: []string{"host-loopback-secret"}},
+		// Secrets in the environment the caller hands over (issue 33: bot
+		// replay passed GITHUB_TOKEN, cloud and model keys and DATABASE_URL;
+		// the Codecov bash-uploader breach, 2021, harvested CI
+		// environments): an allow-list keeps every one out.
+		{name: "environment secrets", env: []string{"GITHUB_TOKEN=ghs_secret1", "GH_TOKEN=gho_secret2",
+			"OPENAI_API_KEY=sk-secret3", "ANTHROPIC_API_KEY=sk-ant-secret4", "AWS_SECRET_ACCESS_KEY=secret5",
+			"DATABASE_URL=postgres://bot:secret6@db/issuesmith", "GOOGLE_APPLICATION_CREDENTIALS=/secret7.json",
+			"MY_SERVICE_TOKEN=secret8", "ISSUESMITH_PRIVATE_KEY=secret9", "LANG=C.UTF-8"},
+			script: `env; cat /proc/1/environ 2>/dev/null | tr '\0' '\n'; echo env-listed`,
+			want:   []string{"env-listed", "LANG=C.UTF-8", "HOME=/tmp"},
+			notWant: []string{"secret1", "secret2", "secret3", "secret4", "secret5", "secret6", "secret7", "secret8",
+				"secret9", "GITHUB_TOKEN", "DATABASE_URL"}},
 		// A fork bomb (CWE-400; Docker's --pids-limit advice): the pages
 		// its copies share count once (proportional set size), so it is
 		// named for what it is — issue 33 saw "memory 4.0 GiB" (summed

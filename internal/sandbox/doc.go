@@ -8,7 +8,9 @@
 // key and config files, other worktrees, the host's own caches and /proc —
 // absent. The root, /etc and /dev are read-only (--remount-ro once all is
 // mounted); /tmp and /dev/shm are sized tmpfs mounts (Limits.Tmp, Shm).
-// The environment is procenv's scrubbed one.
+// The environment is the caller's reduced to procenv.Sandbox's allow-list
+// (no token, key, password or database URL, whatever the caller passes),
+// then the sandbox's own settings.
 //
 // Seccomp (seccomp_linux.go): filters built with elastic/go-seccomp-bpf,
 // handed to bwrap (--add-seccomp-fd), close to Docker's default profile:

@@ -62,7 +62,8 @@ func Check() error {
 }
 
 // Command returns a command running argv in dir under the policy, with env
-// (filtered again through procenv, then the policy's own settings) and
+// (reduced to procenv.Sandbox's allow-list, then the policy's own
+// settings) and
 // killed — with everything it started — when ctx ends or a limit is passed.
 // dir becomes the working directory and is writable; /tmp is a fresh tmpfs
 // and HOME points into it. With Caches, the Go modules dir's go.mod needs
@@ -123,7 +124,7 @@ func (p Policy) Command(ctx context.Context, dir string, argv []string, env []st
 	full = append(append(full, args...), limitArgs(c.limits, inner)...)
 	cmd := exec.CommandContext(ctx, full[0], full[1:]...)
 	cmd.Dir = abs
-	cmd.Env = append(append(procenv.Filter(env), "HOME=/tmp", "TMPDIR=/tmp"), extraEnv...)
+	cmd.Env = append(append(procenv.Sandbox(env), "HOME=/tmp", "TMPDIR=/tmp"), extraEnv...)
 	cmd.ExtraFiles = filters
 	killGroup(cmd)
 	cmd.WaitDelay = 2 * time.Second
