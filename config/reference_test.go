@@ -302,11 +302,13 @@ func fieldDocs(t *testing.T) map[string]fieldDoc {
 					return true
 				}
 				var prev *ast.Field
+				var group *ast.CommentGroup // the comment the fields above share
 				for _, fl := range st.Fields.List {
 					for _, id := range fl.Names {
 						key := n.Name.Name + "." + id.Name
 						switch {
 						case fl.Doc != nil:
+							group = fl.Doc
 							subject := []string{id.Name}
 							for _, g := range st.Fields.List {
 								if g != fl && g.Doc == nil && len(g.Names) > 0 && strings.Contains(fl.Doc.Text(), g.Names[0].Name) {
@@ -314,7 +316,9 @@ func fieldDocs(t *testing.T) map[string]fieldDoc {
 								}
 							}
 							docs[key] = fieldDoc{text: clean(fl.Doc, subject)}
-						case prev != nil && fset.Position(fl.Pos()).Line == fset.Position(prev.End()).Line+1:
+						case prev != nil && group != nil && fset.Position(fl.Pos()).Line == fset.Position(prev.End()).Line+1 &&
+							regexp.MustCompile(`\b`+id.Name+`\b`).MatchString(group.Text()):
+							// Named by the comment of the fields just above it.
 							docs[key] = fieldDoc{continued: true}
 						}
 					}
