@@ -142,5 +142,5 @@ func openTree(t *testing.T, dir string) *tree {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ws.Close() })
-	return treeOf(ws)
+	return treeOf(t.Context(), ws)
 }

@@ -269,7 +269,7 @@ func (c *Coder) Implement(ctx context.Context, ws *repo.Workspace, spec *work.Sp
 	if spec == nil {
 		spec = &work.Spec{}
 	}
-	r, err := c.newRun(ws, spec, plan)
+	r, err := c.newRun(ctx, ws, spec, plan)
 	if err != nil {
 		return nil, err
 	}

@@ -64,7 +64,7 @@ func (c *Coder) Revise(ctx context.Context, ws *repo.Workspace, req ReviewReques
 	p := cleanRel(req.Path)
 	plan := &work.Plan{Items: []work.Item{{Path: p, Action: work.ActionModify,
 		Steps: []work.Step{{Text: req.Comment}}}}}
-	r, err := c.newRun(ws, &work.Spec{Topic: req.Topic}, plan)
+	r, err := c.newRun(ctx, ws, &work.Spec{Topic: req.Topic}, plan)
 	if err != nil {
 		return nil, err
 	}

@@ -32,8 +32,8 @@ type run struct {
 	start    time.Time    // for Options.MaxWall
 }
 
-func (c *Coder) newRun(ws *repo.Workspace, spec *work.Spec, plan *work.Plan) (*run, error) {
-	t := treeOf(ws)
+func (c *Coder) newRun(ctx context.Context, ws *repo.Workspace, spec *work.Spec, plan *work.Plan) (*run, error) {
+	t := treeOf(ctx, ws)
 	r := &run{c: c, ws: ws, tree: t, spec: spec, plan: plan, ledger: newLedger(),
 		allowed: map[string]bool{}, res: &Result{}, start: time.Now()}
 	for _, it := range plan.Items {

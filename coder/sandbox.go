@@ -60,5 +60,8 @@ func (c *Coder) sandboxFor(t *tree) sandbox.Policy {
 	if p.Repo == "" {
 		p.Repo = t.repo
 	}
+	if p.TrustedModules == nil {
+		p.TrustedModules = t.modules
+	}
 	return p
 }

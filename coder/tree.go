@@ -1,6 +1,7 @@
 package coder
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -8,6 +9,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/issuesmith/issuesmith/internal/sandbox"
 	"github.com/issuesmith/issuesmith/repo"
 )
 
@@ -20,12 +22,17 @@ type tree struct {
 	// repo names the repository by the bot's record (Workspace.Repository):
 	// the key of its sandbox caches.
 	repo string
+	// modules are the module versions the repository's committed go.mod
+	// and go.sum name (sandbox.Policy.TrustedModules), read from git.
+	modules []string
 }
 
 // treeOf is write access through ws's own confined root: the run reads,
 // writes and applies edits through the one handle the workspace holds.
-func treeOf(ws *repo.Workspace) *tree {
-	return &tree{dir: ws.Dir(), root: ws.Root(), repo: ws.Repository()}
+func treeOf(ctx context.Context, ws *repo.Workspace) *tree {
+	goMod, _ := ws.CommittedFile(ctx, "go.mod")
+	goSum, _ := ws.CommittedFile(ctx, "go.sum")
+	return &tree{dir: ws.Dir(), root: ws.Root(), repo: ws.Repository(), modules: sandbox.CommittedModules(goMod, goSum)}
 }
 
 // read returns the file's bytes and whether it exists.

@@ -34,9 +34,18 @@ func (r *TestRunner) prefetch(ctx context.Context, dir string) error {
 	if !r.Sandbox || r.Policy.Caches == nil {
 		return nil
 	}
-	release, err := r.Policy.Caches.DownloadModules(ctx, dir)
+	release, err := r.Policy.Caches.DownloadModulesAllowed(ctx, dir, sandbox.DefaultModuleHosts, committedModules(ctx, dir))
 	release()
 	return err
+}
+
+// committedModules are the module versions the clone's base commit
+// (replay-base: what the repository committed, read from git, not from the
+// tree the solver and the tests wrote) names in its go.mod and go.sum.
+func committedModules(ctx context.Context, dir string) []string {
+	goMod, _ := git(ctx, dir, nil, "show", "--no-textconv", "replay-base:go.mod")
+	goSum, _ := git(ctx, dir, nil, "show", "--no-textconv", "replay-base:go.sum")
+	return sandbox.CommittedModules(goMod, goSum)
 }
 
 // RepoKey names an instance's repository for its sandbox caches: the

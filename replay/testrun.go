@@ -131,6 +131,7 @@ func (r *TestRunner) command(ctx context.Context, dir string, in *Instance, line
 	if r.Sandbox {
 		p := r.Policy
 		p.Repo = RepoKey(in)
+		p.TrustedModules = committedModules(ctx, dir)
 		p.StableDir = true // every clone of a repository finds its compiled packages
 		if setup && len(r.SetupHosts) > 0 {
 			p.Egress = &sandbox.Egress{Hosts: r.SetupHosts, Run: "replay setup"}

@@ -218,7 +218,7 @@ func (wt *Worktree) Workspace() (*Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	ws.gitDir = wt.gitDir
+	ws.gitDir, ws.base = wt.gitDir, wt.Start
 	return ws, nil
 }
 

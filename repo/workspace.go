@@ -25,6 +25,9 @@ type Workspace struct {
 	gitDir string
 	// key names the repository by the bot's own record (SetRepository).
 	key string
+	// base is the commit the checkout started from (a Worktree's Start);
+	// "" is HEAD (a local checkout).
+	base string
 
 	subOnce sync.Once // Submodules
 	subs    []string
@@ -65,6 +68,26 @@ func (w *Workspace) Repository() string {
 		return w.key
 	}
 	return "local:" + w.dir
+}
+
+// CommittedFile is the file at p (slash, repo-relative) as the checkout's
+// start commit holds it, read from git (a Worktree's start, a local
+// checkout's HEAD) — never from the tree, which the commands a run starts
+// can rewrite. A file the commit lacks is an error.
+func (w *Workspace) CommittedFile(ctx context.Context, p string) ([]byte, error) {
+	rel, err := Clean(p)
+	if err != nil {
+		return nil, err
+	}
+	rev := w.base
+	if rev == "" {
+		rev = "HEAD"
+	}
+	res, err := w.git().run(ctx, "show", "--no-textconv", rev+":"+rel)
+	if err != nil {
+		return nil, fmt.Errorf("committed %s: %w", rel, err)
+	}
+	return []byte(res.stdout), nil
 }
 
 // git is a git command on this checkout.

@@ -22,7 +22,7 @@ func TestTrimModules(t *testing.T) {
 	caches := testCaches(t, proxy, sandbox.CacheOptions{})
 	var held func()
 	for i, v := range versions {
-		release, err := caches.DownloadModulesAllowed(t.Context(), consumer(t, proxy, v), testHosts)
+		release, err := caches.DownloadModulesAllowed(t.Context(), consumer(t, proxy, v), testHosts, nil)
 		must(t, err)
 		if i == 0 {
 			held = release // a run still building with v1.0.0
@@ -45,7 +45,7 @@ func TestTrimModules(t *testing.T) {
 		t.Errorf("report %+v, budget %d", rep, total*5/8)
 	}
 	// The evicted versions come back on the next run that needs them.
-	release, err := caches.DownloadModulesAllowed(t.Context(), consumer(t, proxy, "v1.0.1"), testHosts)
+	release, err := caches.DownloadModulesAllowed(t.Context(), consumer(t, proxy, "v1.0.1"), testHosts, nil)
 	must(t, err)
 	release()
 	if _, err := os.Stat(filepath.Join(caches.ModCache(), depPath+"@v1.0.1")); err != nil {

@@ -74,7 +74,7 @@ var downloadVars = map[string]bool{"GOPROXY": true, "GOSUMDB": true, "GOPRIVATE"
 // the returned func). A folder without go.mod, or with vendor/modules.txt,
 // needs nothing.
 func (c *Caches) DownloadModules(ctx context.Context, dir string) (release func(), err error) {
-	return c.DownloadModulesAllowed(ctx, dir, DefaultModuleHosts)
+	return c.DownloadModulesAllowed(ctx, dir, DefaultModuleHosts, nil)
 }
 
 // downloadModules is DownloadModules once the go.mod is checked.

@@ -38,7 +38,8 @@ type ModuleHostError struct {
 
 func (e *ModuleHostError) Error() string {
 	return fmt.Sprintf("module %s is not downloaded: its host %s is not on the bot's module allowlist "+
-		"(the public module hosts, the sandbox's egress hosts and the operator's GOPRIVATE)", e.Module, e.Host)
+		"(the modules the repository's committed go.mod and go.sum name, the public module hosts, "+
+		"the sandbox's egress hosts and the operator's GOPRIVATE)", e.Module, e.Host)
 }
 
 // moduleHosts is the allowlist of a policy's downloads.
@@ -62,19 +63,19 @@ func (p Policy) moduleHosts() []string {
 // replacement, whose requirements join the module graph) and refuses the
 // first required or replacing module whose host hosts do not cover and
 // the operator's private patterns do not match.
-func (c *Caches) checkModuleHosts(dir string, data []byte, hosts []string) error {
+func (c *Caches) checkModuleHosts(dir string, data []byte, hosts, trusted []string) error {
 	// Parse, not ParseLax: ParseLax skips replace lines.
 	f, err := modfile.Parse(filepath.Join(dir, "go.mod"), data, nil)
 	if err != nil {
 		return &DownloadError{Msg: "go.mod: " + err.Error()}
 	}
-	paths := make([]string, 0, len(f.Require)+len(f.Replace))
+	paths := make([]module.Version, 0, len(f.Require)+len(f.Replace))
 	for _, r := range f.Require {
-		paths = append(paths, r.Mod.Path)
+		paths = append(paths, r.Mod)
 	}
 	for _, r := range f.Replace {
 		if r.New.Version != "" {
-			paths = append(paths, r.New.Path)
+			paths = append(paths, r.New)
 			continue
 		}
 		local := r.New.Path
@@ -84,19 +85,19 @@ func (c *Caches) checkModuleHosts(dir string, data []byte, hosts []string) error
 		if sub, err := os.ReadFile(filepath.Join(local, "go.mod")); err == nil {
 			if g, err := modfile.ParseLax(local, sub, nil); err == nil {
 				for _, r := range g.Require {
-					paths = append(paths, r.Mod.Path)
+					paths = append(paths, r.Mod)
 				}
 			}
 		}
 	}
 	private := c.privatePatterns()
-	for _, p := range paths {
-		if module.MatchPrefixPatterns(private, p) {
+	for _, m := range paths {
+		if module.MatchPrefixPatterns(private, m.Path) || slices.Contains(trusted, m.Path+"@"+m.Version) {
 			continue
 		}
-		host, _, _ := strings.Cut(p, "/")
+		host, _, _ := strings.Cut(m.Path, "/")
 		if !hostCovered(hosts, strings.ToLower(host)) {
-			return &ModuleHostError{Module: p, Host: host}
+			return &ModuleHostError{Module: m.Path + "@" + m.Version, Host: host}
 		}
 	}
 	return nil
@@ -125,11 +126,13 @@ func (c *Caches) privatePatterns() string {
 	return strings.Join(pats, ",")
 }
 
-// DownloadModulesAllowed is DownloadModules for modules on hosts alone:
-// every module dir's go.mod requires or replaces with (a go.mod the
-// sandboxed command may have written) is checked first, and a
-// *ModuleHostError names the first one outside; nothing is requested then.
-func (c *Caches) DownloadModulesAllowed(ctx context.Context, dir string, hosts []string) (func(), error) {
+// DownloadModulesAllowed is DownloadModules for modules on hosts, and the
+// modules trusted names (Policy.TrustedModules: what the repository itself
+// committed), alone: every module dir's go.mod requires or replaces with
+// (a go.mod the sandboxed command may have written) is checked first, and
+// a *ModuleHostError names the first one outside; nothing is requested
+// then.
+func (c *Caches) DownloadModulesAllowed(ctx context.Context, dir string, hosts, trusted []string) (func(), error) {
 	data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
 	if err != nil {
 		return func() {}, nil
@@ -137,8 +140,40 @@ func (c *Caches) DownloadModulesAllowed(ctx context.Context, dir string, hosts [
 	if _, err := os.Stat(filepath.Join(dir, "vendor", "modules.txt")); err == nil {
 		return func() {}, nil
 	}
-	if err := c.checkModuleHosts(dir, data, hosts); err != nil {
+	if err := c.checkModuleHosts(dir, data, hosts, trusted); err != nil {
 		return func() {}, err
 	}
 	return c.downloadModules(ctx, dir)
+}
+
+// CommittedModules are the module versions ("path@version") a
+// repository's own go.mod and go.sum name (the files' bytes as the bot
+// read them from git, never from a tree a command ran in; either may be
+// nil): the modules Policy.TrustedModules lets the bot download whatever
+// their host. Asking for a version the repository already depends on
+// sends nothing of a command's choosing; a module or version a change adds
+// (a path or a pseudo-version can carry data) must be on the allowlist.
+func CommittedModules(goMod, goSum []byte) []string {
+	seen := map[string]bool{}
+	if f, err := modfile.ParseLax("go.mod", goMod, nil); err == nil && goMod != nil {
+		for _, r := range f.Require {
+			seen[r.Mod.Path+"@"+r.Mod.Version] = true
+		}
+		for _, r := range f.Replace {
+			if r.New.Version != "" {
+				seen[r.New.Path+"@"+r.New.Version] = true
+			}
+		}
+	}
+	for _, line := range strings.Split(string(goSum), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && module.CheckPath(f[0]) == nil {
+			seen[f[0]+"@"+strings.TrimSuffix(f[1], "/go.mod")] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for p := range seen {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
 }

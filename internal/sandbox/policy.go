@@ -32,6 +32,12 @@ type Policy struct {
 	// the go command runs (*ModuleHostError): the path is data the
 	// sandboxed command may have chosen.
 	ModuleHosts []string
+	// TrustedModules are module versions ("path@version") the bot
+	// downloads whatever their host: those the repository's own committed
+	// go.mod and go.sum name
+	// (CommittedModules over the base revision's files, read from git by
+	// the caller, never from the tree a command runs in).
+	TrustedModules []string
 	// Limits bound the command's resources; zero fields take DefaultLimits.
 	Limits Limits
 	// Egress, when it allows any host, gives the command an HTTP(S) proxy

@@ -147,7 +147,7 @@ func (p Policy) mounts(ctx context.Context, c *Cmd, abs string) ([]string, []str
 		if err := p.Caches.CheckSpace(); err != nil {
 			return nil, nil, err
 		}
-		release, err := p.Caches.DownloadModulesAllowed(ctx, abs, p.moduleHosts())
+		release, err := p.Caches.DownloadModulesAllowed(ctx, abs, p.moduleHosts(), p.TrustedModules)
 		if err != nil {
 			return nil, nil, err
 		}
