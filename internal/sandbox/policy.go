@@ -21,8 +21,10 @@ type Policy struct {
 	// writable caches of repository Repo alone (go build, XDG, npm, pip);
 	// nil takes DefaultCaches (the user's cache folder).
 	Caches *Caches
-	// Repo names the repository whose caches the command gets; "" derives
-	// it from the working tree's git directory (RepoKey).
+	// Repo names the repository whose caches the command gets, by the
+	// caller's own record of it (the App: host, installation and full
+	// name; bot replay: the instance's repository), never by anything in
+	// the tree; "" keys them by the working directory's path (RepoKey).
 	Repo string
 	// ModuleHosts are the hosts (a module path's first element; "*.d"
 	// for d's subdomains) whose modules the bot may download, outside the
@@ -34,9 +36,9 @@ type Policy struct {
 	ModuleHosts []string
 	// TrustedModules are module versions ("path@version") the bot
 	// downloads whatever their host: those the repository's own committed
-	// go.mod and go.sum name
-	// (CommittedModules over the base revision's files, read from git by
-	// the caller, never from the tree a command runs in).
+	// go.mod and go.sum name (CommittedModules over the base revision's
+	// files, read from git by the caller, never from the tree a command
+	// runs in).
 	TrustedModules []string
 	// Limits bound the command's resources; zero fields take DefaultLimits.
 	Limits Limits
