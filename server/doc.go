@@ -7,7 +7,11 @@
 // /metrics until its context ends, then drains running steps.
 //
 // Contracts: nothing runs before Serve; a start-up call that hangs fails
-// within the start-up bound naming the host; /readyz is 200 only while jobs
+// within the start-up bound naming the host; a database that does not
+// answer does not stop the start (database.go): Serve answers at once,
+// /readyz says it waits for the database, deliveries are held, and the
+// database is opened, migrated and the engine started once it answers (a
+// DSN that does not parse stops the start); /readyz is 200 only while jobs
 // are worked and the database answers, and lists the start-up warnings;
 // a request's headers and body must arrive within the read timeout (30 s),
 // so trickled bodies cannot hold connections or in-flight bytes;

@@ -49,7 +49,8 @@ func (r *redeliverMetrics) observe(rep redeliver.Report) {
 
 // redeliverJob is the engine's periodic reconciliation (workflow.Options
 // Redeliver and RedeliverSchedule) from ISSUESMITH_REDELIVER: nils when off.
-func redeliverJob(cfg *config.Server, app *ghapp.App, st *store.Store, m *redeliverMetrics, log *slog.Logger) (
+// st is the database, asked when a pass runs (only the engine runs one).
+func redeliverJob(cfg *config.Server, app *ghapp.App, st func() *store.Store, m *redeliverMetrics, log *slog.Logger) (
 	func(context.Context) error, river.PeriodicSchedule, error) {
 	if cfg.Redeliver == config.ScheduleOff || cfg.Redeliver == "" {
 		return nil, nil, nil
@@ -59,7 +60,7 @@ func redeliverJob(cfg *config.Server, app *ghapp.App, st *store.Store, m *redeli
 		return nil, nil, err
 	}
 	pass := func(ctx context.Context) error {
-		rep, err := redeliver.Pass(ctx, app, st, redeliver.Options{Since: time.Now().Add(-cfg.RedeliverSince)})
+		rep, err := redeliver.Pass(ctx, app, st(), redeliver.Options{Since: time.Now().Add(-cfg.RedeliverSince)})
 		m.observe(rep)
 		log.Info("webhook reconciliation", "attempts", rep.Attempts, "failed", rep.Failed, "recorded", rep.Recorded,
 			"recovered", rep.Recovered, "asked", len(rep.Asked), "deferred", rep.Deferred, "refused", rep.Refused,

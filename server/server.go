@@ -11,10 +11,10 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/riverqueue/river"
 
 	"github.com/issuesmith/issuesmith/agents"
@@ -25,7 +25,6 @@ import (
 	"github.com/issuesmith/issuesmith/session"
 	"github.com/issuesmith/issuesmith/store"
 	"github.com/issuesmith/issuesmith/summaries"
-	"github.com/issuesmith/issuesmith/webhook"
 	"github.com/issuesmith/issuesmith/workflow"
 	"github.com/issuesmith/issuesmith/workflow/ghport"
 )
@@ -33,10 +32,18 @@ import (
 // Server is the wired App: every part is built in New, in the order the
 // data flows.
 type Server struct {
-	cfg     *config.Server
-	log     *slog.Logger
-	store   *store.Store
-	engine  *workflow.Engine
+	cfg *config.Server
+	log *slog.Logger
+	// db and eng are the database and the workflow engine on it: set by
+	// New when the database answers at start, else by connect once it
+	// does (database.go); nil until then.
+	db  atomic.Pointer[store.Store]
+	eng atomic.Pointer[workflow.Engine]
+	// build makes the engine on a database with every other part New made.
+	build func(*store.Store) (*workflow.Engine, error)
+	gate  *budget.Gate
+	// dbErr is why the database did not open yet (/readyz), nil once it did.
+	dbErr   atomic.Pointer[string]
 	handler http.Handler
 	tune    Tuning
 	ready   atomic.Bool
@@ -45,6 +52,7 @@ type Server struct {
 	warnings []string
 	// probe holds the start-up model probe's lines once it ended (probe.go).
 	probe   atomic.Pointer[[]string]
+	mu      sync.Mutex // guards closers
 	closers []io.Closer
 	// sessions are the options of each run's session recorder (the
 	// workflow's jobs open the run's session; see sessions.go).
@@ -95,126 +103,101 @@ const (
 
 // New constructs and checks every part: database (migrated), GitHub
 // App, model, git cache, agents, workflow engine, webhook handler, metrics.
-// Nothing runs until Run or Serve.
+// A database that does not answer does not stop the start (a DSN that does
+// not parse does): Serve then answers at once, /readyz says why it is not
+// ready, deliveries are held (HOLD_DIR), and the engine is built and
+// started once the database answers. Nothing runs until Run or Serve.
 func New(ctx context.Context, cfg *config.Server, log *slog.Logger, tune Tuning) (*Server, error) {
 	log.Info("starting", "config", cfg)
+	if err := store.CheckDSN(cfg.DatabaseURL); err != nil {
+		return nil, err
+	}
 	m := newMetrics()
+	s := &Server{cfg: cfg, log: log, tune: tune}
+	if err := s.assemble(ctx, m); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if err := s.open(ctx); err != nil {
+		if ctx.Err() != nil {
+			s.Close()
+			return nil, err
+		}
+		msg := err.Error()
+		s.dbErr.Store(&msg)
+		log.Warn("the database does not answer; serving without it until it does (deliveries are held)", "err", err)
+	}
+	return s, nil
+}
+
+// assemble builds every part but the database's: GitHub App, models, git
+// cache, agents and the engine's recipe (build), webhook, HTTP routes.
+func (s *Server) assemble(ctx context.Context, m *metrics) error {
+	cfg, log, tune := s.cfg, s.log, s.tune
 	limit := cmp.Or(tune.StartTimeout, defaultStartTimeout)
 	sctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	st, err := store.OpenMigrated(sctx, cfg.DatabaseURL)
-	if err != nil {
-		return nil, startErr(ctx, sctx, limit, err)
-	}
-	s := &Server{cfg: cfg, log: log, store: st, tune: tune, closers: []io.Closer{st}}
 	app, botLogin, err := newGitHubApp(sctx, cfg, m, tune.GitHubWriteInterval)
 	if err != nil {
-		s.Close()
-		return nil, startErr(ctx, sctx, limit, err)
+		return startErr(ctx, sctx, limit, err)
 	}
 	s.warnings = checkModels(sctx, cfg, log)
-	gate := &budget.Gate{Store: st, Now: tune.Now, Log: log, Charged: m.charged}
-	ms, err := agents.NewGatedModels(&cfg.Model, gate)
+	s.gate = &budget.Gate{Now: tune.Now, Log: log, Charged: m.charged}
+	ms, err := agents.NewGatedModels(&cfg.Model, s.gate)
 	if err != nil {
-		s.Close()
-		return nil, err
+		return err
 	}
 	cache, err := repo.NewCache(filepath.Join(cfg.DataDir, "git"), repo.CacheOptions{Logger: log})
 	if err != nil {
-		s.Close()
-		return nil, err
+		return err
 	}
 	caches, err := Caches(cfg)
 	if err != nil {
-		s.Close()
-		return nil, err
+		return err
 	}
 	sched, err := refreshSchedule(cfg)
 	if err != nil {
-		s.Close()
-		return nil, err
+		return err
 	}
-	redeliverPass, redeliverSched, err := redeliverJob(cfg, app, st, newRedeliverMetrics(m.reg), log)
+	redeliverPass, redeliverSched, err := redeliverJob(cfg, app, s.store, newRedeliverMetrics(m.reg), log)
 	if err != nil {
-		s.Close()
-		return nil, err
+		return err
 	}
 	if redeliverPass != nil {
-		s.recovery = &recovery{ping: st.Ping, every: recoveryCheck, log: log}
+		s.recovery = &recovery{ping: s.ping, every: recoveryCheck, log: log}
 	}
 	s.sessions = sessionOptions(cfg, m.reg, log)
 	exp, line, err := traces(ctx, cfg, log)
 	if err != nil {
-		s.Close()
-		return nil, err
+		return err
 	}
 	if exp != nil {
 		s.sessions.Wrap, s.traces = exp.Wrap, line
 		s.closers = append(s.closers, exporterCloser{exp})
 	}
-	s.engine, err = workflow.New(workflow.Deps{
-		Store:      st,
-		GitHub:     ghport.Installations(app),
-		Git:        agents.NewGit(cache, app, botSignature(botLogin)),
-		Explorer:   &agents.Explorer{Models: ms, Cache: st},
-		Planner:    &agents.Planner{Models: ms},
-		Coder:      Coder(cfg, ms, caches),
-		Summarizer: &agents.Summarizer{Models: ms, Cache: st},
-		Forks:      forks(cfg, app),
-		Budget:     gate,
-	}, workflow.Options{
-		Limits:   &cfg.Limits,
-		BotLogin: botLogin, MaxWorkers: cfg.Workers, Logger: log, PollInterval: tune.PollInterval,
-		LeaseTTL: tune.LeaseTTL, RescueAfter: tune.RescueAfter,
-		Observe: m.job, Usage: m.usage, RefreshSchedule: sched,
-		Redeliver: redeliverPass, RedeliverSchedule: redeliverSched,
-		Preflight: func(context.Context) error { return CheckSpace(cfg) },
-		Sessions:  runSessions(cfg, s.sessions),
-		ReplicaID: replicaID(cfg),
-	})
-	if err != nil {
-		s.Close()
-		return nil, err
+	s.build = func(st *store.Store) (*workflow.Engine, error) {
+		return workflow.New(workflow.Deps{
+			Store:      st,
+			GitHub:     ghport.Installations(app),
+			Git:        agents.NewGit(cache, app, botSignature(botLogin)),
+			Explorer:   &agents.Explorer{Models: ms, Cache: st},
+			Planner:    &agents.Planner{Models: ms},
+			Coder:      Coder(cfg, ms, caches),
+			Summarizer: &agents.Summarizer{Models: ms, Cache: st},
+			Forks:      forks(cfg, app),
+			Budget:     s.gate,
+		}, workflow.Options{
+			Limits:   &cfg.Limits,
+			BotLogin: botLogin, MaxWorkers: cfg.Workers, Logger: log, PollInterval: tune.PollInterval,
+			LeaseTTL: tune.LeaseTTL, RescueAfter: tune.RescueAfter,
+			Observe: m.job, Usage: m.usage, RefreshSchedule: sched,
+			Redeliver: redeliverPass, RedeliverSchedule: redeliverSched,
+			Preflight: func(context.Context) error { return CheckSpace(cfg) },
+			Sessions:  runSessions(cfg, s.sessions),
+			ReplicaID: replicaID(cfg),
+		})
 	}
-	if s.held, err = openHold(cfg, m.reg); err != nil {
-		s.Close()
-		return nil, err
-	}
-	var hold webhook.Holder
-	if s.held != nil {
-		hold = s.held
-	}
-	hook, err := webhook.New(webhook.Options{
-		Hold:   hold,
-		Secret: []byte(cfg.WebhookSecret), MaxBody: cfg.WebhookMaxBody,
-		Intake:   s.engine,
-		BotLogin: botLogin, Bots: cfg.Limits.Bots, Logger: log, Observe: func(event, result string, took time.Duration) {
-			m.delivery(event, result, took)
-			s.recovery.observe(result)
-		},
-	})
-	if err != nil {
-		s.Close()
-		return nil, err
-	}
-	mux := http.NewServeMux()
-	mux.Handle("POST /webhook", webhook.NewLimiter(hook, cfg.WebhookMaxInFlight, cfg.WebhookMaxBody, log,
-		func(event, result string) { m.delivery(event, result, 0) }))
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
-	mux.HandleFunc("GET /readyz", s.readyz)
-	mux.Handle("GET /metrics", promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{}))
-	page, off, err := sessionsPage(cfg, st, log)
-	if err != nil {
-		s.Close()
-		return nil, err
-	}
-	if off != "" {
-		s.warnings = append(s.warnings, off)
-	}
-	mux.Handle("/sessions", page)
-	mux.Handle("/sessions/", page)
-	s.handler = mux
-	return s, nil
+	return s.routes(m, botLogin)
 }
 
 // startErr says when the start-up bound (sctx, limit), not the host or a
@@ -231,10 +214,17 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	if !s.ready.Load() {
-		http.Error(w, "starting or stopping", http.StatusServiceUnavailable)
+		msg := "starting or stopping"
+		if why := s.dbErr.Load(); why != nil {
+			msg = "waiting for the database: " + *why
+		}
+		if s.held != nil && s.held.Len() > 0 {
+			msg += fmt.Sprintf("\nheld deliveries: %d wait to be recorded", s.held.Len())
+		}
+		http.Error(w, msg, http.StatusServiceUnavailable)
 		return
 	}
-	if err := s.store.Ping(ctx); err != nil {
+	if err := s.ping(ctx); err != nil {
 		http.Error(w, "database unavailable", http.StatusServiceUnavailable)
 		return
 	}
@@ -266,32 +256,47 @@ func (s *Server) Run(ctx context.Context) error {
 	return s.Serve(ctx, l)
 }
 
-// Serve serves on l until ctx ends (see Run); it closes the server.
+// Serve serves on l until ctx ends (see Run); it closes the server. A
+// server New built without its database answers at once, not ready, and
+// starts the engine once the database answers (connect).
 func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	defer s.Close()
-	if err := s.engine.Start(ctx); err != nil {
-		return err
+	pctx, stopBackground := context.WithCancel(ctx)
+	var background sync.WaitGroup
+	defer background.Wait()
+	defer stopBackground()
+	errc := make(chan error, 2)
+	started := func() {
+		background.Go(func() { pruneSessions(pctx, s.store(), s.cfg.Sessions.Retention, s.log) })
+		s.ready.Store(true)
 	}
-	pctx, stopPrune := context.WithCancel(ctx)
-	defer stopPrune()
-	go pruneSessions(pctx, s.store, s.cfg.Sessions.Retention, s.log)
-	go s.recovery.run(pctx, s.engine.RedeliverNow)
-	go drainHeld(pctx, s.held, s.engine, heldDrainEvery, s.log)
+	eng := s.engine()
+	if eng != nil {
+		if err := eng.Start(ctx); err != nil {
+			return err
+		}
+	} else {
+		background.Go(func() { s.connect(pctx, started, func(err error) { errc <- err }) })
+	}
+	background.Go(func() { s.recovery.run(pctx, s.redeliverNow) })
+	background.Go(func() { drainHeld(pctx, s.held, lateIntake{s}, heldDrainEvery, s.log) })
 	hs := &http.Server{Handler: s.handler, ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: cmp.Or(s.tune.ReadTimeout, readTimeout), WriteTimeout: writeTimeout, IdleTimeout: idleTimeout}
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(l) }()
-	pctx, stopProbe := context.WithCancel(ctx)
+	go func() { errc <- fmt.Errorf("http server: %w", hs.Serve(l)) }()
 	waitProbe := s.startProbe(pctx)
 	defer waitProbe()
-	defer stopProbe()
-	s.ready.Store(true)
-	s.log.Info("serving", "addr", l.Addr().String())
+	if eng != nil {
+		started()
+	}
+	s.log.Info("serving", "addr", l.Addr().String(), "ready", s.ready.Load())
 	select {
 	case err := <-errc:
 		s.ready.Store(false)
+		_ = hs.Close()
+		stopBackground()
+		background.Wait()
 		s.stopEngine()
-		return fmt.Errorf("http server: %w", err)
+		return err
 	case <-ctx.Done():
 	}
 	s.ready.Store(false)
@@ -299,6 +304,8 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	herr := hs.Shutdown(sctx)
+	stopBackground()
+	background.Wait()
 	s.stopEngine()
 	if herr != nil && !errors.Is(herr, http.ErrServerClosed) {
 		return fmt.Errorf("http shutdown: %w", herr)
@@ -308,15 +315,21 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 }
 
 func (s *Server) stopEngine() {
+	eng := s.engine()
+	if eng == nil {
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
 	defer cancel()
-	if err := s.engine.Stop(ctx); err != nil {
+	if err := eng.Stop(ctx); err != nil {
 		s.log.Warn("jobs were cancelled at shutdown; they resume on the next start", "err", err)
 	}
 }
 
 // Close releases what New opened (Run and Serve close it themselves).
 func (s *Server) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	for _, c := range s.closers {
 		if err := c.Close(); err != nil {
 			s.log.Warn("close", "err", err)

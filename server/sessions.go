@@ -18,7 +18,7 @@ import (
 // sessionsPage is the handler of /sessions: the page when the public URL
 // and the App's OAuth credentials are set, else a 404 saying why, which
 // off also returns for /readyz.
-func sessionsPage(cfg *config.Server, st *store.Store, log *slog.Logger) (h http.Handler, off string, err error) {
+func sessionsPage(cfg *config.Server, st sessionweb.Store, log *slog.Logger) (h http.Handler, off string, err error) {
 	if why := cfg.Sessions.PageOff(); why != "" {
 		return sessionweb.Off(why), why, nil
 	}
@@ -86,3 +86,54 @@ func pruneSessions(ctx context.Context, st *store.Store, retention time.Duration
 }
 
 const pruneEvery = 6 * time.Hour
+
+// lateStore is the sessions page's store before and after the database
+// answered (a server started without it): errDatabaseAway until then.
+type lateStore struct{ s *Server }
+
+func (l lateStore) get() (*store.Store, error) {
+	if st := l.s.store(); st != nil {
+		return st, nil
+	}
+	return nil, errDatabaseAway
+}
+
+func (l lateStore) Session(ctx context.Context, id int64) (*store.Session, error) {
+	st, err := l.get()
+	if err != nil {
+		return nil, err
+	}
+	return st.Session(ctx, id)
+}
+
+func (l lateStore) SessionEvents(ctx context.Context, sessionID, after int64, limit int) ([]*store.SessionEvent, error) {
+	st, err := l.get()
+	if err != nil {
+		return nil, err
+	}
+	return st.SessionEvents(ctx, sessionID, after, limit)
+}
+
+func (l lateStore) SessionBlobs(ctx context.Context, sessionID int64) (map[string]store.SessionBlob, error) {
+	st, err := l.get()
+	if err != nil {
+		return nil, err
+	}
+	return st.SessionBlobs(ctx, sessionID)
+}
+
+func (l lateStore) ListSessions(ctx context.Context, f store.SessionFilter) ([]*store.Session, error) {
+	st, err := l.get()
+	if err != nil {
+		return nil, err
+	}
+	return st.ListSessions(ctx, f)
+}
+
+func (l lateStore) SessionRepos(ctx context.Context) ([]string, error) {
+	st, err := l.get()
+	if err != nil {
+		return nil, err
+	}
+	return st.SessionRepos(ctx)
+}

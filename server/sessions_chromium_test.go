@@ -123,7 +123,7 @@ func TestSessionsPageInChromium(t *testing.T) {
 func recordSample(t *testing.T, srv *Server) int64 {
 	t.Helper()
 	ctx := t.Context()
-	r := session.Start(ctx, srv.store, store.Session{InstallationID: 42, RunID: 1, Owner: "acme", Repo: "web", Issue: 7,
+	r := session.Start(ctx, srv.store(), store.Session{InstallationID: 42, RunID: 1, Owner: "acme", Repo: "web", Issue: 7,
 		Requester: "dana"}, srv.sessions)
 	require.NotNil(t, r)
 	r.Begin(ctx, session.StageExplore, "explore")

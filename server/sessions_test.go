@@ -71,9 +71,9 @@ func TestSessionOptionsRedactTheServersSecrets(t *testing.T) {
 	require.NoError(t, err)
 	defer srv.Close()
 	require.Equal(t, int64(300000), srv.sessions.MaxBytes)
-	r := session.Start(t.Context(), srv.store, store.Session{Owner: "o", Repo: "r", Issue: 1}, srv.sessions)
+	r := session.Start(t.Context(), srv.store(), store.Session{Owner: "o", Repo: "r", Issue: 1}, srv.sessions)
 	r.Check(t.Context(), session.Check{Name: "env", Output: "KEY plainmodelkey HOOK " + cfg.WebhookSecret + "-x"}, 0)
-	rec, err := session.Load(t.Context(), srv.store, r.ID())
+	rec, err := session.Load(t.Context(), srv.store(), r.ID())
 	require.NoError(t, err)
 	out := rec.Events[0].Check.Output
 	require.NotContains(t, out, "plainmodelkey")

@@ -128,3 +128,30 @@ func TestServeStartWarnsAboutAnUnknownModel(t *testing.T) {
 		}
 	}
 }
+
+// A database that does not answer does not stop the start: New returns the
+// server and /readyz says what it waits for. A DSN that can never work
+// (a PostgreSQL URL that does not parse) still stops it.
+func TestServeStartWithoutTheDatabase(t *testing.T) {
+	t.Parallel()
+	gh := ghtest.New(t, ghtest.Options{})
+	model := llmtest.NewServer(t, nil)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+
+	cfg := startEnv(t, gh, gh.PrivateKey(), model.URL(), "ISSUESMITH_DATABASE_URL=postgres://u:p@127.0.0.1:notaport/db")
+	srv, err := New(t.Context(), cfg, log, Tuning{})
+	require.Nil(t, srv)
+	require.ErrorContains(t, err, "open postgres")
+
+	blocker := filepath.Join(t.TempDir(), "a-file")
+	require.NoError(t, os.WriteFile(blocker, nil, 0o600))
+	cfg = startEnv(t, gh, gh.PrivateKey(), model.URL(), "ISSUESMITH_DATABASE_URL="+filepath.Join(blocker, "issuesmith.db"))
+	srv, err = New(t.Context(), cfg, log, Tuning{})
+	require.NoError(t, err)
+	defer srv.Close()
+	require.Nil(t, srv.engine())
+	rec := httptest.NewRecorder()
+	srv.readyz(rec, httptest.NewRequest("GET", "/readyz", nil))
+	require.Equal(t, 503, rec.Code)
+	require.Contains(t, rec.Body.String(), "waiting for the database: open sqlite")
+}

@@ -66,7 +66,7 @@ func TestServerExportsTracesWhenTheEndpointIsSet(t *testing.T) {
 	ready := readyz(srv)
 	require.Contains(t, ready, "traces: each run exported over OTLP/HTTP to "+rcv.URL+"/v1/traces (with the recorded texts)\n")
 	require.NotContains(t, ready, "s3cretpass")
-	r := session.Start(t.Context(), srv.store, store.Session{Owner: "o", Repo: "r", Issue: 1}, srv.sessions)
+	r := session.Start(t.Context(), srv.store(), store.Session{Owner: "o", Repo: "r", Issue: 1}, srv.sessions)
 	r.Begin(t.Context(), session.StageCode, "code 1")
 	r.Check(t.Context(), session.Check{Name: "go build", OK: true}, 0)
 	r.Finish(t.Context())

@@ -2,7 +2,12 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"strings"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/issuesmith/issuesmith/internal/redact"
 )
 
 // OpenMigrated opens the database dsn names (Open) and brings its schema up
@@ -36,4 +41,17 @@ func FilesOf(dsn string) []string {
 		path = DefaultDSN
 	}
 	return []string{path, path + "-wal", path + "-shm", path + "-journal"}
+}
+
+// CheckDSN reports a dsn Open could never use, whatever the database's
+// state: a PostgreSQL URL that does not parse. A database that does not
+// answer is not its concern (bot serve starts without it and waits).
+func CheckDSN(dsn string) error {
+	if !isPostgres(dsn) {
+		return nil
+	}
+	if _, err := pgxpool.ParseConfig(dsn); err != nil {
+		return fmt.Errorf("open postgres %s: %w", redact.URL(dsn), dsnSecrets(dsn).Err(err))
+	}
+	return nil
 }
