@@ -150,8 +150,8 @@ func TestToolCallsWithoutIndexOrID(t *testing.T) {
 			resp, err := c.Chat(t.Context(), llm.Request{Messages: userMsg("hi")})
 			require.NoError(t, err)
 			assert.Equal(t, []llm.ToolCall{
-				{ID: "call_0", Name: "read_file", Arguments: `{"path":"a.go"}`},
-				{ID: "call_1", Name: "read_file", Arguments: `{"path":"b.go"}`},
+				{ID: "call00000", Name: "read_file", Arguments: `{"path":"a.go"}`},
+				{ID: "call00001", Name: "read_file", Arguments: `{"path":"b.go"}`},
 			}, resp.Message.ToolCalls)
 		})
 	}
@@ -171,8 +171,8 @@ func TestToolCallDeltasRepeatingTheName(t *testing.T) {
 	resp, err := c.Chat(t.Context(), llm.Request{Messages: userMsg("hi")})
 	require.NoError(t, err)
 	assert.Equal(t, []llm.ToolCall{
-		{ID: "call_0", Name: "grep", Arguments: `{"pattern":"func main"}`},
-		{ID: "call_1", Name: "grep", Arguments: `{"pattern":"init"}`},
+		{ID: "call00000", Name: "grep", Arguments: `{"pattern":"func main"}`},
+		{ID: "call00001", Name: "grep", Arguments: `{"pattern":"init"}`},
 	}, resp.Message.ToolCalls)
 }
 
@@ -199,5 +199,25 @@ func TestReasoningVariants(t *testing.T) {
 		resp, err := c.Chat(t.Context(), llm.Request{Messages: userMsg("?")})
 		require.NoError(t, err)
 		assert.Equal(t, want, resp.Message, "reply %d", i+1)
+	}
+}
+
+// TGI and some llama-server builds send a call's arguments as a JSON object,
+// not a string holding one: read, streamed or not.
+func TestArgumentsSentAsAnObject(t *testing.T) {
+	t.Parallel()
+	for _, stream := range []bool{true, false} {
+		t.Run(map[bool]string{true: "stream", false: "plain"}[stream], func(t *testing.T) {
+			t.Parallel()
+			ex := llmtest.Calls(llmtest.CallSpec{ID: "abcdefghi", Name: "read_file", Args: map[string]any{"path": "a.go", "limit": 5}})
+			ex.Reply.ObjectArgs = true
+			srv := llmtest.NewServer(t, llmtest.Script{ex})
+			c, _ := newClient(t, srv, func(cfg *llm.Config) { cfg.NoStream = !stream })
+			resp, err := c.Chat(t.Context(), llm.Request{Messages: userMsg("hi")})
+			require.NoError(t, err)
+			require.Len(t, resp.Message.ToolCalls, 1)
+			assert.Equal(t, "read_file", resp.Message.ToolCalls[0].Name)
+			assert.JSONEq(t, `{"path":"a.go","limit":5}`, resp.Message.ToolCalls[0].Arguments)
+		})
 	}
 }

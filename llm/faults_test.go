@@ -126,6 +126,18 @@ func TestToolCallsWrittenAsText(t *testing.T) {
 		"bare json":  `{"name": "read_file", "arguments": {"path": "temp.go"}}`,
 		"hermes tag": "I will read it.\n<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"temp.go\"}}\n</tool_call>",
 		"fenced":     "```json\n{\"name\": \"read_file\", \"parameters\": {\"path\": \"temp.go\"}}\n```",
+		// Qwen3-Coder's XML (its chat template's tool-call shape).
+		"qwen3-coder xml": "<tool_call>\n<function=read_file>\n<parameter=path>\ntemp.go\n</parameter>\n</function>\n</tool_call>",
+		"qwen3-coder xml without the wrapper": "Reading it.\n<function=read_file>\n<parameter=path>\ntemp.go\n</parameter>\n</function>",
+		// Mistral: both of its templates' shapes.
+		"mistral list":  `[TOOL_CALLS][{"name": "read_file", "arguments": {"path": "temp.go"}}]`,
+		"mistral named": `[TOOL_CALLS]read_file[ARGS]{"path": "temp.go"}`,
+		// Llama 3.x: the python tag, and its bare "parameters" object.
+		"llama python tag": `<|python_tag|>{"name": "read_file", "parameters": {"path": "temp.go"}}<|eom_id|>`,
+		"llama parameters": `{"name": "read_file", "parameters": {"path": "temp.go"}}`,
+		// gpt-oss harmony.
+		"gpt-oss harmony": "<|channel|>analysis<|message|>I should read it.<|end|><|start|>assistant<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{\"path\":\"temp.go\"}<|call|>",
+		"a sentence then the json": "I will read the file now:\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"temp.go\"}}",
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -143,6 +155,7 @@ func TestToolCallsWrittenAsText(t *testing.T) {
 			}
 			require.Len(t, calls, 1, "replayed as a real tool call")
 			assert.JSONEq(t, `{"path":"temp.go"}`, calls[0].Arguments)
+			assert.Regexp(t, `^[A-Za-z0-9]{9}$`, calls[0].ID, "Mistral's templates take only 9 alphanumeric characters")
 		})
 	}
 }

@@ -21,14 +21,14 @@ func normalizeCalls(calls []ToolCall) []ToolCall {
 	add := func(tc ToolCall) {
 		base := tc.ID
 		for n := 2; tc.ID == "" || seen[tc.ID]; n++ {
-			tc.ID = fmt.Sprintf("%s_%d", base, n)
+			tc.ID = fmt.Sprintf("%s%d", base, n)
 		}
 		seen[tc.ID] = true
 		out = append(out, tc)
 	}
 	for i, tc := range calls {
 		if tc.ID == "" {
-			tc.ID = fmt.Sprintf("call_%d", i)
+			tc.ID = fmt.Sprintf("call%05d", i) // 9 alphanumerics: Mistral's templates take no other
 		}
 		parts := gluedObjects(tc.Arguments)
 		if len(parts) < 2 {

@@ -59,6 +59,7 @@ func (t *hintTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	resp, err := t.base.RoundTrip(req)
+	fixArgs(resp)
 	if h != nil && resp != nil {
 		h.retryAfter = resp.Header.Get("Retry-After")
 		h.retryAfterMS = resp.Header.Get("Retry-After-Ms")

@@ -203,8 +203,8 @@ func streamChunks(a Answer) []map[string]any {
 		if a.NoIDs {
 			delete(head, "id")
 		}
-		if a.WholeCalls {
-			head["function"] = map[string]any{"name": c.Name, "arguments": c.arguments()}
+		if a.WholeCalls || a.ObjectArgs {
+			head["function"] = map[string]any{"name": c.Name, "arguments": a.argsValue(c)}
 			whole = append(whole, head)
 			continue
 		}
@@ -260,7 +260,7 @@ func servePlain(w http.ResponseWriter, a Answer) {
 	var calls []any
 	for i, c := range a.ToolCalls {
 		call := map[string]any{"id": callID(c, i), "type": "function",
-			"function": map[string]any{"name": c.Name, "arguments": c.arguments()}}
+			"function": map[string]any{"name": c.Name, "arguments": a.argsValue(c)}}
 		for k, v := range c.Extra {
 			call[k] = v
 		}
@@ -278,4 +278,13 @@ func servePlain(w http.ResponseWriter, a Answer) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(body)
+}
+
+// argsValue is a call's arguments as sent: a string, or with ObjectArgs
+// the object itself.
+func (a Answer) argsValue(c CallSpec) any {
+	if a.ObjectArgs && json.Valid([]byte(c.arguments())) {
+		return json.RawMessage(c.arguments())
+	}
+	return c.arguments()
 }

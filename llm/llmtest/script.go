@@ -32,6 +32,10 @@ type Exchange struct {
 	// model that keeps making the same mistake. Faults come before the
 	// first play only.
 	Repeat int `yaml:"repeat,omitempty"`
+	// Forever, on the script's last exchange, answers every later
+	// matching request too once it was played: a model that never stops
+	// making the same mistake, however often the bot asks again.
+	Forever bool `yaml:"forever,omitempty"`
 }
 
 // Expect is what a request must look like. Empty fields match anything;
@@ -134,6 +138,10 @@ type Answer struct {
 	// SameIndex sends every tool call with index 0, each with its own id,
 	// as Ollama does for parallel calls.
 	SameIndex bool `yaml:"same_index,omitempty"`
+	// ObjectArgs sends each call's arguments as a JSON object instead of a
+	// string holding one (TGI, some llama-server builds); streamed, each
+	// call comes whole in one delta.
+	ObjectArgs bool `yaml:"object_args,omitempty"`
 }
 
 // CallSpec is one scripted tool call. Args is a YAML/JSON object, or a
@@ -202,6 +210,10 @@ func (e Exchange) WithReasoning(s string) Exchange { e.Reply.Reasoning = s; retu
 
 // Times plays the reply n times in a row.
 func (e Exchange) Times(n int) Exchange { e.Repeat = n; return e }
+
+// Always answers every matching request from here on (Forever; the
+// script's last exchange only).
+func (e Exchange) Always() Exchange { e.Forever = true; return e }
 
 // Finish sets the reply's finish_reason (length, content_filter, ...).
 func (e Exchange) Finish(reason string) Exchange { e.Reply.Finish = reason; return e }

@@ -191,6 +191,10 @@ func (s *Server) handle(w http.ResponseWriter, hr *http.Request) {
 // matches. It returns the fault to serve, if any, or why nothing matched.
 // The caller holds s.mu.
 func (s *Server) pick(req Request, body []byte) (int, *Fault, string) {
+	if n := len(s.script); s.next >= n && n > 0 && s.script[n-1].Forever && match(s.script[n-1].Expect, req) == "" {
+		s.plays[n-1]++
+		return n - 1, nil, ""
+	}
 	if s.next >= len(s.script) {
 		return 0, nil, fmt.Sprintf("the script has no exchange left (all %d played)", len(s.script))
 	}

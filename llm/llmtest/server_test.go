@@ -273,3 +273,21 @@ func TestARequestCutOffByItsClientIsNotARequest(t *testing.T) {
 	assert.Empty(t, rec.failures())
 	assert.Len(t, srv.Requests(), 1, "only the whole request")
 }
+
+func TestAlwaysAnswersEveryLaterRequest(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.Script{
+		llmtest.Reply("first"),
+		llmtest.Reply("prose again").When(llmtest.Expect{Last: "again"}).Always(),
+	})
+	c := client(t, srv.URL())
+	ask := func(text string) string {
+		resp, err := c.Chat(t.Context(), llm.Request{Messages: []llm.Message{{Role: llm.User, Content: text}}})
+		require.NoError(t, err)
+		return resp.Message.Content
+	}
+	assert.Equal(t, "first", ask("go"))
+	for range 5 {
+		assert.Equal(t, "prose again", ask("again"))
+	}
+	assert.Len(t, srv.Requests(), 6)
+}
