@@ -127,7 +127,7 @@ func TestToolCallsWrittenAsText(t *testing.T) {
 		"hermes tag": "I will read it.\n<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"temp.go\"}}\n</tool_call>",
 		"fenced":     "```json\n{\"name\": \"read_file\", \"parameters\": {\"path\": \"temp.go\"}}\n```",
 		// Qwen3-Coder's XML (its chat template's tool-call shape).
-		"qwen3-coder xml": "<tool_call>\n<function=read_file>\n<parameter=path>\ntemp.go\n</parameter>\n</function>\n</tool_call>",
+		"qwen3-coder xml":                     "<tool_call>\n<function=read_file>\n<parameter=path>\ntemp.go\n</parameter>\n</function>\n</tool_call>",
 		"qwen3-coder xml without the wrapper": "Reading it.\n<function=read_file>\n<parameter=path>\ntemp.go\n</parameter>\n</function>",
 		// Mistral: both of its templates' shapes.
 		"mistral list":  `[TOOL_CALLS][{"name": "read_file", "arguments": {"path": "temp.go"}}]`,
@@ -136,7 +136,7 @@ func TestToolCallsWrittenAsText(t *testing.T) {
 		"llama python tag": `<|python_tag|>{"name": "read_file", "parameters": {"path": "temp.go"}}<|eom_id|>`,
 		"llama parameters": `{"name": "read_file", "parameters": {"path": "temp.go"}}`,
 		// gpt-oss harmony.
-		"gpt-oss harmony": "<|channel|>analysis<|message|>I should read it.<|end|><|start|>assistant<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{\"path\":\"temp.go\"}<|call|>",
+		"gpt-oss harmony":          "<|channel|>analysis<|message|>I should read it.<|end|><|start|>assistant<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{\"path\":\"temp.go\"}<|call|>",
 		"a sentence then the json": "I will read the file now:\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"temp.go\"}}",
 	} {
 		t.Run(name, func(t *testing.T) {
