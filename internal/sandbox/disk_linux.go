@@ -18,7 +18,7 @@ import (
 // systems (set by the watchdog). Another run writing to the same disk
 // changes none of it.
 //
-// A walk costs a stat per file, so walks are spaced by twenty times the
+// A walk costs a stat per file, so walks are spaced by thirty times the
 // last one's length (at least walkMin); between walks the file systems'
 // free space is read every watchEvery, and when they lost more than the
 // budget left since the last walk, the next walk starts at once.
@@ -34,7 +34,7 @@ type disk struct {
 	stopMu sync.Once
 }
 
-const walkMin = 500 * time.Millisecond
+const walkMin = time.Second
 
 func startDisk(paths []string, limit int64) *disk {
 	d := &disk{paths: paths, devs: map[uint64]bool{}, limit: limit, quit: make(chan struct{})}
@@ -79,7 +79,7 @@ func (d *disk) run() {
 		case <-tick.C:
 		}
 		since := time.Since(lastWalk)
-		due := since >= max(walkMin, 20*took)
+		due := since >= max(walkMin, 30*took)
 		// The disk lost more than is left of the budget: walk soon.
 		if lost := free0 - d.free(); !due && lost > d.limit-d.last.Load() && since >= 2*took {
 			due = true
