@@ -139,3 +139,41 @@ func dialPort(m map[string]string) func(context.Context, string, string) (net.Co
 		return d.DialContext(ctx, network, addr)
 	}
 }
+
+// TestEgressDialsCheckedAddress: a name whose answer holds an address the
+// rules refuse and one they allow is reached at the allowed address only,
+// and the proxy dials addresses, never the name again (a second lookup is
+// how DNS rebinding passes a check).
+func TestEgressDialsCheckedAddress(t *testing.T) {
+	t.Parallel()
+	need(t)
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("curl not installed")
+	}
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte("reached-the-listed-address\n"))
+	}))
+	defer upstream.Close()
+	var mu sync.Mutex
+	var dialed []string
+	eg := &sandbox.Egress{Hosts: []string{"mixed.test", "127.0.0.2"}, Log: func(sandbox.EgressRequest) {},
+		Resolve: func(context.Context, string) ([]netip.Addr, error) {
+			return []netip.Addr{netip.MustParseAddr("127.0.0.1"), netip.MustParseAddr("127.0.0.2")}, nil
+		},
+		Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			mu.Lock()
+			dialed = append(dialed, addr)
+			mu.Unlock()
+			var d net.Dialer
+			return d.DialContext(ctx, network, upstream.Listener.Addr().String())
+		}}
+	out, err := runErr(t, sandbox.Policy{Egress: eg}, t.TempDir(), "curl -sS http://mixed.test/ 2>&1")
+	if err != nil || !strings.Contains(out, "reached-the-listed-address") {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if strings.Join(dialed, ",") != "127.0.0.2:80" {
+		t.Errorf("the proxy dialed %v, want only 127.0.0.2:80", dialed)
+	}
+}
