@@ -26,10 +26,12 @@
 // mounted read-only with GOPROXY=off. Before it downloads, the bot parses
 // go.mod (golang.org/x/mod/modfile; the sandbox may have written it) and
 // refuses (*ModuleHostError) any required or replacing module, or a local
-// replacement's requirement, whose host is not on Policy.ModuleHosts
+// replacement's requirement, that the repository did not commit itself
+// (Policy.TrustedModules) and whose host is not on Policy.ModuleHosts
 // (DefaultModuleHosts: the public code hosts), the Egress hosts or the
-// operator's GOPRIVATE: a module path is a request the sandbox chose; the build cache, XDG_CACHE_HOME and the npm and pip caches
-// are one repository's own (RepoKey), writable only by its commands;
+// operator's GOPRIVATE: a module path is a request the sandbox chose. The
+// build cache, XDG_CACHE_HOME and the npm and pip caches are one
+// repository's own (RepoKey), writable only by its commands;
 // /tmp and HOME are fresh per command. Nothing writable is shared between
 // repositories. Trim keeps both within their budgets, least recently used
 // first, never removing what a running command holds; CheckSpace refuses
@@ -54,7 +56,9 @@
 // the background) plus deleted files it holds open there — never the
 // disk's free space, which other runs change. Wait's error names the
 // limit that stopped a command (*LimitError). Mechanism says which.
-// Not counted: System V shared memory segments no process maps.
+// Not counted: System V shared memory segments no process maps. A bot
+// run as root gets no RLIMIT_NPROC (the kernel exempts uid 0), so only
+// the watchdog, which a CPU-starved host can slow, bounds its processes.
 //
 // Egress (egress.go, egress_rules.go, bridge.go): the network stays off;
 // with an allowlist the bot runs an HTTP(S) proxy on a unix socket bound
