@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dustin/go-humanize"
+
 	"github.com/issuesmith/issuesmith/llm"
 )
 
@@ -91,19 +93,7 @@ func Amount(kind string, v float64) string {
 	if kind == KindCost {
 		return fmt.Sprintf("USD %.2f", v)
 	}
-	return thousands(int64(v)) + " tokens"
-}
-
-func thousands(n int64) string {
-	s := fmt.Sprint(n)
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 && s[i-1] != '-' {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
+	return humanize.Comma(int64(v)) + " tokens"
 }
 
 func (e *Exceeded) since() string {

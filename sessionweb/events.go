@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dustin/go-humanize"
+
 	"github.com/issuesmith/issuesmith/session"
 )
 
@@ -46,7 +48,7 @@ func describe(e session.Event) eventView {
 		t := e.Tool
 		v.Status = okFail(!t.IsError && t.Error == "")
 		add("Arguments", session.Readable(t.Args))
-		add(fmt.Sprintf("Result (%s bytes)", thousands(int64(t.ResultBytes))), t.Result)
+		add(fmt.Sprintf("Result (%s bytes)", humanize.Comma(int64(t.ResultBytes))), t.Result)
 		add("Error", t.Error)
 	case e.Compression != nil:
 		add("Record", e.Compression.Record)
@@ -85,7 +87,7 @@ func describeModel(v *eventView, m *session.ModelCall, add func(string, string))
 	for _, msg := range m.Input {
 		fmt.Fprintf(&in, "— %s", msg.Role)
 		if msg.Bytes > len(msg.Content) {
-			fmt.Fprintf(&in, " (%s bytes, cut)", thousands(int64(msg.Bytes)))
+			fmt.Fprintf(&in, " (%s bytes, cut)", humanize.Comma(int64(msg.Bytes)))
 		}
 		fmt.Fprintf(&in, "\n%s\n", msg.Content)
 	}

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/dustin/go-humanize"
+
 	"github.com/issuesmith/issuesmith/session"
 	"github.com/issuesmith/issuesmith/store"
 )
@@ -17,7 +19,7 @@ var templateFS embed.FS
 
 var pages = template.Must(template.New("").Funcs(template.FuncMap{
 	"cost":   func(c float64) string { return fmt.Sprintf("%.4f", c) },
-	"num":    thousands,
+	"num":    humanize.Comma,
 	"when":   func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
 	"dur":    func(d time.Duration) string { return roundDur(d).String() },
 	"plus1":  func(i int) int { return i + 1 },
@@ -158,21 +160,6 @@ func roundDur(d time.Duration) time.Duration {
 		return d.Round(100 * time.Millisecond)
 	}
 	return d.Round(time.Millisecond)
-}
-
-func thousands(n int64) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return s
-	}
-	var out []byte
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	return string(out)
 }
 
 // dict builds the map a template passes to "head".

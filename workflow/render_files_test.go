@@ -12,9 +12,10 @@ import (
 )
 
 // renderImports are what the rendering files (render_*.go) may import:
-// text, and the pure helpers of the bot's GitHub text; store only for the
-// run's values (store.Run and its states), never a call into it.
-var renderImports = []string{"fmt", "regexp", "slices", "strings", "unicode/utf8",
+// text, the pure helpers of the bot's GitHub text and go-humanize's number
+// formatting; store only for the run's values (store.Run and its states),
+// never a call into it.
+var renderImports = []string{"fmt", "regexp", "slices", "strings", "unicode/utf8", "github.com/dustin/go-humanize",
 	"github.com/issuesmith/issuesmith/internal/clip", "github.com/issuesmith/issuesmith/internal/fence",
 	"github.com/issuesmith/issuesmith/internal/ghtext", "github.com/issuesmith/issuesmith/store",
 	"github.com/issuesmith/issuesmith/work"}

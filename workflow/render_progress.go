@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dustin/go-humanize"
+
 	"github.com/issuesmith/issuesmith/internal/clip"
 	"github.com/issuesmith/issuesmith/internal/fence"
 	"github.com/issuesmith/issuesmith/internal/ghtext"
@@ -72,7 +74,7 @@ func renderProgress(r *store.Run, items []ItemStatus, diags ...string) string {
 		fmt.Fprintf(&b, "**Branch:** `%s` holds what was done.\n\n", r.Branch)
 	}
 	fmt.Fprintf(&b, "**Usage:** %s tokens (%s in, %s out)",
-		thousands(r.PromptTokens+r.CompletionTokens), thousands(r.PromptTokens), thousands(r.CompletionTokens))
+		humanize.Comma(r.PromptTokens+r.CompletionTokens), humanize.Comma(r.PromptTokens), humanize.Comma(r.CompletionTokens))
 	if r.Cost > 0 { // zero: no prices configured, not a free run
 		fmt.Fprintf(&b, ", estimated cost $%.4f", r.Cost)
 	}
@@ -171,14 +173,6 @@ func fenced(s string) string {
 
 // clipUTF8 cuts s to at most n bytes on a rune boundary, marking the cut.
 func clipUTF8(s string, n int) string { return clip.Bytes(s, n, "…") }
-
-func thousands(n int64) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
 
 // inlineCode renders one line of foreign text (a diagnostic from the
 // repository's code) as a code span it cannot close early.
