@@ -280,7 +280,8 @@ git config core.fsmonitor "$PWD/.git/hooks/post-commit"
 		cite: "issue 33 item 7: a check rewrote the mirror's pack in place",
 		script: func(r *attackRig, tree string) string {
 			return fmt.Sprintf(`T=%q
-for f in $(find / -xdev -name '*.pack' 2>/dev/null) "$(dirname "$T")"/git/objects/pack/*; do echo junk >> "$f" 2>/dev/null; done
+for f in $(find / -path /proc -prune -o -path '*objects/pack/*' -type f -print 2>/dev/null) "$T"/.git/objects/pack/* "$(dirname "$T")"/git/objects/pack/*; do
+  chmod u+w "$f" 2>/dev/null; echo junk >> "$f" 2>/dev/null; done
 echo x >> "$T/README.md"
 `, tree)
 		},
@@ -367,11 +368,12 @@ func TestAttackCacheChoice(t *testing.T) {
 	r := newAttackRig(t, "acme/app", "other/victim")
 	a := r.checkout(t, "acme/app")
 	defer a.Close()
-	poison := fmt.Sprintf(`mkdir -p .git && git config -f .git/config remote.origin.url %s
-for d in "$GOCACHE" "$XDG_CACHE_HOME" "$XDG_CACHE_HOME/npm" "$XDG_CACHE_HOME/pip"; do mkdir -p "$d" && echo poison > "$d/poison"; done
-echo "gocache=$GOCACHE xdg=$XDG_CACHE_HOME"
-`, r.urls["other/victim"])
-	out := r.check(t, a.Workspace(), poison)
+	// The first check claims the victim's origin; the run's next check
+	// (the coder runs several) poisons whatever caches it is given.
+	r.check(t, a.Workspace(), fmt.Sprintf(`mkdir -p .git && git config -f .git/config remote.origin.url %s`, r.urls["other/victim"]))
+	out := r.check(t, a.Workspace(), `for d in "$GOCACHE" "$XDG_CACHE_HOME" "$XDG_CACHE_HOME/npm" "$XDG_CACHE_HOME/pip"; do
+  mkdir -p "$d" && echo poison > "$d/poison"; done
+echo "gocache=$GOCACHE xdg=$XDG_CACHE_HOME"`)
 	require.Contains(t, out, "gocache=", out)
 
 	b := r.checkout(t, "other/victim")
