@@ -61,6 +61,13 @@ func requireBwrap(t *testing.T) {
 
 func newAttackRig(t *testing.T, repos ...string) *attackRig {
 	t.Helper()
+	return newAttackRigOn(t, repo.BackendAuto, repos...)
+}
+
+// newAttackRigOn is newAttackRig with the git implementation forced: the
+// App uses go-git, and the git command line for large repositories.
+func newAttackRigOn(t *testing.T, backend repo.Backend, repos ...string) *attackRig {
+	t.Helper()
 	r := &attackRig{gh: ghtest.New(t, ghtest.Options{}), urls: map[string]string{}, marker: t.TempDir(), cacheDir: t.TempDir()}
 	r.srv = gittest.NewServer(t, gittest.WithRepoTokenCheck(func(name, tok string) bool {
 		owner, rp, _ := strings.Cut(name, "/")
@@ -83,7 +90,7 @@ func newAttackRig(t *testing.T, repos ...string) *attackRig {
 	app, err := ghapp.NewApp(ghapp.AppConfig{AppID: r.gh.AppID(), PrivateKey: r.gh.PrivateKey(), BaseURL: r.gh.URL(),
 		BotLogin: r.gh.BotLogin(), WriteInterval: -1, Backoff: time.Millisecond})
 	require.NoError(t, err)
-	cache, err := repo.NewCache(r.cacheDir, repo.CacheOptions{})
+	cache, err := repo.NewCache(r.cacheDir, repo.CacheOptions{Backend: backend})
 	require.NoError(t, err)
 	r.git = NewGit(cache, app, repo.Signature{Name: "bot", Email: "bot@example.com"})
 	r.caches, err = sandbox.NewCaches(t.TempDir(), sandbox.CacheOptions{})
@@ -155,19 +162,27 @@ func (r *attackRig) tokenNowhere(t *testing.T, dirs ...string) {
 	}
 }
 
-// packDigest is a digest of every pack file of the mirrors.
+// packDigest is a digest of every object file of the mirrors (packs, or
+// loose objects where a small fetch left them unpacked).
 func (r *attackRig) packDigest(t *testing.T) string {
 	t.Helper()
-	packs, err := filepath.Glob(filepath.Join(r.cacheDir, "mirrors", "*", "objects", "pack", "*"))
-	require.NoError(t, err)
-	require.NotEmpty(t, packs)
 	h := sha256.New()
-	for _, p := range packs {
+	n := 0
+	err := filepath.WalkDir(filepath.Join(r.cacheDir, "mirrors"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() || !strings.Contains(p, string(filepath.Separator)+"objects"+string(filepath.Separator)) {
+			return err
+		}
 		data, err := os.ReadFile(p)
-		require.NoError(t, err)
+		if err != nil {
+			return err
+		}
+		n++
 		h.Write([]byte(p))
 		h.Write(data)
-	}
+		return nil
+	})
+	require.NoError(t, err)
+	require.NotZero(t, n, "the mirror holds no objects")
 	return fmt.Sprintf("%x", h.Sum(nil))
 }
 
@@ -292,7 +307,7 @@ echo x >> "$T/README.md"
 		env:  []string{"GITHUB_TOKEN=ghs_fromTheHostEnvironment", "GH_TOKEN=ghs_fromTheHostEnvironment"},
 		script: func(r *attackRig, tree string) string {
 			return fmt.Sprintf(`T=%q
-{ env; cat /proc/*/environ; grep -rIhoa 'ghs_[A-Za-z0-9_]*\|x-access-token:[^ ]*' / 2>/dev/null | head -50; } > "$T/found.txt" 2>&1
+{ env; cat /proc/*/environ; grep -rIhoa --exclude-dir=usr --exclude-dir=proc 'ghs_[A-Za-z0-9_]*\|x-access-token:[^ ]*' / 2>/dev/null | head -50; } > "$T/found.txt" 2>&1
 echo x >> "$T/README.md"
 `, tree)
 		},
@@ -308,51 +323,59 @@ echo x >> "$T/README.md"
 }
 
 // TestAttackMatrix runs each hostile check through the App's own
-// checkout → sandboxed check → commit → push.
+// checkout → sandboxed check → commit → push, with go-git and with the git
+// command line (the App's backend for large repositories).
 func TestAttackMatrix(t *testing.T) {
 	t.Parallel()
 	requireBwrap(t)
-	for _, row := range attackRows {
-		t.Run(row.name, func(t *testing.T) {
-			t.Parallel()
-			r := newAttackRig(t, "acme/app")
-			wt := r.checkout(t, "acme/app")
-			defer wt.Close()
-			gitDir := wt.(*worktree).wt.GitDir()
-			cfgBefore, err := os.ReadFile(filepath.Join(gitDir, "config"))
-			require.NoError(t, err)
-			packs := r.packDigest(t)
-			out := r.check(t, wt.Workspace(), row.script(r, wt.Workspace().Dir()), row.env...)
+	for _, backend := range []repo.Backend{repo.BackendGoGit, repo.BackendCLI} {
+		for _, row := range attackRows {
+			t.Run(string(backend)+"/"+row.name, func(t *testing.T) {
+				t.Parallel()
+				attack(t, newAttackRigOn(t, backend, "acme/app"), row)
+			})
+		}
+	}
+}
 
-			sha, changed, err := wt.Commit(t.Context(), "change")
-			if row.refused != nil {
-				require.ErrorIs(t, err, row.refused, "check said:\n%s", out)
-				require.Empty(t, r.srv.Head(t, "acme/app", "issuesmith/issue-1"), "nothing was pushed")
-			} else {
-				require.NoError(t, err, "check said:\n%s", out)
-				require.True(t, changed)
-				require.NoError(t, wt.Push(t.Context()))
-				require.Equal(t, sha, r.srv.Head(t, "acme/app", "issuesmith/issue-1"), "pushed to the repository the bot recorded")
-			}
-			require.Empty(t, r.hostRan(t), "hostile code ran on the host (check said:\n%s)", out)
-			require.Zero(t, r.stolen.Load(), "a request reached the attacker's server")
-			cfgAfter, err := os.ReadFile(filepath.Join(gitDir, "config"))
-			require.NoError(t, err)
-			require.Equal(t, string(cfgBefore), string(cfgAfter), "the worktree's git config changed")
-			hooks, _ := os.ReadDir(filepath.Join(gitDir, "hooks"))
-			for _, h := range hooks {
-				require.True(t, strings.HasSuffix(h.Name(), ".sample"), "hook %s planted", h.Name())
-			}
-			require.Equal(t, packs, r.packDigest(t), "the mirror's packs changed")
-			r.tokenNowhere(t, r.cacheDir, r.caches.Root())
-			if row.after != nil {
-				var pushed map[string]string
-				if row.refused == nil {
-					pushed = r.srv.Files(t, "acme/app", "issuesmith/issue-1")
-				}
-				row.after(t, r, out, pushed)
-			}
-		})
+// attack runs row on r and asserts what every row asserts.
+func attack(t *testing.T, r *attackRig, row attackRow) {
+	t.Helper()
+	wt := r.checkout(t, "acme/app")
+	defer wt.Close()
+	gitDir := wt.(*worktree).wt.GitDir()
+	cfgBefore, err := os.ReadFile(filepath.Join(gitDir, "config"))
+	require.NoError(t, err)
+	packs := r.packDigest(t)
+	out := r.check(t, wt.Workspace(), row.script(r, wt.Workspace().Dir()), row.env...)
+
+	sha, changed, err := wt.Commit(t.Context(), "change")
+	if row.refused != nil {
+		require.ErrorIs(t, err, row.refused, "check said:\n%s", out)
+		require.Empty(t, r.srv.Head(t, "acme/app", "issuesmith/issue-1"), "nothing was pushed")
+	} else {
+		require.NoError(t, err, "check said:\n%s", out)
+		require.True(t, changed)
+		require.NoError(t, wt.Push(t.Context()))
+		require.Equal(t, sha, r.srv.Head(t, "acme/app", "issuesmith/issue-1"), "pushed to the repository the bot recorded")
+	}
+	require.Empty(t, r.hostRan(t), "hostile code ran on the host (check said:\n%s)", out)
+	require.Zero(t, r.stolen.Load(), "a request reached the attacker's server")
+	cfgAfter, err := os.ReadFile(filepath.Join(gitDir, "config"))
+	require.NoError(t, err)
+	require.Equal(t, string(cfgBefore), string(cfgAfter), "the worktree's git config changed")
+	hooks, _ := os.ReadDir(filepath.Join(gitDir, "hooks"))
+	for _, h := range hooks {
+		require.True(t, strings.HasSuffix(h.Name(), ".sample"), "hook %s planted", h.Name())
+	}
+	require.Equal(t, packs, r.packDigest(t), "the mirror's packs changed")
+	r.tokenNowhere(t, r.cacheDir, r.caches.Root())
+	if row.after != nil {
+		var pushed map[string]string
+		if row.refused == nil {
+			pushed = r.srv.Files(t, "acme/app", "issuesmith/issue-1")
+		}
+		row.after(t, r, out, pushed)
 	}
 }
 
