@@ -22,8 +22,21 @@
 //     index, an empty ref file: fetching again does not repair those) is
 //     fetched again from scratch (SyncStats.Rebuilt says why).
 //
+// A worktree's git directory lives beside its work tree, never in it, so
+// commands run in the tree (sandboxed: the tree alone is bound) can write
+// nothing the bot's git reads. Every git the package runs, go-git or the
+// command line, starts from HostConfig (no hooks, no fsmonitor, no
+// credential helper, no system or user config, https/http only) and names
+// its git directory explicitly; the remote is the URL the caller recorded
+// (Prepare's, UseFork's), never one read back from a config file. Before
+// staging, the tree is vetted as untrusted data (vetTree: any .git and
+// special file removed, a link leaving the tree refused with
+// ErrUnsafeEntry). A Workspace carries the repository's key by the
+// caller's record (SetRepository) for per-repository caches, and reads the
+// start commit's files from git (CommittedFile), never from the tree.
+//
 // This package must never write outside a worktree it created, never follow a
 // symlink out of a Workspace, and never let an access token reach a stored
-// remote URL, a log line or an error message. It knows nothing about GitHub's
-// API, models or prompts.
+// remote URL, a file, a log line or an error message. It knows nothing about
+// GitHub's API, models or prompts.
 package repo
