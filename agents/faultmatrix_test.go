@@ -23,7 +23,7 @@ import (
 
 func TestModelFaultMatrix(t *testing.T) {
 	t.Parallel()
-	for _, row := range fmRows() {
+	for _, row := range append(fmRows(), fmModelRows()...) {
 		t.Run(row.name, func(t *testing.T) {
 			t.Parallel()
 			require.NotEmpty(t, row.report, "every row cites the public report it plays")

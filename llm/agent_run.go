@@ -131,6 +131,7 @@ type run struct {
 	modelErr error
 	cuts     int               // replies cut at the output limit in a row
 	noAction int               // replies in a row that were no action (empty, refused, filtered, malformed)
+	repeats  int               // replies in a row that repeated themselves (Repetitive)
 	detail   string            // Outcome.Detail
 	badArgs  map[string]string // call id → why its arguments were not run
 }

@@ -14,13 +14,19 @@ const (
 	turnFiltered      // finish_reason content_filter
 	turnRefused       // a structured refusal
 	turnEmpty         // no text and no call
+	turnRepeated      // a repetition loop (Repetitive, or cut by the stream reader)
 )
+
+// maxRepeats is how many looping replies in a row end the run.
+const maxRepeats = 2
 
 // classify says whether resp can be acted on. A cut reply whose calls are
 // all complete (valid arguments) in the tools protocol is acted on; any
 // other cut reply is not, since its last call or answer is incomplete.
 func (r *run) classify(resp *Response, msg Message, calls []ToolCall) turn {
 	switch {
+	case resp.FinishReason == FinishRepetition || Repetitive(msg.Content) || Repetitive(msg.Reasoning):
+		return turnRepeated
 	case resp.FinishReason == FinishLength:
 		if r.protocol != ProtocolText && len(calls) > 0 && allObjects(calls) {
 			return turnOK
@@ -58,12 +64,27 @@ func (r *run) retryTurn(t turn, resp *Response, msg Message) (StopReason, error)
 		return n
 	}
 	var note string
+	if t != turnRepeated {
+		r.repeats = 0
+	}
 	switch t {
+	case turnRepeated:
+		// The loop's text is never replayed: it would fill the context
+		// and invite the same loop.
+		r.repeats++
+		kept = Message{Role: Assistant, Content: PlaceholderRepeated}
+		note = "Your reply kept repeating the same text, so it was cut and nothing in it was run. " +
+			"Do not repeat yourself: " + r.actionHint() + " once, or give your final answer."
+		r.detail = fmt.Sprintf("the model repeated itself (the same text over and over) %d times in a row", r.repeats)
+		if r.repeats >= maxRepeats {
+			r.state.Messages = append(r.state.Messages, kept)
+			return StopRepetition, nil
+		}
 	case turnCut:
 		r.cuts++
 		r.noAction = 0
 		if kept.Content == "" {
-			kept.Content = "(reply cut off at the output limit)"
+			kept.Content = PlaceholderCut
 		}
 		note = "Your reply was cut off at the output limit before it was complete, so nothing in it was run. " +
 			"Answer shorter: one action per reply, no long explanations; split a large edit or text into several smaller ones."
@@ -91,7 +112,7 @@ func (r *run) retryTurn(t turn, resp *Response, msg Message) (StopReason, error)
 			note = "Your reply was empty."
 		}
 		if kept.Content == "" {
-			kept.Content = "(empty reply)"
+			kept.Content = PlaceholderEmpty
 		}
 		r.detail += fmt.Sprintf(", %d times in a row", r.noAction)
 		if r.noAction >= limit(r.a.Loop.MaxNoAction, 3) {

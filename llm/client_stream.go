@@ -37,7 +37,7 @@ func (c *Client) stream(ctx context.Context, oreq openai.ChatCompletionRequest) 
 		return nil, errNotStreamed
 	}
 	var asm assembler
-	chunks := 0
+	chunks, checked := 0, 0
 	for {
 		raw, err := st.RecvRaw()
 		if errors.Is(err, io.EOF) {
@@ -59,6 +59,17 @@ func (c *Client) stream(ctx context.Context, oreq openai.ChatCompletionRequest) 
 		asm.reasoning.WriteString(reasoning)
 		if chunk.Usage != nil {
 			asm.usage.CachedTokens = max(asm.usage.CachedTokens, deepSeekCacheHits(raw))
+		}
+		if n := asm.content.Len() + asm.reasoning.Len(); n >= checked+repeatCheckEvery {
+			checked = n
+			if Repetitive(asm.content.String()) || Repetitive(asm.reasoning.String()) {
+				// A repetition loop: stop reading (closing the stream
+				// ends the server's generation) instead of waiting for
+				// the output limit or the window.
+				c.log.WarnContext(ctx, "the model repeated itself; its reply was cut", "bytes", n)
+				asm.finish = FinishRepetition
+				break
+			}
 		}
 	}
 	if chunks == 0 {

@@ -52,6 +52,16 @@ func (c *Client) explainRaw(r resolved, role Role, err error) error {
 	switch {
 	case errors.Is(err, ErrContextLength), errors.Is(err, ErrTimeout):
 		return err
+	case maxTokensTooLarge(err):
+		return &ModelFailure{Role: role, Kind: ErrMaxTokens, Err: err,
+			Cause: fmt.Sprintf("%q at %s was refused: its completion cap (max_tokens) plus the prompt exceed the model's context window", r.model, c.base),
+			Fix: fmt.Sprintf("lower %s (or %s (%s:N) for this role), or serve the model with a larger window (vLLM --max-model-len)",
+				c.cfg.setting("max_tokens"), c.cfg.setting("roles."+string(role)+".max_tokens"), role)}
+	case templateError(err):
+		return &ModelFailure{Role: role, Kind: ErrTemplate, Err: err,
+			Cause: fmt.Sprintf("%q at %s could not be asked: the server's chat template refused the request (not retried: the same request fails the same way)", r.model, c.base),
+			Fix: fmt.Sprintf("start the server with the model's own tool-calling template (llama.cpp --jinja, or --chat-template-file), "+
+				"or use the text protocol: %s (%s:%s)", c.cfg.setting("roles."+string(role)+".protocol"), role, ProtocolText)}
 	case contextTooLong(err):
 		return fmt.Errorf("%w: model %q: %w", ErrContextLength, r.model, err)
 	case outOfQuota(err):
@@ -145,4 +155,39 @@ func noToolSupport(err error) bool {
 	msg := strings.ToLower(err.Error())
 	return (code == 400 || code == 422 || code == 500) &&
 		(strings.Contains(msg, "does not support tools") || strings.Contains(msg, "enable-auto-tool-choice"))
+}
+
+// maxTokensTooLarge recognises vLLM's refusal of the completion cap itself
+// ("'max_tokens' or 'max_completion_tokens' is too large: 8192. This
+// model's maximum context length is 8192 tokens and your request has 1312
+// input tokens"), which names the context length too but is cured by a
+// smaller cap, not a shorter prompt.
+func maxTokensTooLarge(err error) bool {
+	if code, ok := statusOf(err); ok && code != 400 && code != 422 {
+		return false
+	}
+	msg := strings.ToLower(err.Error())
+	return (strings.Contains(msg, "max_tokens") || strings.Contains(msg, "max_completion_tokens")) &&
+		(strings.Contains(msg, "too large") || strings.Contains(msg, "must be less than") || strings.Contains(msg, "is greater than"))
+}
+
+// templateError recognises a server whose chat template (Jinja) refused
+// the request: llama.cpp and vLLM answer the template's raise_exception with
+// 500 or 400 and its message ("Tool call IDs should be alphanumeric strings
+// with length 9!", "Conversation roles must alternate", "Error rendering
+// template", "jinja2.exceptions.TemplateError"). A deterministic refusal:
+// no retry helps.
+func templateError(err error) bool {
+	code, ok := statusOf(err)
+	if !ok || (code != 400 && code != 422 && code != 500) {
+		return false
+	}
+	msg := strings.ToLower(err.Error())
+	for _, s := range []string{"jinja", "chat template", "chat_template", "rendering template", "templateerror",
+		"raise_exception", "tool call ids should be alphanumeric", "roles must alternate"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }

@@ -174,6 +174,9 @@ const (
 	// StopContextWindow: the prompt did not fit the model's context window
 	// (the endpoint refused it, or reported usage shows it was truncated).
 	StopContextWindow StopReason = "context_window"
+	// StopRepetition: the model's replies repeated the same text over and
+	// over (a repetition loop, ErrRepetition).
+	StopRepetition StopReason = "repetition"
 )
 
 // Finish reasons as OpenAI-compatible servers report them in
@@ -183,4 +186,7 @@ const (
 	FinishLength        = "length"
 	FinishToolCalls     = "tool_calls"
 	FinishContentFilter = "content_filter"
+	// FinishRepetition is the client's own: it cut a streamed reply that
+	// kept repeating the same text (Repetitive).
+	FinishRepetition = "repetition"
 )

@@ -162,7 +162,7 @@ func statusOf(err error) (int, bool) {
 // context window (llama.cpp answers it with 500), an exhausted quota (429
 // insufficient_quota) and a model without tool support are not.
 func retryable(err error) bool {
-	if contextTooLong(err) || outOfQuota(err) || noToolSupport(err) {
+	if contextTooLong(err) || outOfQuota(err) || noToolSupport(err) || templateError(err) || maxTokensTooLarge(err) {
 		return false // the same request fails the same way
 	}
 	if code, ok := statusOf(err); ok {

@@ -151,7 +151,8 @@ func lastThought(msgs []llm.Message) string {
 			continue
 		}
 		// Reasoning and tool calls written as text are no hypothesis.
-		if t := answerText(msgs[i].Content); t != "" && !looksLikeCall(t) {
+		// Nor are the loop's placeholders or a repetition loop's text.
+		if t := answerText(msgs[i].Content); t != "" && !looksLikeCall(t) && !llm.IsPlaceholder(t) && !llm.Repetitive(t) {
 			return oneLine(t, 400)
 		}
 	}

@@ -61,7 +61,10 @@ type session struct {
 // Explore reads the repository for the issue and returns the spec. A budget,
 // step-limit or loop stop is not an error: the Result holds a partial spec
 // built from what was explored, with Spec.Partial set and Note saying why. A
-// model failure or cancelled ctx returns an error.
+// model failure or cancelled ctx returns an error, and so does a run the
+// model ended (prose, unreadable calls, cut or looping replies, a context
+// overflow) before finding any file: an *llm.ModelFailure, never a spec
+// asking the issue's author questions.
 func (e *Explorer) Explore(ctx context.Context, is Issue) (*Result, error) {
 	start := time.Now()
 	s := &session{e: e, opts: e.opts, issue: is.Clean(), res: &Result{}, memo: tokenMemo{}}
@@ -112,7 +115,22 @@ func (e *Explorer) Explore(ctx context.Context, is Issue) (*Result, error) {
 		return s.res, nil
 	}
 	s.res.Spec = s.partialSpec(out.Reason, out.Messages)
+	if f := modelFailure(out, s.res.Spec); f != nil {
+		return nil, fmt.Errorf("explore: %w", f)
+	}
 	return s.res, nil
+}
+
+// modelFailure is the run's llm.ModelFailure when the model, not the issue,
+// is why no file was found: the run stopped on a model problem (prose or
+// calls the bot cannot run every turn, replies cut or looping, a context
+// overflow) before any file was judged relevant. Asking the issue's author
+// which files to look at would blame an issue that may be fine.
+func modelFailure(out *llm.Outcome, spec *work.Spec) *llm.ModelFailure {
+	if len(spec.Files) > 0 {
+		return nil
+	}
+	return llm.StopFailure(llm.RoleExplorer, out.Reason, lastReply(out.Messages), out.Detail, out.Err)
 }
 
 // explorerReminder ends every request (llm.Agent.Reminder).

@@ -1,6 +1,7 @@
 package preagent
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -54,8 +55,8 @@ func TestObserverAndCompressionKeepTheTurnOrder(t *testing.T) {
 
 // A model that writes its tool calls as JSON text naming a tool it does not
 // have (the loop runs text calls of known tools itself): each of the bounded
-// nudges says so, and the partial spec names the cause instead of taking the
-// JSON as the desired behaviour.
+// nudges says so, and the run ends as the model's failure naming the cause
+// and the setting, never as a spec asking the issue's author questions.
 func TestToolCallsAsTextGiveANamedCause(t *testing.T) {
 	t.Parallel()
 	ws := openWS(t, copyTree(t, "testdata/platforms"))
@@ -67,16 +68,16 @@ func TestToolCallsAsTextGiveANamedCause(t *testing.T) {
 		llmtest.Reply(asText).When(llmtest.Expect{Last: "wrote a tool call as text"}),
 	})
 	res, err := New(client, ws, nil, Options{NoObserver: true}).Explore(t.Context(), Issue{Title: "Add DeepSeek"})
-	if err != nil {
-		t.Fatal(err)
+	if res != nil {
+		t.Errorf("a spec was made: %+v", res.Spec)
 	}
-	sp := res.Spec
-	if !sp.Partial || !strings.Contains(sp.Note, "wrote its tool calls as text") || strings.Contains(sp.Note, "before it submitted") {
-		t.Errorf("note = %q", sp.Note)
+	var f *llm.ModelFailure
+	if !errors.As(err, &f) || !errors.Is(err, llm.ErrModelFailed) {
+		t.Fatalf("err = %v, want an *llm.ModelFailure", err)
 	}
-	for _, d := range sp.Desired {
-		if strings.Contains(d, `"open_file"`) {
-			t.Errorf("desired behaviour is the raw call: %q", d)
+	for _, want := range []string{"wrote its tool calls as text", "ISSUESMITH_MODEL_ROLE_PROTOCOLS (explorer:text)"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%q lacks %q", err, want)
 		}
 	}
 	requireStrictHistory(t, srv)

@@ -2,7 +2,6 @@ package preagent
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/issuesmith/issuesmith/llm"
@@ -23,6 +22,8 @@ func stopText(r llm.StopReason, steps int, msgs []llm.Message) string {
 		return "the explorer ran out of time"
 	case llm.StopLoop:
 		return "the explorer kept repeating the same action"
+	case llm.StopRepetition:
+		return "the model repeated itself (the same text over and over)"
 	case llm.StopOutputLimit:
 		return "the model's replies kept being cut off at the output limit (raise max_completion_tokens, or use a model that thinks less)"
 	case llm.StopNoAction:
@@ -51,12 +52,8 @@ func lastReply(msgs []llm.Message) string {
 	return ""
 }
 
-// callTextRe matches a tool call written as text: a JSON object naming a
-// function, or the tags some chat templates use.
-var callTextRe = regexp.MustCompile(`(?s)^\s*(` + "```" + `(json)?\s*)?\{\s*"(name|function|tool)"\s*:|<tool_call>|<function[=_]|\[TOOL_CALLS\]`)
-
 // looksLikeCall reports whether text is a tool call written as text.
-func looksLikeCall(text string) bool { return callTextRe.MatchString(text) }
+func looksLikeCall(text string) bool { return llm.LooksLikeTextCall(text) }
 
 // nudge asks a run that ended without submit_spec for the spec once more,
 // saying what was wrong with the last reply. An empty reply is not replayed

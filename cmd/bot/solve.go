@@ -199,7 +199,11 @@ func runSolve(ctx context.Context, f solveFlags, m *config.Model, is preagent.Is
 		return err
 	}
 	sess.code(ctx, out.Code)
-	if err := sess.end(ctx, store.StateDone); err != nil {
+	end := store.StateDone
+	if codeFailed(out.Code) != nil {
+		end = store.StateFailed
+	}
+	if err := sess.end(ctx, end); err != nil {
 		return err
 	}
 	rec.Explore, rec.Spec, rec.Plan = out.Explore, out.Spec, out.Plan
@@ -213,7 +217,10 @@ func runSolve(ctx context.Context, f solveFlags, m *config.Model, is preagent.Is
 		rec.Code = out.Code
 		printCode(out.Code, f.asJSON, stdout, stderr)
 	}
-	return finishSolve(f, rec, &ledger, stdout, stderr)
+	if err := finishSolve(f, rec, &ledger, stdout, stderr); err != nil {
+		return err
+	}
+	return codeFailed(out.Code)
 }
 
 // finishSolve prints the JSON record when asked and the usage summary.

@@ -23,6 +23,29 @@ func printCode(res *coder.Result, asJSON bool, stdout, stderr io.Writer) {
 	}
 }
 
+// codeFailed is the error of a coding stage that wrote nothing: every item
+// failed or was blocked (none done), so the run failed whatever the spec and
+// plan were. Each failed item's reason is named (a model's failure is said
+// there as the coder saw it).
+func codeFailed(res *coder.Result) error {
+	if res == nil || len(res.Items) == 0 {
+		return nil
+	}
+	var why []string
+	for _, it := range res.Items {
+		switch it.Status {
+		case coder.ItemDone:
+			return nil
+		case coder.ItemFailed, coder.ItemBlocked:
+			why = append(why, fmt.Sprintf("%s: %s", it.Path, it.Reason))
+		}
+	}
+	if len(why) == 0 {
+		return nil // every item skipped: nothing was needed
+	}
+	return fmt.Errorf("every item of the plan failed, nothing was written: %s", strings.Join(why, "; "))
+}
+
 // indent prefixes every line of s.
 func indent(prefix, s string) string {
 	var b strings.Builder
