@@ -173,5 +173,11 @@ func agentFailed(role string, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
+	if errors.Is(err, llm.ErrModelFailed) {
+		// The model's failure, not the issue's: the issue's author is
+		// asked nothing; whoever runs the bot is told what to change.
+		return permanent(fmt.Errorf("the %s could not finish because of the model, not this issue (nothing here needs "+
+			"rewriting): %w. Comment `/retry` once the setting is changed", role, err))
+	}
 	return permanent(fmt.Errorf("the %s could not finish: %w", role, err))
 }

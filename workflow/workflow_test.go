@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/issuesmith/issuesmith/ghapp/ghtest"
+	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/store"
 	"github.com/issuesmith/issuesmith/store/storetest"
 	"github.com/issuesmith/issuesmith/workflow"
@@ -288,4 +289,26 @@ func TestCrashedReplicasJobIsRescuedOnPostgres(t *testing.T) {
 	ag.mu.Lock()
 	defer ag.mu.Unlock()
 	require.Equal(t, 1, ag.explores)
+}
+
+// The explorer ends on the model's failure (issue 34): the progress comment
+// says the model failed, not the issue, names the setting, and no spec asks
+// the issue's author anything.
+func TestModelFailureIsNotBlamedOnTheIssue(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, &agents{exploreErr: fmt.Errorf("explore: %w", &llm.ModelFailure{Role: llm.RoleExplorer,
+		Reason: llm.StopFinished, Cause: "answered in prose every turn instead of calling a tool",
+		Fix: "set ISSUESMITH_MODEL_ROLE_PROTOCOLS (explorer:text)"})})
+	require.NoError(t, h.event(workflow.Labeled))
+	run := h.waitRun("failed", func(r *store.Run) bool { return r.State == store.StateFailed })
+	require.Contains(t, run.Reason, "because of the model, not this issue")
+	h.waitProgress("issuesmith: stopped")
+	c := h.botComments()
+	require.Len(t, c["progress"], 1)
+	body := c["progress"][0].Body
+	for _, want := range []string{"not this issue", "answered in prose every turn", "ISSUESMITH_MODEL_ROLE_PROTOCOLS (explorer:text)", "/retry"} {
+		require.Contains(t, body, want)
+	}
+	require.NotContains(t, body, "not clear enough")
+	require.Empty(t, c["spec"], "no spec asks the author questions")
 }
