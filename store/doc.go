@@ -13,7 +13,10 @@
 // (unique.go).
 // A Tx (Queue.InTx) puts run writes, the insert of a job and the completion
 // of the running one in one transaction; a run's save is a compare-and-swap
-// on its version.
+// on its version. On SQLite (one writer, one connection) concurrent
+// deliveries (Queue.Accept) commit in groups, each in its own savepoint
+// (intake_batch.go), and the WAL is checkpointed by a second connection in
+// the background, never in a writer's commit (checkpoint.go).
 //
 // It must never call GitHub, git or a model, and never log secrets: a DSN
 // with a password is reported only without it.

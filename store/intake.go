@@ -35,29 +35,6 @@ func (q *Queue) Accept(ctx context.Context, event string, keys []string, args ri
 
 const insertDelivery = `INSERT INTO deliveries (id, event, received_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING`
 
-func (q *Queue) acceptSQLite(ctx context.Context, event string, keys []string, args river.JobArgs, opts *river.InsertOpts) (string, error) {
-	tx, err := q.s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return "", err
-	}
-	defer tx.Rollback() //nolint:errcheck // after Commit it is a no-op
-	for _, k := range keys {
-		res, err := tx.ExecContext(ctx, q.s.rebind(insertDelivery), k, event, q.s.unix())
-		if err != nil {
-			return "", err
-		}
-		if n, err := res.RowsAffected(); err != nil {
-			return "", err
-		} else if n == 0 {
-			return k, nil
-		}
-	}
-	if _, err := q.lite.InsertTx(ctx, tx, args, opts); err != nil {
-		return "", err
-	}
-	return "", tx.Commit()
-}
-
 func (q *Queue) acceptPostgres(ctx context.Context, event string, keys []string, args river.JobArgs, opts *river.InsertOpts) (string, error) {
 	tx, err := q.s.pool.Begin(ctx)
 	if err != nil {

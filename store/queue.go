@@ -72,6 +72,9 @@ type Queue struct {
 	pg   *river.Client[pgxTx]
 	lite *river.Client[*sql.Tx]
 	id   string // QueueOptions.ID
+	// group gathers SQLite's concurrent Accepts into one transaction
+	// (intake_batch.go).
+	group acceptGroup
 }
 
 // NewQueue builds the River client for the store's database. Run Migrate

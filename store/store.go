@@ -43,6 +43,7 @@ type Store struct {
 	pool    *pgxpool.Pool // PostgreSQL only: River's pgx pool, shared by db
 	dialect Dialect
 	now     func() time.Time
+	ckpt    *checkpointer // SQLite only (checkpoint.go)
 }
 
 // Open connects to dsn: a postgres:// or postgresql:// URL selects
@@ -84,6 +85,8 @@ func openSQLite(ctx context.Context, dsn string) (*Store, error) {
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Set("_txlock", "immediate")
+	ckpt := "file:" + abs + "?" + q.Encode()
+	q.Add("_pragma", "wal_autocheckpoint(0)") // the checkpointer's (checkpoint.go)
 	db, err := sql.Open("sqlite", "file:"+abs+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite %s: %w", abs, err)
@@ -96,7 +99,14 @@ func openSQLite(ctx context.Context, dsn string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("open sqlite %s: %w", abs, err)
 	}
-	return newStore(db, nil, SQLite), nil
+	cp, err := startCheckpointer(ckpt)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open sqlite %s: %w", abs, err)
+	}
+	s := newStore(db, nil, SQLite)
+	s.ckpt = cp
+	return s, nil
 }
 
 func openPostgres(ctx context.Context, dsn string) (*Store, error) {
@@ -154,6 +164,9 @@ func (s *Store) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
 // Close closes the database. Stop any Queue first.
 func (s *Store) Close() error {
 	err := s.db.Close()
+	if cerr := s.ckpt.close(); err == nil {
+		err = cerr
+	}
 	if s.pool != nil {
 		s.pool.Close()
 	}

@@ -93,6 +93,7 @@ type e2e struct {
 	addr  string
 	issue int
 	dir   string // the server's database and data directory
+	bin   string // a bot binary to run as `bin serve` ("": TestServeChild)
 
 	mu    sync.Mutex
 	child *exec.Cmd
@@ -204,6 +205,9 @@ func (e *e2e) startReplica() string {
 func (e *e2e) launch(what, addr string, env []string) *exec.Cmd {
 	e.t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestServeChild$")
+	if e.bin != "" {
+		cmd = exec.Command(e.bin, "serve")
+	}
 	cmd.Env = env
 	e.mu.Lock()
 	fmt.Fprintf(e.logs, "=== %s %s on %s\n", what, time.Now().Format(time.TimeOnly), addr)
