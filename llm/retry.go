@@ -29,6 +29,10 @@ type hint struct {
 	// retryAfterMS is the last retry-after-ms header (OpenAI, Azure),
 	// which wins over Retry-After.
 	retryAfterMS string
+	// resetRequests and resetTokens are OpenAI's x-ratelimit-reset-requests
+	// and x-ratelimit-reset-tokens ("1s", "6m0s", "20ms"), used when a 429
+	// carries no Retry-After.
+	resetRequests, resetTokens string
 	// patches add provider fields to the request body (client_wire.go).
 	patches []extraPatch
 	// cacheMarks marks the body's stable prefix (cache_marks.go).
@@ -63,6 +67,8 @@ func (t *hintTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if h != nil && resp != nil {
 		h.retryAfter = resp.Header.Get("Retry-After")
 		h.retryAfterMS = resp.Header.Get("Retry-After-Ms")
+		h.resetRequests = resp.Header.Get("X-Ratelimit-Reset-Requests")
+		h.resetTokens = resp.Header.Get("X-Ratelimit-Reset-Tokens")
 		if h.body != nil && strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 			h.body.Reset()
 			resp.Body = struct {
@@ -100,10 +106,17 @@ func (c *Client) withRetry(ctx context.Context, role Role, fn func(context.Conte
 		if !retryable(err) || attempt == c.retry.MaxAttempts-1 {
 			break
 		}
-		wait := c.backoff(attempt)
+		wait, why := c.backoff(attempt), "a retry after the error"
 		ra, ok := parseRetryAfter(h.retryAfter, c.now())
 		if ms, err := strconv.ParseFloat(h.retryAfterMS, 64); err == nil && ms >= 0 {
 			ra, ok = time.Duration(ms*float64(time.Millisecond)), true
+		}
+		if ok {
+			why = "the server's Retry-After"
+		} else if code, _ := statusOf(err); code == 429 {
+			if ra, ok = resetAfter(h); ok {
+				why = "the rate limit's reset (x-ratelimit-reset-*)"
+			}
 		}
 		if ok {
 			if ra > c.retry.MaxRetryAfter {
@@ -113,11 +126,33 @@ func (c *Client) withRetry(ctx context.Context, role Role, fn func(context.Conte
 		}
 		c.log.WarnContext(ctx, "model call failed, retrying", "role", role, "attempt", attempt+1,
 			"wait", wait, "error", hideKey(err, c.cfg.APIKey))
+		if wait >= longWait {
+			// Said apart, so a long silence is never a mystery.
+			c.log.WarnContext(ctx, fmt.Sprintf("waiting %s for %s before asking the model again", wait.Round(time.Second), why),
+				"role", role, "attempt", attempt+1)
+		}
 		if err := c.sleep(ctx, wait); err != nil {
 			return nil, err
 		}
 	}
 	return nil, lastErr
+}
+
+// longWait is the wait past which the client says what it waits for.
+const longWait = 3 * time.Second
+
+// resetAfter reads OpenAI's x-ratelimit-reset-requests and
+// x-ratelimit-reset-tokens (Go-style durations: "1s", "6m0s", "20ms"): the
+// longer of those given, since both limits must have reset.
+func resetAfter(h *hint) (time.Duration, bool) {
+	var d time.Duration
+	ok := false
+	for _, v := range []string{h.resetRequests, h.resetTokens} {
+		if r, err := time.ParseDuration(strings.TrimSpace(v)); err == nil && r >= 0 {
+			d, ok = max(d, r), true
+		}
+	}
+	return d, ok
 }
 
 // backoff is exponential with equal jitter: half fixed, half random.

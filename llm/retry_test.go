@@ -169,3 +169,36 @@ func TestRealBackoffSleepsAndHonoursCancellation(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "later", resp.Message.Content)
 }
+
+// OpenAI's x-ratelimit-reset-* headers are honoured when a 429 has no
+// Retry-After (the longer of the two), and a wait that long is said with
+// what it waits for.
+func TestRateLimitResetHeadersAreHonouredAndSaid(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	fault := llmtest.Fault{Status: 429, ResetRequests: "1s", ResetTokens: "6m0s", Message: "Rate limit reached for tokens per min"}
+	srv := llmtest.NewServer(t, llmtest.Script{llmtest.Reply("ok").After(fault)})
+	c, sl := newClient(t, srv, func(cfg *llm.Config) {
+		cfg.Logger = slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelWarn}))
+		cfg.Retry = llm.RetryConfig{BaseDelay: 100 * time.Millisecond, MaxDelay: time.Second, MaxRetryAfter: 10 * time.Minute}
+	})
+	_, err := c.Chat(t.Context(), llm.Request{Role: llm.RoleCoder, Messages: userMsg("hi")})
+	require.NoError(t, err)
+	assert.Equal(t, []time.Duration{6 * time.Minute}, sl.waits(), "the later reset")
+	assert.Contains(t, buf.String(), "waiting 6m0s for the rate limit's reset (x-ratelimit-reset-*)")
+}
+
+// A chat template's refusal (a 500 naming the template) is the same for
+// every attempt: not retried, and named with the setting that avoids it.
+func TestTemplateErrorIsNotRetried(t *testing.T) {
+	t.Parallel()
+	fault := llmtest.Fault{Status: 500, Message: "Error rendering template: Tool call IDs should be alphanumeric strings with length 9!"}
+	srv := llmtest.NewServer(t, llmtest.Script{{Faults: []llmtest.Fault{fault}, Forever: true}})
+	c, sl := newClient(t, srv)
+	_, err := c.Chat(t.Context(), llm.Request{Role: llm.RoleExplorer, Messages: userMsg("hi")})
+	require.ErrorIs(t, err, llm.ErrTemplate)
+	require.ErrorIs(t, err, llm.ErrModelFailed)
+	assert.Contains(t, err.Error(), "--jinja")
+	assert.Empty(t, sl.waits())
+	assert.Len(t, srv.Requests(), 1)
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 
@@ -137,6 +138,11 @@ func runSolve(ctx context.Context, f solveFlags, m *config.Model, is preagent.Is
 	lc, err := m.LLMFor(rcfg)
 	if err != nil {
 		return err
+	}
+	if lc.Logger == nil {
+		// Retries, long waits (what they wait for) and a cut repetition
+		// loop reach the terminal: a silent minute is never a mystery.
+		lc.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
 	client, err := llm.NewClient(lc)
 	if err != nil {

@@ -35,6 +35,12 @@ func serveFault(w http.ResponseWriter, hr *http.Request, f Fault, req Request) {
 		if f.RetryAfterMS != "" {
 			w.Header().Set("retry-after-ms", f.RetryAfterMS)
 		}
+		if f.ResetRequests != "" {
+			w.Header().Set("x-ratelimit-reset-requests", f.ResetRequests)
+		}
+		if f.ResetTokens != "" {
+			w.Header().Set("x-ratelimit-reset-tokens", f.ResetTokens)
+		}
 		msg := f.Message
 		if msg == "" {
 			msg = fmt.Sprintf("llmtest: injected status %d", f.Status)

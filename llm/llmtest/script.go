@@ -34,7 +34,8 @@ type Exchange struct {
 	Repeat int `yaml:"repeat,omitempty"`
 	// Forever, on the script's last exchange, answers every later
 	// matching request too once it was played: a model that never stops
-	// making the same mistake, however often the bot asks again.
+	// making the same mistake, however often the bot asks again. It may
+	// also stay unplayed (after its faults ended the run).
 	Forever bool `yaml:"forever,omitempty"`
 }
 
@@ -92,6 +93,11 @@ type Fault struct {
 	// RetryAfterMS is sent as the retry-after-ms header with Status, as
 	// OpenAI and Azure do.
 	RetryAfterMS string `yaml:"retry_after_ms,omitempty"`
+	// ResetRequests and ResetTokens are sent as OpenAI's
+	// x-ratelimit-reset-requests and x-ratelimit-reset-tokens ("1s",
+	// "6m0s", "20ms").
+	ResetRequests string `yaml:"reset_requests,omitempty"`
+	ResetTokens   string `yaml:"reset_tokens,omitempty"`
 	// Code is the error code sent with Status (for example
 	// insufficient_quota, context_length_exceeded).
 	Code string `yaml:"code,omitempty"`
