@@ -19,7 +19,20 @@
 // reasoning is kept out of the answer (<think> tags included) and sent back
 // to models that need it; every request is made valid for strict servers
 // (hygiene in client_wire.go); context overflow, silent truncation, quota
-// and missing tool support are named errors. AnswerText is the one rule for
+// and missing tool support are named errors. Calls written as text are read
+// in the shapes models write (textcalls_shapes.go: Hermes and Qwen3-Coder
+// tags, Mistral's [TOOL_CALLS], Llama's <|python_tag|>, gpt-oss harmony,
+// fenced or after a sentence), with invented ids of 9 alphanumerics;
+// arguments sent as a JSON object are turned into the string go-openai
+// reads (client_args.go). A repetition loop is cut as soon as it shows
+// (repetition.go, StopRepetition). A run the model or server ended — not
+// the task — is an *ModelFailure (failure.go, ErrModelFailed) naming what
+// the model did and the setting to change (StopFailure for the loop's
+// stops; ErrMaxTokens and ErrTemplate from the client, never retried); the
+// roles return it instead of asking the author anything, and the
+// loop's placeholders (IsPlaceholder) are never a role's text. A 429 without
+// Retry-After waits for x-ratelimit-reset-*, and a wait of 3 s or more is
+// logged with what it waits for. AnswerText is the one rule for
 // reasoning left in a reply's text; the roles use it. Agent.Reminder ends
 // every request with the role's reply form, never kept in the history.
 // Config.CacheMarks adds cache_control breakpoints to the stable prefix

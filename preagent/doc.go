@@ -7,7 +7,11 @@
 // the files an issue names (named.go: paths, path:line, stack frames and
 // backticked symbols resolved against the search index, never guessed). Its
 // output is a work.Spec; a run that ends without submit_spec (after at most
-// maxNudges requests for it) gives a partial spec whose note names why.
+// maxNudges requests for it) gives a partial spec whose note names why —
+// unless the model is why and no file was found (prose or unrunnable calls
+// every turn, cut or looping replies, a context overflow): that run is an
+// *llm.ModelFailure error, never a spec asking the issue's author which
+// files to look at; the loop's placeholders never become spec text.
 //
 // Messages it adds to the conversation (the observer's note, the
 // compression record, a nudge) join the previous tool result or user
