@@ -65,7 +65,9 @@ func NewServer(t tb.TB, script Script, opts ...Option) *Server {
 		s.srv.Close()
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if s.next < len(s.script) {
+		// A Forever exchange is the model's answer to whatever comes
+		// next: the run may end before asking it again.
+		if n := len(s.script); s.next < n && !(s.next == n-1 && s.script[n-1].Forever) {
 			played := 0
 			for _, p := range s.played {
 				if p {
