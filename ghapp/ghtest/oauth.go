@@ -16,7 +16,8 @@ import (
 
 // The App's OAuth web flow, as github.com serves it to a person signing in
 // to a site with the App's client id: GET /login/oauth/authorize (the
-// browser, already signed in to GitHub as SignInAs said) redirects back with
+// browser, already signed in to GitHub as SignInAs said or through its own
+// sign-in, oauth_browser.go) redirects back with
 // a one-time code; POST /login/oauth/access_token exchanges the code, with
 // the client secret and the PKCE verifier, for a user token (ghu_...). With
 // that token the fake serves GET /user and GET /repos/{owner}/{repo} (404
@@ -28,6 +29,7 @@ type oauthState struct {
 	clientID, clientSecret string
 	callback               string            // the App's registered callback URL ("" accepts any)
 	signedIn               string            // the browser's GitHub session
+	choose                 bool              // a signed-out authorize lists the people (ChooseSignIn)
 	users                  map[string]string // login → readable repositories, ","-joined, lower case
 	codes                  map[string]*oauthCode
 	tokens                 map[string]userToken
@@ -123,7 +125,8 @@ func (s *Server) OAuthExchanges() int {
 	return s.st.oauth.exchanges
 }
 
-// serveOAuth answers the web flow's two pages; it returns the status.
+// serveOAuth answers the web flow's two pages and the sign-in page
+// (oauth_browser.go); it returns the status.
 func (s *Server) serveOAuth(w http.ResponseWriter, r *http.Request) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -133,6 +136,8 @@ func (s *Server) serveOAuth(w http.ResponseWriter, r *http.Request) int {
 		return s.authorize(w, r)
 	case r.Method == http.MethodPost && r.URL.Path == "/login/oauth/access_token":
 		return s.accessToken(w, r)
+	case r.Method == http.MethodGet && r.URL.Path == "/login":
+		return s.signIn(w, r)
 	}
 	s.failf("web: %s %s is not a page of GitHub's OAuth web flow", r.Method, r.URL.Path)
 	http.NotFound(w, r)
@@ -158,13 +163,15 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) int {
 		s.failf("web: authorize without state or an S256 PKCE challenge: %s", r.URL.RawQuery)
 		http.Error(w, "state and code_challenge (S256) are required", http.StatusBadRequest)
 		return http.StatusBadRequest
-	case o.signedIn == "":
+	case s.browserLogin(r) == "" && o.choose:
+		return s.chooseSignIn(w, r)
+	case s.browserLogin(r) == "":
 		s.failf("web: authorize while no one is signed in to the fake GitHub (SignInAs)")
 		http.Error(w, "Sign in to GitHub", http.StatusUnauthorized)
 		return http.StatusUnauthorized
 	}
 	code := randHex(10)
-	o.codes[code] = &oauthCode{login: o.signedIn, redirect: redirect, challenge: q.Get("code_challenge"),
+	o.codes[code] = &oauthCode{login: s.browserLogin(r), redirect: redirect, challenge: q.Get("code_challenge"),
 		expires: time.Now().Add(10 * time.Minute)}
 	u, err := url.Parse(redirect)
 	if err != nil {
