@@ -20,7 +20,12 @@
 // by goldmark, sanitized by bluemonday) that says plainly the answers were
 // scripted, with the run's session as bot serve recorded it in its
 // database (session.go), linked from the issue and shown by stage beside
-// it; Handler serves it.
+// it; Handler serves it. With Options.Sessions (sessions.go) the run's
+// real /sessions page opens too: bot serve runs with it on, is started
+// again once the run is over, and Result.SignIns link two people in through
+// the fake GitHub's own sign-in (no password) and the page's OAuth sign-in
+// — the person who filed the issue, who can read the repository, and
+// mallory, who cannot — so the access rule is seen working.
 //
 // Contracts: nothing leaves loopback; the run's files live in one
 // temporary directory removed at the end; no key, token or webhook secret

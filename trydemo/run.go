@@ -53,6 +53,13 @@ type Options struct {
 	// compiles what go vet and go build need. "" is
 	// <user cache dir>/issuesmith/try, else a folder of the run's own.
 	CacheDir string
+	// Sessions, when set, opens the run's /sessions page to two people
+	// (sessions.go): bot serve starts with the page on, and once the run
+	// is over it is started again on the same address and the fakes stay
+	// up; Sessions is called with the result, whose SignIns link each
+	// person in, and everything stops when it returns (ctx's end, not
+	// Timeout's, is the page's).
+	Sessions func(ctx context.Context, res *Result) error
 
 	script []byte // the model's side; nil: script.yaml (tests change it)
 }
@@ -71,6 +78,11 @@ type Result struct {
 	// Session is what bot serve recorded of the run (its session), read
 	// from its database once it stopped.
 	Session *session.Record
+	// SignIns open the run's /sessions page as a person who can read the
+	// repository and one who cannot (with Options.Sessions only).
+	SignIns []SignIn
+	// SessionsURL is the page's address (with Options.Sessions only).
+	SessionsURL string
 
 	issued []string // the installation tokens the fake handed out (tests look for them)
 }
@@ -112,8 +124,8 @@ type demo struct {
 	s     tb.TB  // the session the fakes belong to
 }
 
-func run(ctx context.Context, s *tb.Session, opts Options) (*Result, error) {
-	ctx, cancel := context.WithTimeout(ctx, cmp.Or(opts.Timeout, 5*time.Minute))
+func run(outer context.Context, s *tb.Session, opts Options) (*Result, error) {
+	ctx, cancel := context.WithTimeout(outer, cmp.Or(opts.Timeout, 5*time.Minute))
 	defer cancel()
 	step := func(what string) { opts.Progress.Emit(work.Event{Kind: work.EventStage, Detail: what}) }
 	var hushed atomic.Bool
@@ -125,20 +137,19 @@ func run(ctx context.Context, s *tb.Session, opts Options) (*Result, error) {
 	if script == nil {
 		script = scriptYAML
 	}
-	d, cfg, err := setUp(s, step, script, cacheDir(opts.CacheDir))
+	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
-	srv, err := server.New(ctx, cfg, log, server.Tuning{GitHubWriteInterval: -1, PollInterval: 50 * time.Millisecond})
+	defer l.Close() // Serve's end closes it too
+	d, cfg, err := setUp(s, step, script, cacheDir(opts.CacheDir), l.Addr().String(), opts.Sessions != nil)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := server.New(ctx, cfg, log, tuning)
 	if err != nil {
 		return nil, fmt.Errorf("bot serve's start: %w", err)
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		srv.Close()
-		return nil, err
-	}
-	d.addr = l.Addr().String()
 	sctx, stop := context.WithCancel(ctx)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(sctx, l) }()
@@ -155,13 +166,20 @@ func run(ctx context.Context, s *tb.Session, opts Options) (*Result, error) {
 			err = fmt.Errorf("the run's session: %w", err)
 		}
 	}
+	if err == nil && opts.Sessions != nil {
+		err = d.openSessions(outer, cfg, opts, res)
+	}
 	return res, err
 }
 
+// tuning is the server's: no spacing of GitHub writes, quick polls.
+var tuning = server.Tuning{GitHubWriteInterval: -1, PollInterval: 50 * time.Millisecond}
+
 // setUp starts the fakes with the sample repository and its issue and
-// writes bot serve's settings for them.
-func setUp(s *tb.Session, step func(string), scriptText []byte, cache string) (*demo, *config.Server, error) {
-	d := &demo{step: step, s: s}
+// writes bot serve's settings for them, to listen on addr; with sessions,
+// the sessions page's too (sessionSettings).
+func setUp(s *tb.Session, step func(string), scriptText []byte, cache, addr string, sessions bool) (*demo, *config.Server, error) {
+	d := &demo{step: step, s: s, addr: addr}
 	d.gh = ghtest.New(s, ghtest.Options{})
 	d.git = gittest.NewServer(s, gittest.WithTokenCheck(func(tok string) bool { return d.gh.ValidToken(owner, name, tok) }))
 	url := d.git.Seed(s, owner+"/"+name, sampleFiles)
@@ -183,14 +201,18 @@ func setUp(s *tb.Session, step func(string), scriptText []byte, cache string) (*
 	if cache == "" {
 		cache = filepath.Join(s.TempDir(), "sandbox-cache")
 	}
-	cfg, err := config.ParseServer([]string{
+	env := []string{
 		"ISSUESMITH_CACHE_DIR=" + cache, "ISSUESMITH_MIN_FREE_SPACE=0",
 		"ISSUESMITH_APP_ID=" + strconv.FormatInt(d.gh.AppID(), 10), "ISSUESMITH_PRIVATE_KEY_FILE=" + key,
 		"ISSUESMITH_WEBHOOK_SECRET=" + webhookSecret, "ISSUESMITH_GITHUB_URL=" + d.gh.URL(),
 		"ISSUESMITH_MODEL_NAME=" + modelName, "ISSUESMITH_MODEL_BASE_URL=" + d.model.URL(),
 		"ISSUESMITH_MODEL_MAX_RETRIES=0", "ISSUESMITH_STATE_DIR=" + s.TempDir(),
 		"ISSUESMITH_SUMMARY_REFRESH=off", "ISSUESMITH_REDELIVER=off", "ISSUESMITH_SHUTDOWN_TIMEOUT=5s",
-	})
+	}
+	if sessions {
+		env = append(env, d.sessionSettings()...)
+	}
+	cfg, err := config.ParseServer(env)
 	return d, cfg, err
 }
 
