@@ -20,6 +20,7 @@ import (
 
 func newTryCmd() *cobra.Command {
 	var listen, out string
+	var sessions bool
 	cmd := &cobra.Command{
 		Use:   "try",
 		Short: "Run the whole flow on a sample repository without a model key or GitHub, and show it as a web page",
@@ -27,49 +28,99 @@ func newTryCmd() *cobra.Command {
 			"in-process fake GitHub and a real git server on loopback, with a scripted model conversation written\n" +
 			"for that sample (no key, no network). Then show the issue thread (spec, plan, progress), the pull\n" +
 			"request and its diff as GitHub would, on a local web page (--listen), or write the page (--out).\n" +
+			"With --sessions, bot serve keeps running with its sessions page on, and two links sign you in to it\n" +
+			"through the fake GitHub: as octocat, who can read the repository and sees the run, and as mallory,\n" +
+			"who cannot and is refused it.\n" +
 			"Needs git; bubblewrap is used when installed, as in bot serve.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return runTry(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), listen, out)
+			return runTry(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), tryShow{listen: listen, out: out, sessions: sessions})
 		},
 	}
 	cmd.Flags().StringVar(&listen, "listen", "127.0.0.1:8765", "address to serve the page on")
 	cmd.Flags().StringVar(&out, "out", "", "write the page to this file (- for stdout) and exit instead of serving it")
+	cmd.Flags().BoolVar(&sessions, "sessions", false,
+		"then keep bot serve running with its /sessions page and print links signing in as someone who can read the repository and someone who cannot (Ctrl-C to stop)")
 	return cmd
 }
 
-func runTry(ctx context.Context, stdout, stderr io.Writer, listen, out string) error {
+// tryShow is how the run is shown: the page on listen, or written to out;
+// with sessions, the sessions page's sign-in links too, until Ctrl-C.
+type tryShow struct {
+	listen, out string
+	sessions    bool
+}
+
+func runTry(ctx context.Context, stdout, stderr io.Writer, show tryShow) error {
 	start := time.Now()
-	res, err := trydemo.Run(ctx, trydemo.Options{
+	opts := trydemo.Options{
 		Log:      slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		Progress: func(ev work.Event) { fmt.Fprintf(stderr, "%5.1fs  %s\n", time.Since(start).Seconds(), ev.Detail) },
-	})
-	if err != nil {
-		return err
 	}
-	page, err := trydemo.Render(res)
-	if err != nil {
-		return err
-	}
-	switch out {
-	case "":
-	case "-":
-		_, err = stdout.Write(page)
-		return err
-	default:
-		if err := os.WriteFile(out, page, 0o644); err != nil {
+	present := func(ctx context.Context, res *trydemo.Result) error {
+		page, err := trydemo.Render(res)
+		if err != nil {
 			return err
 		}
-		fmt.Fprintln(stderr, "wrote", out)
+		return show.page(ctx, stdout, stderr, page, res)
+	}
+	if show.sessions {
+		opts.Sessions = present // bot serve stops when it returns
+		_, err := trydemo.Run(ctx, opts)
+		return err
+	}
+	res, err := trydemo.Run(ctx, opts)
+	if err != nil {
+		return err
+	}
+	return present(ctx, res)
+}
+
+// page writes or serves the page; with sessions it prints the sign-in
+// links and waits for ctx's end.
+func (show tryShow) page(ctx context.Context, stdout, stderr io.Writer, page []byte, res *trydemo.Result) error {
+	var l net.Listener
+	switch show.out {
+	case "":
+		var err error
+		if l, err = net.Listen("tcp", show.listen); err != nil {
+			return usageErr("--listen %s: %v", show.listen, err)
+		}
+		fmt.Fprintf(stdout, "The run is over; see it at http://%s/ (Ctrl-C to stop)\n", l.Addr())
+	case "-":
+		if _, err := stdout.Write(page); err != nil {
+			return err
+		}
+	default:
+		if err := os.WriteFile(show.out, page, 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintln(stderr, "wrote", show.out)
+	}
+	if show.sessions {
+		links := stdout
+		if show.out == "-" {
+			links = stderr // stdout is the page
+		}
+		fmt.Fprintf(links, "bot serve runs on with its sessions page, %s; sign in through the fake GitHub:\n", res.SessionsURL)
+		for _, si := range res.SignIns {
+			can := "can read " + res.Repo
+			if !si.CanRead {
+				can = "cannot read it"
+			}
+			fmt.Fprintf(links, "  as %s (%s): %s\n", si.Login, can, si.URL)
+		}
+		if l == nil {
+			fmt.Fprintln(links, "Ctrl-C to stop")
+			<-ctx.Done()
+			return nil
+		}
+	}
+	if l == nil {
 		return nil
 	}
-	l, err := net.Listen("tcp", listen)
-	if err != nil {
-		return usageErr("--listen %s: %v", listen, err)
-	}
-	fmt.Fprintf(stdout, "The run is over; see it at http://%s/ (Ctrl-C to stop)\n", l.Addr())
 	hs := &http.Server{Handler: trydemo.Handler(page), ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()

@@ -1,10 +1,19 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"html"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -28,4 +37,85 @@ func TestTryWritesThePage(t *testing.T) {
 
 	_, _, err = execCmd(t, newRootCmd(), "", "try", "extra")
 	require.Error(t, err)
+}
+
+// syncBuffer is a bytes.Buffer a running command writes while the test
+// reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// bot try --sessions serves the page, then prints two sign-in links to the
+// sessions page of the bot serve it keeps running; followed with a cookie
+// jar each, the first shows the run on the list and the second is refused
+// the session (trydemo's test checks the pages in detail); Ctrl-C (the
+// context's end) stops it without an error.
+func TestTrySessionsPrintsTwoSignIns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole flow")
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	var stdout, stderr syncBuffer
+	cmd := newRootCmd()
+	cmd.SetArgs([]string{"try", "--sessions", "--listen", "127.0.0.1:0"})
+	cmd.SetOut(&stdout)
+	cmd.SetErr(&stderr)
+	done := make(chan error, 1)
+	go func() { done <- cmd.ExecuteContext(ctx) }()
+	links := regexp.MustCompile(`(?m)^  as (\w+) \(([^)]*)\): (http://\S+)$`)
+	var found [][]string
+	require.Eventually(t, func() bool {
+		select {
+		case err := <-done:
+			t.Fatalf("bot try ended: %v\n%s", err, stderr.String())
+		default:
+		}
+		found = links.FindAllStringSubmatch(stdout.String(), -1)
+		return len(found) == 2
+	}, 5*time.Minute, 100*time.Millisecond)
+	out := stdout.String()
+	require.Regexp(t, `The run is over; see it at http://127\.0\.0\.1:\d+/ \(Ctrl-C to stop\)\n`+
+		`bot serve runs on with its sessions page, http://127\.0\.0\.1:\d+/sessions; sign in through the fake GitHub:\n`, out)
+	require.Equal(t, []string{"octocat", "can read octo-org/units"}, found[0][1:3])
+	require.Equal(t, []string{"mallory", "cannot read it"}, found[1][1:3])
+	page := regexp.MustCompile(`see it at (http://\S+/) `).FindStringSubmatch(out)[1]
+	resp, err := http.Get(page)
+	require.NoError(t, err)
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.Contains(t, html.UnescapeString(string(body)), found[0][3], "the try page links the sign-in")
+
+	for i, want := range []string{"octo-org/units", "Not yours to see"} {
+		jar, err := cookiejar.New(nil)
+		require.NoError(t, err)
+		resp, err := (&http.Client{Jar: jar}).Get(found[i][3])
+		require.NoError(t, err)
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		require.Contains(t, string(body), "signed in as <b>"+found[i][1]+"</b>")
+		require.Contains(t, string(body), want)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		require.NoError(t, err, stderr.String())
+	case <-time.After(time.Minute):
+		t.Fatal("bot try did not stop")
+	}
+	require.Contains(t, stderr.String(), "bot serve runs again with its sessions page on")
+	require.NotContains(t, stdout.String()+stderr.String(), "ghu_", "no person's token on the terminal")
 }
