@@ -138,6 +138,9 @@ func (s *Server) serveOAuth(w http.ResponseWriter, r *http.Request) int {
 		return s.accessToken(w, r)
 	case r.Method == http.MethodGet && r.URL.Path == "/login":
 		return s.signIn(w, r)
+	case r.Method == http.MethodGet && r.URL.Path == "/favicon.ico":
+		http.NotFound(w, r) // a browser's, after a page of the sign-in
+		return http.StatusNotFound
 	}
 	s.failf("web: %s %s is not a page of GitHub's OAuth web flow", r.Method, r.URL.Path)
 	http.NotFound(w, r)

@@ -92,7 +92,8 @@ var choosePage = template.Must(template.New("choose").Parse(`<!doctype html>
 <title>Sign in to the fake GitHub</title></head>
 <body style="font-family: system-ui, sans-serif; max-width: 32rem; margin: 3rem auto; padding: 0 1rem">
 <h1>Sign in to the fake GitHub</h1>
-<p>This GitHub is the one <code>bot try</code> runs on loopback. Choose who you are; no password is asked.</p>
+<p>This is a fake GitHub on loopback (<code>ghapp/ghtest</code>, as <code>bot try</code> runs it). Choose who you are;
+no password is asked.</p>
 <ul>{{range .}}<li><a href="{{.URL}}">{{.Login}}</a>{{if .Repos}} (can read {{.Repos}}){{else}} (can read no repository){{end}}</li>{{end}}</ul>
 </body></html>
 `))

@@ -91,6 +91,8 @@ func TestBrowserSignIn(t *testing.T) {
 	require.Equal(t, back, resp.Header.Get("Location"))
 	require.Equal(t, "alice", whoSignsIn(signedOut))
 
+	resp, _ = get(signedOut, root+"/favicon.ico")
+	require.Equal(t, http.StatusNotFound, resp.StatusCode, "a browser's favicon request is answered, not a failure")
 	resp, _ = get(browser(), s.SignInLink("eve", "/"))
 	require.Equal(t, http.StatusNotFound, resp.StatusCode)
 	for _, next := range []string{"http://evil.example/", "//evil.example/", "https://bot.example/", "javascript:alert(1)", ""} {

@@ -172,7 +172,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(r.URL.Path, blobPrefix):
 		s.serveBlob(w, r)
 		return
-	case strings.HasPrefix(r.URL.Path, "/login/oauth/") || r.URL.Path == "/login":
+	case strings.HasPrefix(r.URL.Path, "/login/oauth/") || r.URL.Path == "/login" || r.URL.Path == "/favicon.ico":
 		rec := Request{Method: r.Method, Path: r.URL.Path, Op: r.Method + " " + r.URL.Path, Body: string(body)}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		rec.Status = s.serveOAuth(w, r)
