@@ -57,7 +57,7 @@ func (d *demo) signIns(sessionID int64) []SignIn {
 		{Login: person, CanRead: true, URL: d.gh.SignInLink(person, login("/sessions")),
 			Sees: "the sessions list with this run; its timeline is one click away"},
 		{Login: outsider, URL: d.gh.SignInLink(outsider, login("/sessions/"+strconv.FormatInt(sessionID, 10))),
-			Sees: "this run's session, refused: GitHub says they cannot read " + owner + "/" + name},
+			Sees: "this run's session, refused"},
 	}
 }
 

@@ -93,6 +93,7 @@ func TestSessionsOpenToTwoPeople(t *testing.T) {
 			return screenshots(ctx, t, res.SignIns)
 		}})
 	require.NoError(t, err, "server log:\n%s", logs.String())
+	require.NotContains(t, logs.String(), "the fakes were asked", "no request the fakes do not serve")
 	id := strconv.FormatInt(res.Session.Session.ID, 10)
 
 	require.Len(t, res.SignIns, 2)
@@ -131,6 +132,7 @@ func TestSessionsOpenToTwoPeople(t *testing.T) {
 	require.Contains(t, chooser.Body, ">mallory</a> (can read no repository)")
 
 	p := html.UnescapeString(string(page))
+	require.Contains(t, p, `<a href="#signin">Open it on /sessions</a>`)
 	require.Contains(t, p, `<a href="`+res.SignIns[0].URL+`">Sign in as octocat</a> (can read octo-org/units)`)
 	require.Contains(t, p, `<a href="`+res.SignIns[1].URL+`">Sign in as mallory</a> (cannot read octo-org/units)`)
 	var progress string
