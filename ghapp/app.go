@@ -114,14 +114,19 @@ func NewApp(cfg AppConfig) (*App, error) {
 // AppID returns the App's id.
 func (a *App) AppID() int64 { return a.cfg.AppID }
 
-// newTransport builds the rate-limit aware transport over the base client.
-func (a *App) newTransport() *transport {
+// newTransport builds the rate-limit aware transport over the base client;
+// an installation's paces its requests (pace.go), the App's own does not.
+func (a *App) newTransport(pace bool) *transport {
 	base := a.cfg.HTTPClient.Transport
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	return &transport{base: base, writeInterval: a.cfg.WriteInterval, maxRetries: a.cfg.MaxRetries,
+	t := &transport{base: base, writeInterval: a.cfg.WriteInterval, maxRetries: a.cfg.MaxRetries,
 		backoff: a.cfg.Backoff, maxWait: a.cfg.MaxWait, observe: a.cfg.Observe, now: a.now, sleep: a.sleep}
+	if pace {
+		t.pace = &pacer{}
+	}
+	return t
 }
 
 // installation returns the cached token transport of an installation.
@@ -134,7 +139,7 @@ func (a *App) installation(id int64) (*ghinstallation.Transport, error) {
 	if t, ok := a.insts[id]; ok {
 		return t, nil
 	}
-	atr := ghinstallation.NewAppsTransportFromPrivateKey(a.newTransport(), a.cfg.AppID, a.key)
+	atr := ghinstallation.NewAppsTransportFromPrivateKey(a.newTransport(true), a.cfg.AppID, a.key)
 	atr.BaseURL = strings.TrimSuffix(a.cfg.BaseURL, "/")
 	t := ghinstallation.NewFromAppsTransport(atr, id)
 	// Without options ghinstallation posts the body "null", which GitHub's
@@ -181,7 +186,7 @@ func (a *App) Token(ctx context.Context, installationID int64) (string, error) {
 // AppClient returns a client authenticated as the App itself (JWT), for the
 // few /app endpoints.
 func (a *App) AppClient() *github.Client {
-	atr := ghinstallation.NewAppsTransportFromPrivateKey(a.newTransport(), a.cfg.AppID, a.key)
+	atr := ghinstallation.NewAppsTransportFromPrivateKey(a.newTransport(false), a.cfg.AppID, a.key)
 	atr.BaseURL = strings.TrimSuffix(a.cfg.BaseURL, "/")
 	return a.newGitHub(atr)
 }

@@ -19,14 +19,19 @@ import (
 // RateLimitError is GitHub refusing a request for a rate limit, in the one
 // shape every caller sees, whatever GitHub answered: 403 or 429, the
 // primary limit (X-RateLimit-Remaining 0 with X-RateLimit-Reset) or a
-// secondary one (Retry-After, or only GitHub's message). The transport
-// returns it for every rate limit it does not sit out; RateLimitOf also
+// secondary one (Retry-After, or only GitHub's message), or the transport's
+// own pacing holding a request back before the limit is spent (Held). The
+// transport returns it for every rate limit it does not sit out; RateLimitOf also
 // finds it in go-github's own rate-limit errors.
 type RateLimitError struct {
 	Method, Path string
 	// Status is GitHub's answer, 403 or 429 (0 when go-github refused
-	// the request itself, remembering an earlier answer).
+	// the request itself, remembering an earlier answer, or the request
+	// was held back).
 	Status int
+	// Held is a request the transport did not send: the installation's
+	// primary limit is down to its reserve (pace.go), until the reset.
+	Held bool
 	// Secondary is GitHub's secondary limit; otherwise the primary one.
 	Secondary bool
 	// Until is when GitHub allows the request again: the primary limit's
@@ -43,6 +48,9 @@ func (e *RateLimitError) Error() string {
 		kind = "secondary"
 	}
 	s := fmt.Sprintf("GitHub's %s rate limit", kind)
+	if e.Held {
+		s += " nearly spent"
+	}
 	if e.Status != 0 {
 		s += fmt.Sprintf(" (%d)", e.Status)
 	}

@@ -38,10 +38,12 @@ const (
 	secondaryWait        = time.Minute
 )
 
-// transport is the RoundTripper under each installation's client. It spaces
-// writes, waits out rate limits when the wait is short enough (returning
-// the rest as *RateLimitError, ratelimit.go), and retries 5xx answers with
-// exponential backoff. It is safe for concurrent use.
+// transport is the RoundTripper under each installation's client. It paces
+// the installation's requests (pace.go: none sent into the reserve but
+// reserved ones), spaces writes, waits out rate limits when the wait is
+// short enough (returning the rest as *RateLimitError, ratelimit.go), and
+// retries 5xx answers with exponential backoff. It is safe for concurrent
+// use.
 type transport struct {
 	base          http.RoundTripper
 	writeInterval time.Duration
@@ -51,22 +53,29 @@ type transport struct {
 	observe       func(Call)
 	now           func() time.Time
 	sleep         func(ctx context.Context, d time.Duration) error
+	// pace, when set, holds back requests once the installation's
+	// primary limit is down to its reserve (pace.go).
+	pace *pacer
 
 	mu        sync.Mutex // guards nextWrite: concurrent jobs share one installation
 	nextWrite time.Time
 }
 
 // RoundTrip implements http.RoundTripper. A rate limit it does not sit out
-// (longer than maxWait, past the request's deadline, or after maxRetries)
-// is returned as a *RateLimitError, never as GitHub's answer.
+// (longer than maxWait, past the request's deadline, or after maxRetries),
+// GitHub's or its own pacing's, is returned as a *RateLimitError, never as
+// GitHub's answer.
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
-	if isWrite(req) {
-		if err := t.sleep(ctx, t.reserveWrite()); err != nil {
+	for attempt := 0; ; attempt++ {
+		if err := t.admit(ctx, req); err != nil {
 			return nil, err
 		}
-	}
-	for attempt := 0; ; attempt++ {
+		if attempt == 0 && isWrite(req) {
+			if err := t.sleep(ctx, t.reserveWrite()); err != nil {
+				return nil, err
+			}
+		}
 		r, err := rewind(req, attempt)
 		if err != nil {
 			return nil, err
@@ -83,6 +92,9 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			wait = t.backoff << attempt
 		default:
 			call.Status = resp.StatusCode
+			if t.pace != nil && paced(req) {
+				t.pace.learn(resp.Header)
+			}
 			call.Remaining = headerInt(resp.Header, "X-RateLimit-Remaining", -1)
 			if limited = rateLimit(resp, t.now()); limited != nil {
 				wait = max(limited.Until.Sub(t.now()), 0)

@@ -85,7 +85,9 @@ func (s *Server) authenticate(c *call) (response, bool) {
 			return errorResp(http.StatusNotFound, "Not Found"), false
 		}
 	}
-	s.st.rateUsed[tok.installation]++
+	if w, ok := s.st.charge(tok.installation, time.Now()); !ok {
+		return spent(tok.installation, w), false
+	}
 	return response{}, true
 }
 

@@ -17,8 +17,13 @@
 // The fake's own answers are completed from the documented response schema
 // (fields it does not model get nulls, placeholder URLs, zeros) and checked
 // against it, so the code under test decodes what GitHub would send.
-// Tests inject faults (5xx, rate limits) with Inject and read the state the
-// code under test left behind through the snapshot methods.
+// Every installation has GitHub's primary rate limit (ratelimit.go): each
+// request with its token uses one of 5,000 an hour, every answer carries
+// the X-RateLimit-* headers, and a spent window is answered with GitHub's
+// 403 until its reset; SetRateLimit sets a window (how many are left,
+// when it resets). Tests inject faults (5xx, rate limits) with Inject and
+// read the state the code under test left behind through the snapshot
+// methods.
 //
 // ghtest is for tests, and for `bot try` (package trydemo, through a
 // tb.Session): it never talks to the network and never implements more of

@@ -133,6 +133,5 @@ func (s *Server) tokenInstallation(auth string) (int64, bool) {
 	if !ok || !time.Now().Before(tok.expires) {
 		return 0, false
 	}
-	s.st.rateUsed[tok.installation]++
 	return tok.installation, true
 }

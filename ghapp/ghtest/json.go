@@ -31,15 +31,9 @@ func (r response) write(w http.ResponseWriter, s *Server) {
 			w.Header().Add(k, v)
 		}
 	}
-	if r.header == nil {
-		s.mu.Lock()
-		used := 0
-		for _, n := range s.st.rateUsed {
-			used += n
-		}
-		s.mu.Unlock()
+	if r.header == nil { // the App's own requests: a limit of their own, not counted
 		w.Header().Set("X-RateLimit-Limit", "5000")
-		w.Header().Set("X-RateLimit-Remaining", strconv.Itoa(max(5000-used, 0)))
+		w.Header().Set("X-RateLimit-Remaining", "5000")
 		w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10))
 	}
 	data := r.raw
@@ -114,7 +108,6 @@ func list[T any](c *call, items []T) response {
 	r := ok(http.StatusOK, page)
 	if h.Get("Link") != "" {
 		r.header = h
-		r.header.Set("X-RateLimit-Remaining", "4999")
 	}
 	return r
 }

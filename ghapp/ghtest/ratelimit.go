@@ -21,6 +21,69 @@ const (
 	secondaryDocs = "https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"
 )
 
+// window is an installation's primary rate limit in the current hour, as
+// GitHub counts it: every request made with the installation's token uses
+// one, and once none remain every request is refused until the reset.
+type window struct {
+	limit, used int
+	reset       time.Time // whole seconds, as GitHub sends it
+}
+
+// defaultLimit is an installation's primary limit (GitHub's least).
+const defaultLimit = 5000
+
+// SetRateLimit sets installation's primary limit for the current window:
+// limit requests an hour, remaining of them left until reset. Each request
+// made with the installation's token then uses one and is answered with
+// the window's X-RateLimit-* headers; once none remain, the answer is
+// GitHub's 403 for a spent primary limit until reset, when a new window of
+// limit requests an hour begins. Without it an installation has 5,000 an
+// hour from its first request.
+func (s *Server) SetRateLimit(installation int64, limit, remaining int, reset time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.st.rate[installation] = &window{limit: limit, used: limit - remaining, reset: reset.Truncate(time.Second)}
+}
+
+// charge uses one of installation's requests and returns its window, and
+// false when none was left (s.mu held).
+func (st *state) charge(installation int64, now time.Time) (*window, bool) {
+	w := st.rate[installation]
+	switch {
+	case w == nil:
+		w = &window{limit: defaultLimit}
+		st.rate[installation] = w
+		fallthrough
+	case !now.Before(w.reset):
+		w.used, w.reset = 0, now.Add(time.Hour).Truncate(time.Second)
+	}
+	if w.used >= w.limit {
+		return w, false
+	}
+	w.used++
+	return w, true
+}
+
+// header sets the window's X-RateLimit-* headers on h (made when nil).
+func (w *window) header(h http.Header) http.Header {
+	if h == nil {
+		h = http.Header{}
+	}
+	h.Set("X-RateLimit-Limit", strconv.Itoa(w.limit))
+	h.Set("X-RateLimit-Remaining", strconv.Itoa(max(w.limit-w.used, 0)))
+	h.Set("X-RateLimit-Used", strconv.Itoa(min(w.used, w.limit)))
+	h.Set("X-RateLimit-Reset", strconv.FormatInt(w.reset.Unix(), 10))
+	h.Set("X-RateLimit-Resource", "core")
+	return h
+}
+
+// spent is GitHub's answer to a request over installation's spent window.
+func spent(installation int64, w *window) response {
+	body := `{"message":"` + strings.Replace(primaryMessage, "%d", strconv.FormatInt(installation, 10), 1) +
+		`","documentation_url":"` + primaryDocs + `"}`
+	return response{status: http.StatusForbidden, header: w.header(nil), raw: []byte(body)}
+}
+
 // PrimaryLimit is GitHub's answer when the installation's primary limit is
 // spent, status 403 or 429: X-RateLimit-Remaining 0, the reset as Unix
 // seconds, the used and resource headers and GitHub's message, Times

@@ -271,6 +271,9 @@ func (s *Server) serve(r *http.Request, body []byte, rec *Request) response {
 	}
 	s.mu.Lock()
 	resp := h(c)
+	if w := s.st.rate[c.installation]; c.installation != 0 && w != nil {
+		resp.header = w.header(resp.header)
+	}
 	s.mu.Unlock()
 	if resp.status < 300 { // error answers already failed the test
 		if resp.body != nil {

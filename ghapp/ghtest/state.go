@@ -80,7 +80,7 @@ type state struct {
 	repos          map[string]*repo
 	tokens         map[string]token
 	tokensIssued   int
-	rateUsed       map[int64]int
+	rate           map[int64]*window // each installation's primary limit (ratelimit.go)
 	nextID         int64
 	comments       map[int64]*comment
 	reviewComments map[int64]*reviewComment
@@ -94,7 +94,7 @@ type state struct {
 }
 
 func newState() state {
-	return state{repos: map[string]*repo{}, tokens: map[string]token{}, rateUsed: map[int64]int{},
+	return state{repos: map[string]*repo{}, tokens: map[string]token{}, rate: map[int64]*window{},
 		nextID: 1000, uninstalled: map[int64]bool{}, comments: map[int64]*comment{}, reviewComments: map[int64]*reviewComment{}}
 }
 
