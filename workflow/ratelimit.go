@@ -85,8 +85,11 @@ func saidUntil(step string) time.Time {
 // sayWaiting says once, in the run's progress comment, that the run waits
 // for GitHub's rate limit until when: its "Now:" line, edited in place. A
 // later wait is said again only when it ends later than the one said. The
-// write may itself be refused (the limit is spent): the run then carries
-// on without the line, and the stage's next progress replaces it anyway.
+// write is reserved (Reserved): when the client's pacing held the stage
+// back, the reserve it keeps lets the line through. Only when GitHub's
+// limit is spent outright (someone else spent it, or a secondary limit)
+// may it be refused: the run then carries on without the line, and the
+// stage's next progress replaces it anyway.
 func (e *Engine) sayWaiting(ctx context.Context, log *slog.Logger, runID int64, wait time.Duration) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
@@ -105,7 +108,7 @@ func (e *Engine) sayWaiting(ctx context.Context, log *slog.Logger, runID int64, 
 	}
 	run.Step = waitingLine(until)
 	s := &session{e: e, log: log, run: run, gh: recordingGitHub{gh}}
-	if err := s.progress(reserved(ctx)); err != nil {
+	if err := s.progress(ctx); err != nil { // reserved: see Reserved
 		log.Warn("the rate-limit wait not said on the issue", "err", err)
 		return
 	}
@@ -123,8 +126,11 @@ func reserved(ctx context.Context) context.Context {
 }
 
 // Reserved reports whether ctx's GitHub calls may use the installation's
-// reserve: the one write that says a run waits for the rate limit. The
-// GitHub adapter passes it on to its client.
+// reserve: the writes of a run's progress comment (session.progress), the
+// one that says the run waits for the rate limit above all. Every other
+// call is held back once the installation's remaining requests are down to
+// the reserve, and its job snoozes until the reset. The GitHub adapter
+// passes the mark on to its client (ghport: ghapp.WithReserve).
 func Reserved(ctx context.Context) bool { v, _ := ctx.Value(reservedKey{}).(bool); return v }
 
 // sayLimited is what settle says of a stage that met a rate limit: the

@@ -156,6 +156,7 @@ func (s *session) softStep(ctx context.Context, stage, step string) error {
 // progress writes the run's one progress comment (found by marker, edited
 // in place) and remembers its id.
 func (s *session) progress(ctx context.Context) error {
+	ctx = reserved(ctx) // the run's own state, said even when GitHub's limit is nearly spent
 	ic, err := s.gh.UpsertComment(ctx, s.run.Owner, s.run.Repo, s.run.Issue, ghtext.Marker{Kind: kindProgress},
 		renderProgress(s.shown(), s.items, s.diags...)+s.limitNotes()+s.sessionFooter(ctx))
 	if err != nil {

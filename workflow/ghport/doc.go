@@ -9,7 +9,10 @@
 // also answers workflow.ErrNotFound; likewise ErrNoAccess, ErrNotInstalled
 // and ErrNotAFork) or wrapped in a *workflow.RateLimitError carrying when
 // GitHub allows the call again (ghapp.RateLimitOf: ghapp's one rate-limit
-// rule, go-github's own rate-limit errors included).
+// rule, go-github's own rate-limit errors included). A call the workflow
+// marked workflow.Reserved (its progress comment) reaches ghapp marked
+// ghapp.WithReserve, so it may use the requests the installation's client
+// keeps in reserve when it paces.
 //
 // It decides nothing: no retries, no policy, no GitHub call of its own
 // beyond the one it adapts. Of the project it imports only workflow, ghapp
