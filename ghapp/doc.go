@@ -21,6 +21,15 @@
 // (MaxWait, within the request's deadline); otherwise the call returns a
 // *RateLimitError saying until when, never GitHub's answer as a failure.
 // RateLimitOf finds it, and go-github's own rate-limit errors, in one shape.
+// The same transport paces the installation (pace.go): it tracks the
+// primary (REST core) limit from every answer's X-RateLimit-* headers,
+// counting requests in flight, and once the remaining requests fall to the
+// reserve (Reserve: 2% of the limit, at least MinReserve) it sends only
+// requests whose context is marked WithReserve, down to the last one; any
+// other is held back unsent as a *RateLimitError (Held) until the reset,
+// so a caller's job stops before GitHub has to refuse it and the reserve
+// is left for saying so. The App's own token requests, GraphQL and search
+// (limits of their own) are not paced.
 //
 // ghapp never decides anything about an issue's journey (that is workflow/),
 // never reads the environment (that is config/), and never puts a private key

@@ -37,7 +37,12 @@
 // around every job kind turns a RateLimitError into River's snooze until
 // the reset — no attempt used, never a failed or discarded job — and a
 // stage says once, in the progress comment's "Now:" line, that the run
-// waits for GitHub's limit and until when. The core — every file of this package — imports neither
+// waits for GitHub's limit and until when. The progress comment's writes
+// are Reserved: the GitHub client, which paces each installation and
+// holds every other call back (a RateLimitError, so the job snoozes) once
+// its remaining requests are down to a reserve, lets them use that
+// reserve, so the waiting line is written before the limit is spent. The
+// core — every file of this package — imports neither
 // go-github, ghapp nor database/sql (nor webhook or agents, which reach it
 // through Handle and its ports): SQL stays in store, and
 // internal/archtest checks this rule against `go list`. The comments'
