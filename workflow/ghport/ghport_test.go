@@ -200,13 +200,15 @@ func TestForksInTheWorkflowsTerms(t *testing.T) {
 
 // A rate limit the client did not sit out — 403 or 429, primary or
 // secondary — reaches the workflow as a *workflow.RateLimitError saying
-// until when, the client's error (text and chain) kept.
+// until when, the client's error (text and chain) kept. (Each case has an
+// installation of its own: after a spent primary limit the client holds
+// every request back until the reset.)
 func TestRateLimitsBecomeTheWorkflowsRateLimitError(t *testing.T) {
 	t.Parallel()
-	srv, _, _, gh := setup(t)
 	ctx := t.Context()
 	reset := time.Now().Add(time.Hour).Truncate(time.Second)
 	for _, status := range []int{http.StatusForbidden, http.StatusTooManyRequests} {
+		srv, _, _, gh := setup(t)
 		srv.Inject(srv.PrimaryLimit("GET /repos/{owner}/{repo}", status, reset, 1))
 		_, err := gh.Repository(ctx, owner, repo)
 		var rl *workflow.RateLimitError
@@ -218,6 +220,7 @@ func TestRateLimitsBecomeTheWorkflowsRateLimitError(t *testing.T) {
 		require.Equal(t, status, limit.Status)
 		require.True(t, strings.HasPrefix(err.Error(), "get repository octo/hello: "), "the client's text, unchanged: %v", err)
 
+		srv, _, _, gh = setup(t)
 		srv.Inject(srv.SecondaryLimit("GET /repos/{owner}/{repo}", status, 2*time.Minute, 1))
 		before := time.Now()
 		_, err = gh.Repository(ctx, owner, repo)
