@@ -2,6 +2,7 @@ package coder
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -105,6 +106,12 @@ func (s *session) converse(ctx context.Context, prompt string) error {
 		}
 		if s.done || s.declined != "" || s.attempts >= s.r.c.opts.Attempts {
 			continue
+		}
+		if errors.Is(out.Err, llm.ErrTruncated) {
+			// The server cut the prompt without a word (Ollama's num_ctx):
+			// compacting would only hide a window too small for the item.
+			s.fail = llm.StopFailure(llm.RoleCoder, out.Reason, "", out.Detail, out.Err).Error()
+			break
 		}
 		if contextFull(out) {
 			if msgs, err = s.compact(msgs); err != nil {

@@ -53,6 +53,10 @@ type State struct {
 	Step     int // 1-based number of the step being taken
 	Usage    Usage
 	Steps    []StepRecord
+	// Window is the model's context window as its server stated it in the
+	// last reply (Response.Window; zero before the first or when unknown):
+	// a hook sizes its compression to it.
+	Window Window
 	// Stop, set by a hook, ends the run with StopFinished after the
 	// current step.
 	Stop bool

@@ -134,6 +134,7 @@ type run struct {
 	repeats  int               // replies in a row that repeated themselves (Repetitive)
 	detail   string            // Outcome.Detail
 	badArgs  map[string]string // call id → why its arguments were not run
+	prompts  promptTrack       // the server's prompt counts (truncation.go)
 }
 
 func (r *run) budgetStop(ctx context.Context, step int) StopReason {
@@ -241,7 +242,11 @@ func (r *run) call(ctx context.Context) (*Response, StopReason, error) {
 	req.Messages = withReminder(req.Messages, r.a.Reminder, r.protocol, len(r.specs))
 	resp, err := r.a.Model.Chat(ctx, req)
 	if err == nil {
-		return resp, "", nil
+		r.state.Window = resp.Window
+		err = r.prompts.check(r.state.Messages, resp)
+		if err == nil {
+			return resp, "", nil
+		}
 	}
 	if ctx.Err() != nil {
 		return nil, StopCancelled, ctx.Err() // reclassified by Run

@@ -42,6 +42,10 @@ type Client struct {
 	// reasoning maps a model name to whether its history carries
 	// reasoning_content, once its server said so in a 400.
 	reasoning sync.Map
+	// http makes the requests go-openai does not (window.go);
+	// windows remembers each model's context window once read.
+	http    *http.Client
+	windows windows
 }
 
 // NewClient validates cfg and returns a Client. It does not contact the
@@ -86,6 +90,7 @@ func NewClient(cfg Config) (*Client, error) {
 	if c.now == nil {
 		c.now = time.Now
 	}
+	c.http = &wrapped
 	c.noStream.Store(cfg.NoStream)
 	c.noStreamUsage.Store(cfg.NoStreamUsage)
 	return c, nil
@@ -116,6 +121,10 @@ func (c *Client) Chat(ctx context.Context, req Request) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	w := c.window(ctx, r.model)
+	if err := c.tooLong(r, c.tokens.Messages(req.Messages)+c.countSpecs(req.Tools), w); err != nil {
+		return nil, err
+	}
 	charge, err := c.admit(ctx, r, req)
 	if err != nil {
 		return nil, err
@@ -130,7 +139,7 @@ func (c *Client) Chat(ctx context.Context, req Request) (*Response, error) {
 		c.log.DebugContext(ctx, "model call failed", "role", req.Role, "model", r.model, "error", err)
 		return nil, err
 	}
-	if err := c.fillUsage(resp, r, req); err != nil {
+	if err := c.fillUsage(resp, r, req, w); err != nil {
 		charge(context.WithoutCancel(ctx), Spent{Usage: resp.Usage, Cost: r.price.Cost(resp.Usage)})
 		c.log.DebugContext(ctx, "model call truncated", "role", req.Role, "model", r.model, "error", err)
 		return nil, err

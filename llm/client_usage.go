@@ -5,11 +5,11 @@ import "fmt"
 // fillUsage completes resp's usage and prices it: a server that reported
 // none gets a local estimate (so budgets still work), one that reported
 // only total_tokens gets it split with a local count of the reply. A
-// reported prompt far below the local count at a context-size boundary
-// means the server cut the prompt to fit its window without saying so
-// (Ollama's num_ctx): that is ErrContextLength, since the model answered a
-// prompt it never saw whole.
-func (c *Client) fillUsage(resp *Response, r resolved, req Request) error {
+// reported prompt well below the local count (truncated) means the server
+// cut the prompt to fit its window without saying so (Ollama's num_ctx):
+// that is ErrTruncated, since the model answered a prompt it never saw
+// whole.
+func (c *Client) fillUsage(resp *Response, r resolved, req Request, w Window) error {
 	local := c.tokens.Messages(req.Messages) + c.countSpecs(req.Tools)
 	switch {
 	case resp.total > 0:
@@ -18,30 +18,22 @@ func (c *Client) fillUsage(resp *Response, r resolved, req Request) error {
 	case resp.Usage == (Usage{}):
 		resp.Usage = Usage{PromptTokens: local, CompletionTokens: c.tokens.Messages([]Message{resp.Message})}
 		resp.UsageEstimated = true
-	case silentlyTruncated(resp.Usage.PromptTokens, local):
-		return fmt.Errorf("%w: model %q at %s read %d prompt tokens of about %d sent: the server cut the prompt to fit "+
-			"a smaller context window without an error (Ollama: raise num_ctx, e.g. OLLAMA_CONTEXT_LENGTH=32768 "+
-			"or PARAMETER num_ctx in a Modelfile)", ErrContextLength, r.model, c.base, resp.Usage.PromptTokens, local)
+	case resp.Usage.PromptTokens > 0 && truncated(resp.Usage.PromptTokens+resp.Usage.CachedTokens, local, w):
+		return &truncatedErr{model: r.model, base: c.base, reported: resp.Usage.PromptTokens, sent: local, window: w}
 	}
 	resp.Model = r.model
+	resp.Window = w
 	resp.Cost = r.price.Cost(resp.Usage)
 	return nil
 }
 
-// silentlyTruncated says whether a reported prompt count looks cut to a
-// context size: within a few tokens of a power of two from 1024 up (Ollama
-// keeps exactly num_ctx tokens, or num_ctx/2+2 of a longer prompt) while
-// the prompt counted here is at least half again as long. Reports:
-// https://github.com/ollama/ollama/issues/3839,
-// https://github.com/ollama/ollama/issues/17427.
-func silentlyTruncated(reported, local int) bool {
-	if reported < 1000 || local < reported*3/2 {
-		return false
+// tooLong is the error of a request whose prompt (local tokens, counted
+// here) clearly exceeds the window its server stated: it is not sent, as
+// the server would refuse it or cut it without a word.
+func (c *Client) tooLong(r resolved, local int, w Window) error {
+	if !w.Known() || local < w.Tokens+w.Tokens/4 {
+		return nil
 	}
-	for size := 1024; size <= 1<<21; size *= 2 {
-		if reported >= size-8 && reported <= size+8 {
-			return true
-		}
-	}
-	return false
+	return fmt.Errorf("%w: model %q at %s: the prompt of about %d tokens does not fit its context window of %s "+
+		"(not sent); raise %s", ErrContextLength, r.model, c.base, local, w, w.Setting())
 }

@@ -116,6 +116,14 @@ func StopFailure(role Role, reason StopReason, last, detail string, err error) *
 		f.Kind, f.Cause = ErrContextLength, "could not be given the conversation: it did not fit the model's context window"
 		f.Fix = "serve the model with a larger window (Ollama num_ctx, llama.cpp --ctx-size, vLLM --max-model-len), " +
 			"or give the " + string(role) + " a model with a larger one (ISSUESMITH_MODEL_ROLES " + string(role) + ":NAME)"
+		var cut *truncatedErr
+		if errors.As(err, &cut) {
+			f.Kind, f.Err = ErrTruncated, nil // the evidence is the cause: no server said it
+			f.Cause = "answered a prompt its server had cut to fit a smaller context window, so the reply was not used (" +
+				cut.evidence() + ")"
+			f.Fix = "serve the model with a larger window: " + cut.window.Setting() + "; or give the " + string(role) +
+				" a model served with one (ISSUESMITH_MODEL_ROLES " + string(role) + ":NAME)"
+		}
 		if errors.Is(err, ErrMaxTokens) {
 			f.Kind, f.Cause = ErrMaxTokens, "was refused by the server: the completion cap plus the prompt exceed the model's context window"
 			f.Fix = "lower ISSUESMITH_MODEL_MAX_COMPLETION_TOKENS (or roles." + string(role) + ".max_completion_tokens), or serve a larger window"

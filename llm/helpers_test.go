@@ -3,6 +3,7 @@ package llm_test
 import (
 	"context"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -55,7 +56,9 @@ type cancelOnStream struct{ cancel context.CancelFunc }
 
 func (c cancelOnStream) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := http.DefaultTransport.RoundTrip(req)
-	c.cancel()
+	if strings.HasSuffix(req.URL.Path, "/chat/completions") { // not the window's read (window.go)
+		c.cancel()
+	}
 	return resp, err
 }
 

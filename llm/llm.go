@@ -95,6 +95,9 @@ type Response struct {
 	Model string
 	// Cost is Usage priced with the model's configured Price (0 without).
 	Cost float64
+	// Window is the model's context window as its server stated it
+	// (Client.ContextWindow; zero when it did not say).
+	Window Window
 	// total is total_tokens from a server that reported nothing else.
 	total int
 }

@@ -18,6 +18,7 @@ const prefixLen = 2
 // history into the compact record.
 func (s *session) beforeCall(ctx context.Context, st *llm.State) error {
 	s.step = s.stepBase + st.Step
+	s.fitWindow(st.Window)
 	// The tool definitions travel with every request: they count too.
 	if s.opts.CompressAt < 0 || s.memo.count(st.Messages)+s.schemaTokens <= s.opts.CompressAt {
 		return nil
@@ -184,4 +185,23 @@ func orderNotes(notes []fileNote, paths []string) []fileNote {
 		}
 	}
 	return out
+}
+
+// fitWindow sizes compression to the model's context window once its
+// server stated one (llm.State.Window): the defaults assume 32k tokens, and
+// a smaller window (Ollama's default num_ctx, a llama.cpp --ctx-size) would
+// otherwise be outgrown before the first compression. The prompt is
+// compressed past half the window and kept under three quarters, one tool
+// result and the record under an eighth each; settings already smaller stay.
+func (s *session) fitWindow(w llm.Window) {
+	if !w.Known() || w.Tokens == s.window {
+		return
+	}
+	s.window = w.Tokens
+	if s.opts.CompressAt > 0 {
+		s.opts.CompressAt = min(s.opts.CompressAt, w.Tokens/2)
+	}
+	s.opts.MaxPromptTokens = min(s.opts.MaxPromptTokens, w.Tokens*3/4)
+	s.opts.MaxResultTokens = min(s.opts.MaxResultTokens, max(w.Tokens/8, 256))
+	s.opts.RecordTokens = min(s.opts.RecordTokens, max(w.Tokens/8, 256))
 }

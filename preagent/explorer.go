@@ -2,6 +2,7 @@ package preagent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -56,6 +57,9 @@ type session struct {
 	task string
 	// paths lists the repository once, for "did you mean" (didyoumean.go).
 	paths []string
+	// window is the model's context window the options were fitted to
+	// (fitWindow), 0 before its server stated one.
+	window int
 }
 
 // Explore reads the repository for the issue and returns the spec. A budget,
@@ -126,8 +130,11 @@ func (e *Explorer) Explore(ctx context.Context, is Issue) (*Result, error) {
 // calls the bot cannot run every turn, replies cut or looping, a context
 // overflow) before any file was judged relevant. Asking the issue's author
 // which files to look at would blame an issue that may be fine.
+//
+// A prompt the server cut (llm.ErrTruncated) fails the run even after
+// files were found: what the model said since may not be about the issue.
 func modelFailure(out *llm.Outcome, spec *work.Spec) *llm.ModelFailure {
-	if len(spec.Files) > 0 {
+	if len(spec.Files) > 0 && !errors.Is(out.Err, llm.ErrTruncated) {
 		return nil
 	}
 	return llm.StopFailure(llm.RoleExplorer, out.Reason, lastReply(out.Messages), out.Detail, out.Err)

@@ -29,6 +29,8 @@ func greetTree(t *testing.T) string {
 const (
 	greetSpec = `{"topic":"Say goodbye","current":["main.go prints Hello only"],"desired":["main prints Goodbye after Hello"],` +
 		`"files":[{"path":"main.go","action":"modify","reason":"print the goodbye"}]}`
+	madeUpSpec = `{"topic":"Add request logging","current":["requests are not logged"],"desired":["every request is logged"],` +
+		`"files":[{"path":"main.go","action":"modify","reason":"log requests"}]}`
 	greetPlan = `{"items":[{"path":"main.go","action":"modify","reason":"print the goodbye",` +
 		`"steps":["After the greeting, print Goodbye"],"depends_on":[]}]}`
 )
@@ -38,6 +40,7 @@ type solveModelRow struct {
 	script llmtest.Script
 	env    []string
 	args   []string
+	opts   []llmtest.Option // the server's behaviour beside the script
 	// want are what stderr or the error must say; the run must fail.
 	want []string
 	// before is the outcome before issue 34.
@@ -76,6 +79,15 @@ func solveModelRows() []solveModelRow {
 		}, args: []string{"--no-branch"},
 			want:   []string{"every item of the plan failed", "main.go"},
 			before: "exit 0; the spec, the plan and 'code: main.go failed …' printed, no diff"},
+		{name: "Ollama drops the oldest messages (num_ctx)", script: llmtest.Script{
+			llmtest.Call("read_file", `{"path":"main.go"}`).When(llmtest.Expect{Role: "explorer"}),
+			llmtest.Call("list_dir", `{"path":"."}`).When(llmtest.Expect{Role: "explorer"}),
+			// The third request outgrows num_ctx: Ollama drops the issue and
+			// the model, never having read it, makes a spec up.
+			llmtest.Call("submit_spec", madeUpSpec).When(llmtest.Expect{Role: "explorer"}).Always(),
+		}, opts: []llmtest.Option{llmtest.WithOllama(llmtest.Ollama{Ctx: 1820, Truncate: true})},
+			want:   []string{"the model failed", "cut to fit a smaller context window", "num_ctx", "OLLAMA_CONTEXT_LENGTH"},
+			before: "exit 0; the spec the model made up without the issue ('Add request logging') was accepted and planned"},
 		{name: "repetition loop", script: explorerAlways(llmtest.Reply(repeated).Finish(llm.FinishLength)),
 			want:   []string{"the model failed", "repeated itself"},
 			before: "exit 0; partial spec (output_limit) with a question; solve: the issue needs answers"},
@@ -87,7 +99,7 @@ func TestSolveModelFailures(t *testing.T) {
 	for _, row := range solveModelRows() {
 		t.Run(row.name, func(t *testing.T) {
 			t.Parallel()
-			srv := llmtest.NewServer(t, row.script)
+			srv := llmtest.NewServer(t, row.script, row.opts...)
 			cmd := newSolveCmdWith(func() []string {
 				return append([]string{"ISSUESMITH_MODEL_BASE_URL=" + srv.URL(), "ISSUESMITH_MODEL_NAME=scripted",
 					"ISSUESMITH_MODEL_MAX_RETRIES=0"}, row.env...)
@@ -108,6 +120,7 @@ func TestSolveModelFailures(t *testing.T) {
 			assert.NotContains(t, said, "the issue needs answers")
 			assert.NotContains(t, out, "which files or folders should it look at")
 			assert.NotContains(t, out, "(reply cut off")
+			assert.NotContains(t, out, "Add request logging", "a spec made up without the issue is never shown")
 		})
 	}
 }

@@ -39,6 +39,11 @@ type Server struct {
 	// cache, when set, fills cached_tokens as a prefix cache would
 	// (WithPrefixCache).
 	cache *llm.PrefixCache
+	// The inference servers' own endpoints (engines.go).
+	ollama      *Ollama
+	shown       []string // models asked about in /api/show
+	llamaCtx    int
+	maxModelLen int
 }
 
 // Option configures a Server.
@@ -145,6 +150,9 @@ func (s *Server) handle(w http.ResponseWriter, hr *http.Request) {
 		s.listModels(w)
 		return
 	}
+	if s.engineEndpoint(w, hr) {
+		return
+	}
 	body, rerr := io.ReadAll(hr.Body)
 	if rerr != nil {
 		// The client went away before its request had arrived (a process
@@ -185,7 +193,11 @@ func (s *Server) handle(w http.ResponseWriter, hr *http.Request) {
 		serveFault(w, hr, *fault, req)
 		return
 	}
-	serveAnswer(w, hr, s.withCache(ex.Reply, req), req)
+	a := s.withCache(ex.Reply, req)
+	if o := s.ollama; o != nil && o.Truncate && a.Usage == nil && !a.NoUsage {
+		a.Usage = &Usage{Prompt: o.kept(req), Completion: 5}
+	}
+	serveAnswer(w, hr, a, req)
 }
 
 // pick chooses the exchange for req: the next one, or, when the next one
@@ -371,15 +383,16 @@ func (s *Server) listModels(w http.ResponseWriter) {
 		return
 	}
 	type model struct {
-		ID     string `json:"id"`
-		Object string `json:"object"`
+		ID          string `json:"id"`
+		Object      string `json:"object"`
+		MaxModelLen int    `json:"max_model_len,omitempty"` // vLLM (WithVLLM)
 	}
 	out := struct {
 		Object string  `json:"object"`
 		Data   []model `json:"data"`
 	}{Object: "list", Data: []model{}}
 	for _, n := range s.models {
-		out.Data = append(out.Data, model{ID: n, Object: "model"})
+		out.Data = append(out.Data, model{ID: n, Object: "model", MaxModelLen: s.maxModelLen})
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(out)
