@@ -46,6 +46,8 @@ type Client struct {
 	// windows remembers each model's context window once read.
 	http    *http.Client
 	windows windows
+	// prompts holds each role's first request size (ExpectPrompt).
+	prompts sync.Map
 }
 
 // NewClient validates cfg and returns a Client. It does not contact the

@@ -30,6 +30,14 @@ type ProbeResult struct {
 	ReasoningBack bool
 	// Cut: the reply was cut at the output limit.
 	Cut bool
+	// MaxTokens is the completion cap the probe sent: the role's
+	// configured one (0: none, the server's own).
+	MaxTokens int
+	// Window is the model's context window as its server stated it, and
+	// Prompt the role's first request as ExpectPrompt estimated it (0:
+	// not told); a window smaller than Prompt plus the cap is advice.
+	Window Window
+	Prompt int
 	// Advice is the setting to change, or "".
 	Advice string
 	Err    error
@@ -65,6 +73,9 @@ func (p ProbeResult) String() string {
 	if p.ReasoningBack {
 		facts = append(facts, "needs its reasoning passed back (sent from now on)")
 	}
+	if p.Window.Known() {
+		facts = append(facts, "context window "+p.Window.String())
+	}
 	line := head + ": " + strings.Join(facts, ", ")
 	if p.Advice != "" {
 		line += "; " + p.Advice
@@ -77,26 +88,33 @@ type probeParams struct {
 }
 
 // Probe makes one tiny tool call with role's model (two for a model that
-// thinks: the second checks whether its reasoning must come back) and says
-// plainly how the model and its endpoint behave and which protocol setting
-// to use. It never fails: an unreachable endpoint is in Err.
-func (c *Client) Probe(ctx context.Context, role Role) ProbeResult {
+// thinks: the second checks whether its reasoning must come back), with
+// the role's configured completion cap, and says plainly how the model and
+// its endpoint behave and which setting to change: the protocol, the cap,
+// or the server's context window when it is smaller than the role's first
+// request (ExpectPrompt). It never fails: an unreachable endpoint is in Err.
+func (c *Client) Probe(ctx context.Context, role Role) (p ProbeResult) {
 	start := time.Now()
 	r, err := c.cfg.resolve(role)
-	p := ProbeResult{Role: role, Model: r.model, Protocol: r.protocol}
+	p = ProbeResult{Role: role, Model: r.model, Protocol: r.protocol, MaxTokens: r.maxTokens}
 	if err != nil {
 		p.Err = err
 		return p
 	}
 	ctx = context.WithValue(ctx, probeKey{}, role)
 	defer func() { p.Took = time.Since(start) }()
+	defer func() {
+		if p.Err == nil || errors.Is(p.Err, ErrNoToolSupport) {
+			c.checkWindow(ctx, &p)
+		}
+	}()
 	if r.protocol == ProtocolText {
-		_, p.Err = c.Chat(ctx, Request{Role: role, MaxTokens: 512, Messages: []Message{{Role: User, Content: "Reply with OK."}}})
+		_, p.Err = c.Chat(ctx, Request{Role: role, Messages: []Message{{Role: User, Content: "Reply with OK."}}})
 		return p
 	}
 	tool := NewTool("report", "Report a word.", func(context.Context, probeParams) (ToolResult, error) { return ToolResult{}, nil })
 	msgs := []Message{{Role: User, Content: `Call the tool "report" with the word "ready". Do not answer in text.`}}
-	req := Request{Role: role, MaxTokens: 1024, Messages: msgs, Tools: []ToolSpec{tool.Spec()}}
+	req := Request{Role: role, Messages: msgs, Tools: []ToolSpec{tool.Spec()}}
 	resp, err := c.Chat(ctx, req)
 	if err != nil {
 		p.Err = err
@@ -116,22 +134,65 @@ func (c *Client) Probe(ctx context.Context, role Role) ProbeResult {
 	}
 	switch {
 	case p.ToolsAsText:
-		p.Advice = "the bot reads such calls, but " + c.textAdvice(r.model, role) + " is more reliable for this model"
+		p.Advice = "the bot runs such calls, but the server did not parse them (llama.cpp: start it with --jinja; " +
+			"vLLM: --enable-auto-tool-choice --tool-call-parser NAME); or " + c.textAdvice(r.model, role)
 	case !p.CallsTools && !p.Cut:
 		p.Advice = c.textAdvice(r.model, role)
 	case p.Cut:
-		p.Advice = "raise " + c.cfg.setting("max_tokens") + " (a thinking model needs room to think)"
+		p.Advice = c.capAdvice(r, role)
 	}
 	if p.CallsTools && p.Reasoning {
 		msg := resp.Message
 		follow := append(msgs, msg, Message{Role: ToolRole, ToolCallID: msg.ToolCalls[0].ID, Name: "report", Content: "reported"})
 		before := c.sendsReasoning(r.model)
-		if _, err := c.Chat(ctx, Request{Role: role, MaxTokens: 1024, Messages: follow, Tools: req.Tools}); err != nil {
+		if _, err := c.Chat(ctx, Request{Role: role, Messages: follow, Tools: req.Tools}); err != nil {
 			p.Err = err
 		}
 		p.ReasoningBack = !before && c.sendsReasoning(r.model)
 	}
 	return p
+}
+
+// capAdvice is what to change when the probe's reply was cut at the cap
+// it sent: the role's cap when one is set, else the server's own.
+func (c *Client) capAdvice(r resolved, role Role) string {
+	if r.maxTokens > 0 {
+		return fmt.Sprintf("raise %s (now %d) or %s (%s:N): a thinking model needs room to think",
+			c.cfg.setting("max_tokens"), r.maxTokens, c.cfg.setting("roles."+string(role)+".max_tokens"), role)
+	}
+	return fmt.Sprintf("no completion cap is set, so the server's own cut the reply: set %s (e.g. 8192) and raise the server's "+
+		"(Ollama num_predict, llama.cpp --n-predict)", c.cfg.setting("max_tokens"))
+}
+
+// ExpectPrompt tells the probe how many tokens role's first request holds
+// (its system prompt, tools and a typical task), to check the model's
+// context window against.
+func (c *Client) ExpectPrompt(role Role, tokens int) { c.prompts.Store(role, tokens) }
+
+// checkWindow reads the model's window (after the probe's call, so an
+// Ollama model is loaded and /api/ps says its window) and advises when the
+// role's first request and its completion cap do not fit it.
+func (c *Client) checkWindow(ctx context.Context, p *ProbeResult) {
+	p.Window = c.ContextWindow(ctx, p.Role)
+	if v, ok := c.prompts.Load(p.Role); ok {
+		p.Prompt = v.(int)
+	}
+	reply := p.MaxTokens
+	if reply == 0 {
+		reply = 1024 // room for a short reply when no cap is set
+	}
+	var advice string
+	switch w := p.Window; {
+	case w.Known() && p.Prompt > 0 && p.Prompt+reply > w.Tokens:
+		advice = fmt.Sprintf("the context window (%d tokens) cannot hold the %s's first request (about %d tokens) and a %d-token reply: "+
+			"raise %s", w.Tokens, p.Role, p.Prompt, reply, w.Setting())
+	case !w.Known() && w.Server == "Ollama":
+		advice = "Ollama does not say this model's context window, and its default num_ctx (4096 on a machine with less than " +
+			"24 GiB of VRAM) cuts longer prompts without an error: set " + w.Setting()
+	}
+	if advice != "" {
+		p.Advice = strings.TrimPrefix(p.Advice+"; "+advice, "; ")
+	}
 }
 
 func (c *Client) textAdvice(model string, role Role) string {

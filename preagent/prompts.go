@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"text/template"
+
+	"github.com/issuesmith/issuesmith/llm"
 )
 
 //go:embed prompts/*.md
@@ -42,4 +44,27 @@ func explorerSystem(guidance string, search bool) (string, error) {
 		return "", fmt.Errorf("render explorer prompt: %w", err)
 	}
 	return b.String(), nil
+}
+
+// A typical issue's share of the explorer's first request, in tokens: the
+// probe checks a model's window against that request (FirstRequestTokens).
+const typicalIssueTokens = 1000
+
+// FirstRequestTokens estimates the explorer's first request with a typical
+// issue: the system prompt and the tools' definitions, the issue, and the
+// top-level tree and README head at their caps (firstMessages), counted
+// with llm's tokenizer. The start-up probe checks the model's context
+// window against it (llm.Client.ExpectPrompt).
+func FirstRequestTokens() int {
+	sys, err := explorerSystem("", false)
+	if err != nil {
+		return 0
+	}
+	s := &session{e: &Explorer{}, opts: Options{}.withDefaults()}
+	n := llm.CountText(sys) + typicalIssueTokens + 1500 + 1200
+	for _, t := range s.tools() {
+		spec := t.Spec()
+		n += llm.CountText(spec.Name+spec.Description) + llm.CountText(string(spec.Parameters))
+	}
+	return n
 }

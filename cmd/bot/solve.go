@@ -299,7 +299,8 @@ func forTerminal(comment string) string {
 
 // probeModels prints what one tiny tool call per model of this run says
 // (llm.Client.Probe) before it starts: a model that cannot call tools is
-// named with the setting to change instead of failing on the first step.
+// named with the setting to change instead of failing on the first step, and
+// so is a context window too small for the explorer's first request.
 func probeModels(ctx context.Context, client *llm.Client, f solveFlags, stderr io.Writer) {
 	roles := []llm.Role{llm.RoleExplorer}
 	if !f.noObserver {
@@ -309,6 +310,9 @@ func probeModels(ctx context.Context, client *llm.Client, f solveFlags, stderr i
 	if !f.planOnly {
 		roles = append(roles, llm.RoleCoder)
 	}
+	// The window is checked against the explorer's first request, the
+	// largest fixed one.
+	client.ExpectPrompt(llm.RoleExplorer, preagent.FirstRequestTokens())
 	for _, p := range client.ProbeAll(ctx, roles...) {
 		fmt.Fprintln(stderr, "solve: probe:", p.String())
 	}

@@ -202,8 +202,9 @@ func TestSolvePrintsTheModelProbe(t *testing.T) {
 		}
 		_, progress, err := runSolveCmd(t, srv, args...)
 		require.NoError(t, err, progress)
-		want := `solve: probe: model "scripted" (explorer, tools protocol): writes its tool calls as text; the bot reads ` +
-			`such calls, but use the text protocol: set ISSUESMITH_MODEL_PROTOCOLS (scripted=text)`
+		want := `solve: probe: model "scripted" (explorer, tools protocol): writes its tool calls as text; the bot runs ` +
+			`such calls, but the server did not parse them (llama.cpp: start it with --jinja; vLLM: --enable-auto-tool-choice ` +
+			`--tool-call-parser NAME); or use the text protocol: set ISSUESMITH_MODEL_PROTOCOLS (scripted=text)`
 		if noProbe {
 			assert.NotContains(t, progress, "solve: probe:")
 			assert.Empty(t, srv.Probes())
