@@ -19,7 +19,12 @@
 // reasoning is kept out of the answer (<think> tags included) and sent back
 // to models that need it; every request is made valid for strict servers
 // (hygiene in client_wire.go); context overflow, silent truncation, quota
-// and missing tool support are named errors. Calls written as text are read
+// and missing tool support are named errors. The context window is read
+// where each server states it (window.go: vLLM, Ollama, llama.cpp) and
+// travels in Response.Window and State.Window for the roles to size their
+// compression; a prompt the server cut without an error (Ollama's num_ctx)
+// is caught by its counts in the client and the loop (truncation.go,
+// ErrTruncated) and its reply never used. Calls written as text are read
 // in the shapes models write (textcalls_shapes.go: Hermes and Qwen3-Coder
 // tags, Mistral's [TOOL_CALLS], Llama's <|python_tag|>, gpt-oss harmony,
 // fenced or after a sentence), with invented ids of 9 alphanumerics;

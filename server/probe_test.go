@@ -39,7 +39,8 @@ func TestServeProbesTheModels(t *testing.T) {
 	t.Cleanup(func() { cancel(); <-served })
 
 	want := `model probe: model "test-model" (explorer, tools protocol): writes its tool calls as text; ` +
-		`the bot reads such calls, but use the text protocol: set ISSUESMITH_MODEL_PROTOCOLS (test-model=text)`
+		`the bot runs such calls, but the server did not parse them (llama.cpp: start it with --jinja; vLLM: ` +
+		`--enable-auto-tool-choice --tool-call-parser NAME); or use the text protocol: set ISSUESMITH_MODEL_PROTOCOLS (test-model=text)`
 	var body string
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		resp, err := http.Get("http://" + ln.Addr().String() + "/readyz")

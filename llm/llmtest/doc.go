@@ -56,6 +56,13 @@
 // server itself with a well-formed call, outside the script (Probes lists
 // them), unless the next exchange expects one (probe: true).
 //
+// The inference servers' own endpoints answer 404, as a hosted API does,
+// unless an option plays that server (engines.go, each in the shape its
+// documentation gives): WithOllama (POST /api/show, GET /api/ps, and with
+// Truncate Ollama's dropping of the oldest messages past num_ctx, reported
+// in prompt_tokens), WithLlamaCpp (GET /props) and WithVLLM (max_model_len
+// in GET /v1/models).
+//
 // Requests sent concurrently (summary workers) match a group of exchanges
 // marked any_order: true (llmtest.Unordered in Go) in whatever order they
 // arrive.
