@@ -18,14 +18,19 @@ func (s *session) ciChecks(ctx context.Context, sha string) ([]cievidence.Check,
 
 // ciEvidence adds annotations and Actions job logs to the failing checks.
 // A log the installation may not read (actions: read not yet accepted) is
-// left out with a note; the round goes on with the checks' output.
-func (s *session) ciEvidence(ctx context.Context, checks []cievidence.Check) ([]cievidence.Check, string) {
+// left out with a note; the round goes on with the checks' output. GitHub's
+// rate limit is the one error returned: the round waits for the reset
+// rather than fix without its evidence.
+func (s *session) ciEvidence(ctx context.Context, checks []cievidence.Check) ([]cievidence.Check, string, error) {
 	o, note := s.run, ""
 	out := slices.Clone(checks)
 	for i := range out {
 		c := &out[i]
 		if c.AnnotationCount > 0 {
 			anns, err := s.gh.CheckRunAnnotations(ctx, o.Owner, o.Repo, c.ID)
+			if _, limited := rateLimited(err); limited {
+				return nil, "", err
+			}
 			if err != nil {
 				s.log.Warn("annotations not read", "check", c.Name, "err", err)
 			}
@@ -33,6 +38,9 @@ func (s *session) ciEvidence(ctx context.Context, checks []cievidence.Check) ([]
 		}
 		if c.Actions {
 			log, err := s.gh.JobLog(ctx, o.Owner, o.Repo, c.ID)
+			if _, limited := rateLimited(err); limited {
+				return nil, "", err
+			}
 			switch {
 			case errors.Is(err, ErrNoAccess):
 				note = "Job logs were not read: the App's installation has not accepted the `actions: read` permission yet."
@@ -42,7 +50,7 @@ func (s *session) ciEvidence(ctx context.Context, checks []cievidence.Check) ([]
 			c.Log = log
 		}
 	}
-	return out, note
+	return out, note, nil
 }
 
 func names(cs []cievidence.Check) []string {

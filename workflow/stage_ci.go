@@ -211,7 +211,10 @@ func (s *session) ciSuperseded(ctx context.Context, key string, rec *ciRecord, r
 func (s *session) ciRound(ctx context.Context, key string, rec *ciRecord, recs []ciRecord, pr *PullRequest,
 	d cievidence.Decision, a StageArgs) error {
 	o := s.run
-	ours, note := s.ciEvidence(ctx, d.Ours)
+	ours, note, err := s.ciEvidence(ctx, d.Ours)
+	if err != nil {
+		return err
+	}
 	rec.Checks, rec.Sigs, rec.Note = names(ours), signatures(ours), note
 	asked := a.CommentID != 0 // a person's /retry overrides the stop rules
 	if !asked {
@@ -246,6 +249,9 @@ func (s *session) ciRound(ctx context.Context, key string, rec *ciRecord, recs [
 		s.log.Warn("CI comment not updated", "err", err)
 	}
 	plan, _, err := s.readPlan(ctx)
+	if _, limited := rateLimited(err); limited {
+		return err // the plan is there: wait for GitHub's limit, not fix without it
+	}
 	if err != nil {
 		plan = nil // an unreadable plan does not stop a CI fix
 	}

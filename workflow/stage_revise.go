@@ -168,11 +168,14 @@ func (s *session) revisePushed(ctx context.Context, key string, req Review, msg,
 	if rec, err := s.pushedBefore(ctx, wt, key, msg, request); err != nil || rec != nil {
 		return rec, err
 	}
-	if spec, err := s.readSpec(ctx); err == nil {
-		req.Spec = spec
-	} else {
-		req.Spec = &work.Spec{}
+	spec, err := s.readSpec(ctx)
+	if _, limited := rateLimited(err); limited {
+		return nil, err // the spec is there: wait for GitHub's limit, not revise without it
 	}
+	if err != nil {
+		spec = &work.Spec{}
+	}
+	req.Spec = spec
 	rec := &reviseRecord{}
 	res, err := s.e.d.Coder.Revise(ctx, wt.Workspace(), req, s.cfg)
 	if f := s.spendFault(); f != nil {
