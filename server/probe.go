@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/preagent"
 )
 
 // probeTimeout bounds the start-up probe of all models.
@@ -28,6 +29,9 @@ func (s *Server) startProbe(ctx context.Context) func() {
 	if err != nil {
 		return func() {}
 	}
+	// The explorer's first request is the largest a run sends first: the
+	// probe checks it and a reply's cap fit the window the server states.
+	client.ExpectPrompt(llm.RoleExplorer, preagent.FirstRequestTokens())
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		pctx, cancel := context.WithTimeout(ctx, probeTimeout)

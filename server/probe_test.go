@@ -75,3 +75,38 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// The App's probe checks the window the server states against the
+// explorer's first request (the largest a run sends first): a llama.cpp
+// started with a 2048-token context is named on /readyz with the flag to
+// change, before any issue meets it.
+func TestServeProbeChecksTheWindow(t *testing.T) {
+	t.Parallel()
+	gh := ghtest.New(t, ghtest.Options{})
+	calls := llmtest.Call("report", `{"word":"ready"}`).When(llmtest.Expect{Probe: true})
+	model := llmtest.NewServer(t, llmtest.Script{calls}, llmtest.WithLlamaCpp(2048))
+	cfg := startEnv(t, gh, gh.PrivateKey(), model.URL())
+	srv, err := New(t.Context(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), Tuning{})
+	require.NoError(t, err)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(t.Context())
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ctx, ln) }()
+	t.Cleanup(func() { cancel(); <-served })
+
+	var body string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		resp, err := http.Get("http://" + ln.Addr().String() + "/readyz")
+		if err != nil {
+			continue
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if body = string(b); resp.StatusCode == http.StatusOK && !strings.Contains(body, "model probe: running") {
+			break
+		}
+	}
+	require.Contains(t, body, "the context window (2048 tokens) cannot hold the explorer's first request")
+	require.Contains(t, body, "--ctx-size")
+}
