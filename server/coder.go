@@ -2,12 +2,12 @@ package server
 
 import (
 	"os"
-	"strings"
 
 	"github.com/issuesmith/issuesmith/agents"
 	"github.com/issuesmith/issuesmith/coder"
 	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/internal/sandbox"
+	"github.com/issuesmith/issuesmith/store"
 )
 
 // Coder is the coder of `bot serve`: its go build/vet and check commands
@@ -40,10 +40,8 @@ func Caches(cfg *config.Server) (*sandbox.Caches, error) {
 // a visible path.
 func SandboxPolicy(cfg *config.Server) sandbox.Policy {
 	hide := []string{cfg.PrivateKeyFile, cfg.Model.APIKeyFile, cfg.File, os.Getenv(config.FileVar)}
-	if db := cfg.DatabaseURL; db != "" && !strings.Contains(db, "://") {
-		db = strings.TrimPrefix(db, "file:")
-		db, _, _ = strings.Cut(db, "?")
-		hide = append(hide, db, db+"-wal", db+"-shm", db+"-journal")
+	if cfg.DatabaseURL != "" {
+		hide = append(hide, store.FilesOf(cfg.DatabaseURL)...)
 	}
 	return sandbox.Policy{Hide: hide}
 }

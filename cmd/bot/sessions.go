@@ -134,10 +134,11 @@ func checkFilter(f store.SessionFilter) error {
 // must never create an empty database (and then fail on its missing
 // tables). from names where dsn came from, for the message.
 func existingDB(dsn, from string) error {
-	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+	files := store.FilesOf(dsn) // none for PostgreSQL
+	if len(files) == 0 {
 		return nil
 	}
-	path, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(dsn, "sqlite://"), "file:"), "?")
+	path := files[0]
 	if _, err := os.Stat(path); err != nil {
 		return fmt.Errorf("sessions: no database at %s (%s): set %sDATABASE_URL (or --database) to the database "+
 			"bot serve uses", path, from, config.EnvPrefix)
