@@ -27,32 +27,11 @@ func TestServeProbesTheModels(t *testing.T) {
 	gh := ghtest.New(t, ghtest.Options{})
 	asText := llmtest.Reply(`{"name": "report", "arguments": {"word": "ready"}}`).When(llmtest.Expect{Probe: true})
 	model := llmtest.NewServer(t, llmtest.Script{asText})
-	cfg := startEnv(t, gh, gh.PrivateKey(), model.URL())
 	var logs syncBuffer
-	srv, err := New(t.Context(), cfg, slog.New(slog.NewTextHandler(&logs, nil)), Tuning{})
-	require.NoError(t, err)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(t.Context())
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ctx, ln) }()
-	t.Cleanup(func() { cancel(); <-served })
-
+	body := readyzAfterProbe(t, gh, model, &logs)
 	want := `model probe: model "test-model" (explorer, tools protocol): writes its tool calls as text; ` +
 		`the bot runs such calls, but the server did not parse them (llama.cpp: start it with --jinja; vLLM: ` +
 		`--enable-auto-tool-choice --tool-call-parser NAME); or use the text protocol: set ISSUESMITH_MODEL_PROTOCOLS (test-model=text)`
-	var body string
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		resp, err := http.Get("http://" + ln.Addr().String() + "/readyz")
-		if err != nil {
-			continue
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if body = string(b); resp.StatusCode == http.StatusOK && !strings.Contains(body, "model probe: running") {
-			break
-		}
-	}
 	require.Contains(t, body, want)
 	require.Contains(t, logs.String(), "level=WARN msg=\"model probe: model \\\"test-model\\\" (explorer")
 	require.Len(t, model.Probes(), 0, "the scripted probe was played")
@@ -85,8 +64,17 @@ func TestServeProbeChecksTheWindow(t *testing.T) {
 	gh := ghtest.New(t, ghtest.Options{})
 	calls := llmtest.Call("report", `{"word":"ready"}`).When(llmtest.Expect{Probe: true})
 	model := llmtest.NewServer(t, llmtest.Script{calls}, llmtest.WithLlamaCpp(2048))
+	body := readyzAfterProbe(t, gh, model, io.Discard)
+	require.Contains(t, body, "the context window (2048 tokens) cannot hold the explorer's first request")
+	require.Contains(t, body, "--ctx-size")
+}
+
+// readyzAfterProbe serves the App against gh and model (logging to logs)
+// and returns /readyz once the start-up probe has ended (10 s at most).
+func readyzAfterProbe(t *testing.T, gh *ghtest.Server, model *llmtest.Server, logs io.Writer) string {
+	t.Helper()
 	cfg := startEnv(t, gh, gh.PrivateKey(), model.URL())
-	srv, err := New(t.Context(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), Tuning{})
+	srv, err := New(t.Context(), cfg, slog.New(slog.NewTextHandler(logs, nil)), Tuning{})
 	require.NoError(t, err)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -94,7 +82,6 @@ func TestServeProbeChecksTheWindow(t *testing.T) {
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ctx, ln) }()
 	t.Cleanup(func() { cancel(); <-served })
-
 	var body string
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		resp, err := http.Get("http://" + ln.Addr().String() + "/readyz")
@@ -107,6 +94,5 @@ func TestServeProbeChecksTheWindow(t *testing.T) {
 			break
 		}
 	}
-	require.Contains(t, body, "the context window (2048 tokens) cannot hold the explorer's first request")
-	require.Contains(t, body, "--ctx-size")
+	return body
 }
