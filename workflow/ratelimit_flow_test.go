@@ -82,16 +82,7 @@ func TestRateLimitedJobsWaitForTheReset(t *testing.T) {
 			require.Len(t, h.botComments()["spec"], 1)
 			require.Len(t, h.botComments()["progress"], 1)
 
-			jobs, err := h.eng.Queue().Jobs(t.Context(), nil)
-			require.NoError(t, err)
-			snoozed := 0
-			for _, j := range jobs {
-				require.LessOrEqual(t, j.Attempt, 1, "%s job %d: a snooze is no attempt", j.Kind, j.ID)
-				if strings.Contains(string(j.Metadata), `"snoozes"`) {
-					snoozed++
-				}
-			}
-			require.NotZero(t, snoozed, "a job was snoozed")
+			requireSnoozed(t, h)
 
 			said := 0
 			for _, r := range h.gh.Requests() {

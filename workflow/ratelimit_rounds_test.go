@@ -18,6 +18,23 @@ const (
 	getCommentOp    = "GET /repos/{owner}/{repo}/issues/comments/{comment_id}"
 )
 
+// requireSnoozed checks that a job was snoozed and that none used a second
+// attempt or was discarded: a rate limit is waited out, never failed.
+func requireSnoozed(t *testing.T, h *harness) {
+	t.Helper()
+	jobs, err := h.eng.Queue().Jobs(t.Context(), nil)
+	require.NoError(t, err)
+	snoozed := 0
+	for _, j := range jobs {
+		require.NotEqual(t, "discarded", string(j.State), "%s job %d discarded", j.Kind, j.ID)
+		require.LessOrEqual(t, j.Attempt, 1, "%s job %d: a snooze is no attempt", j.Kind, j.ID)
+		if strings.Contains(string(j.Metadata), `"snoozes"`) {
+			snoozed++
+		}
+	}
+	require.NotZero(t, snoozed, "a job was snoozed")
+}
+
 // requireSnoozedNotFailed checks that the rate limit was met (a request
 // answered status), that a job was snoozed for it, and that no job used an
 // attempt or was discarded for it.
@@ -30,17 +47,7 @@ func requireSnoozedNotFailed(t *testing.T, h *harness, status int) {
 		}
 	}
 	require.NotZero(t, limited, "the round met GitHub's rate limit (%d)", status)
-	jobs, err := h.eng.Queue().Jobs(t.Context(), nil)
-	require.NoError(t, err)
-	snoozed := 0
-	for _, j := range jobs {
-		require.NotEqual(t, "discarded", string(j.State), "%s job %d discarded", j.Kind, j.ID)
-		require.LessOrEqual(t, j.Attempt, 1, "%s job %d: a snooze is no attempt", j.Kind, j.ID)
-		if strings.Contains(string(j.Metadata), `"snoozes"`) {
-			snoozed++
-		}
-	}
-	require.NotZero(t, snoozed, "a job was snoozed")
+	requireSnoozed(t, h)
 	require.NotContains(t, h.botComments()["progress"][0].Body, waitingWords, "no waiting line left behind")
 }
 
