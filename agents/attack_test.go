@@ -20,6 +20,7 @@ import (
 	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/ghapp/ghtest"
 	"github.com/issuesmith/issuesmith/internal/sandbox"
+	"github.com/issuesmith/issuesmith/internal/sandbox/sandboxtest"
 	"github.com/issuesmith/issuesmith/repo"
 	"github.com/issuesmith/issuesmith/repo/gittest"
 	"github.com/issuesmith/issuesmith/workflow"
@@ -47,16 +48,6 @@ type attackRig struct {
 	attacker            *httptest.Server
 	stolen, credentials atomic.Int64
 	seq                 atomic.Int64
-}
-
-func requireBwrap(t *testing.T) {
-	t.Helper()
-	if err := sandbox.Check(); err != nil {
-		if os.Getenv("ISSUESMITH_TEST_REQUIRE_BWRAP") != "" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
 }
 
 func newAttackRig(t *testing.T, repos ...string) *attackRig {
@@ -327,7 +318,7 @@ echo x >> "$T/README.md"
 // command line (the App's backend for large repositories).
 func TestAttackMatrix(t *testing.T) {
 	t.Parallel()
-	requireBwrap(t)
+	sandboxtest.Need(t)
 	for _, backend := range []repo.Backend{repo.BackendGoGit, repo.BackendCLI} {
 		for _, row := range attackRows {
 			t.Run(string(backend)+"/"+row.name, func(t *testing.T) {
@@ -387,7 +378,7 @@ func attack(t *testing.T, r *attackRig, row attackRow) {
 // GitHub Actions cache poisoning (Adnan Khan, 2024) is the public case.
 func TestAttackCacheChoice(t *testing.T) {
 	t.Parallel()
-	requireBwrap(t)
+	sandboxtest.Need(t)
 	r := newAttackRig(t, "acme/app", "other/victim")
 	a := r.checkout(t, "acme/app")
 	defer a.Close()
@@ -414,7 +405,7 @@ echo "gocache=$GOCACHE xdg=$XDG_CACHE_HOME"`)
 // alone.
 func TestTwoTenants(t *testing.T) {
 	t.Parallel()
-	requireBwrap(t)
+	sandboxtest.Need(t)
 	r := newAttackRig(t, "acme/app", "other/victim")
 	benign := `echo built > out.txt; mkdir -p "$XDG_CACHE_HOME" && ls "$XDG_CACHE_HOME" > cache.txt; echo x >> README.md`
 	runB := func(branch string) map[string]string {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/issuesmith/issuesmith/internal/sandbox"
+	"github.com/issuesmith/issuesmith/internal/sandbox/sandboxtest"
 )
 
 // TestCheckCommandsSandboxed: a configured check command runs in the
@@ -16,12 +17,7 @@ import (
 // refused checks (no sandbox) are never fed back to the model.
 func TestCheckCommandsSandboxed(t *testing.T) {
 	t.Parallel()
-	if err := sandbox.Check(); err != nil {
-		if os.Getenv("ISSUESMITH_TEST_REQUIRE_BWRAP") != "" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
+	sandboxtest.Need(t)
 	base := t.TempDir()
 	work, conf := filepath.Join(base, "work"), filepath.Join(base, "conf")
 	for _, d := range []string{work, conf} {

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/issuesmith/issuesmith/internal/sandbox"
+	"github.com/issuesmith/issuesmith/internal/sandbox/sandboxtest"
 )
 
 // TestReplayHostileTests: an instance's tests run by `bot replay` (under the
@@ -22,12 +23,7 @@ import (
 // fsmonitor ran on the host at Changed) and every clone shared the cache
 // key "local" (its origin is removed).
 func TestReplayHostileTests(t *testing.T) {
-	if err := sandbox.Check(); err != nil {
-		if os.Getenv("ISSUESMITH_TEST_REQUIRE_BWRAP") != "" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
+	sandboxtest.Need(t)
 	t.Parallel()
 	ctx := t.Context()
 	marker := t.TempDir()

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/issuesmith/issuesmith/config"
-	"github.com/issuesmith/issuesmith/internal/sandbox"
+	"github.com/issuesmith/issuesmith/internal/sandbox/sandboxtest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -18,12 +18,7 @@ import (
 // unreadable to a sandboxed command even when they lie under a path the
 // sandbox shows (issue 33, item 6).
 func TestSandboxHidesSettingsAndDatabase(t *testing.T) {
-	if err := sandbox.Check(); err != nil {
-		if os.Getenv("ISSUESMITH_TEST_REQUIRE_BWRAP") != "" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
+	sandboxtest.Need(t)
 	dir := t.TempDir()
 	key := filepath.Join(dir, "app.pem")
 	settings := filepath.Join(dir, "settings.env")

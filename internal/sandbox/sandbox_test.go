@@ -15,18 +15,14 @@ import (
 	"time"
 
 	"github.com/issuesmith/issuesmith/internal/sandbox"
+	"github.com/issuesmith/issuesmith/internal/sandbox/sandboxtest"
 )
 
 // need skips without bwrap only when the test run allows it; .ci/run
 // installs bubblewrap, so there the sandbox tests always run.
 func need(t *testing.T) {
 	t.Helper()
-	if err := sandbox.Check(); err != nil {
-		if os.Getenv("ISSUESMITH_TEST_REQUIRE_BWRAP") != "" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
+	sandboxtest.Need(t)
 }
 
 // run runs a shell script in dir under p and returns its output and error.
