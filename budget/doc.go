@@ -12,7 +12,10 @@
 // made and charged after, so concurrent calls see each other and a crash in
 // between leaves the worst case counted; a reservation that would pass a
 // limit is dropped and the call refused (an *Exceeded wrapping
-// llm.ErrSpendLimit), so no limit is passed by more than one call. Check
+// llm.ErrSpendLimit), so no limit is passed by more than one call. A
+// process's admissions reserve and sum one at a time, so concurrent calls
+// of one process never all refuse each other; replicas only fail closed
+// against each other. Check
 // refuses a stage before any model call when a scope is already spent.
 //
 // It must never call a model, GitHub or git; the workflow decides what a

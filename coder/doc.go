@@ -32,7 +32,12 @@
 // status, token use, PR summary). It reports each plan item's start and
 // outcome as it goes (Options.Progress, work.EventItem events), and reads and writes only
 // through the workspace's one confined root (repo.Workspace.Root), which it
-// also hands to the edit engine (edit.ApplyIn).
+// also hands to the edit engine (edit.ApplyIn). Its sandboxed commands
+// (go build/vet, checks, language servers) get the caches of the
+// workspace's repository as the caller recorded it (Workspace.Repository)
+// and may have downloaded only the module versions the start commit's
+// go.mod and go.sum name or the allowlist covers (sandbox.Policy's Repo and
+// TrustedModules): nothing in the tree chooses either.
 //
 // It must never write outside the workspace, outside the approved plan's
 // files, through a symbolic link, to a blocked path or into a git
