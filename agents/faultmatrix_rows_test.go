@@ -81,13 +81,6 @@ func with(s llmtest.Script, i int, e ...llmtest.Exchange) llmtest.Script {
 	return append(out, s[i+1:]...)
 }
 
-// before returns s with e inserted before exchange i.
-func before(s llmtest.Script, i int, e ...llmtest.Exchange) llmtest.Script {
-	out := append(llmtest.Script{}, s[:i]...)
-	out = append(out, e...)
-	return append(out, s[i:]...)
-}
-
 // retried is s with first answering the explorer's first request and the
 // well-behaved read answering the loop's message about it (containing
 // told).

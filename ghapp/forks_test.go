@@ -79,7 +79,7 @@ func TestForkRefusals(t *testing.T) {
 	_, err = f.Fork(t.Context(), owner, repo)
 	require.ErrorContains(t, err, "bots/hello exists but is not a fork of octo/hello")
 
-	srv, f, _ = forks(t, ghtest.Account{Login: "bots", Org: true, Installation: forkInst, CloneURL: cloneURL, ForkDelay: 100})
+	_, f, _ = forks(t, ghtest.Account{Login: "bots", Org: true, Installation: forkInst, CloneURL: cloneURL, ForkDelay: 100})
 	f.Tries = 3
 	_, err = f.Fork(t.Context(), owner, repo)
 	require.ErrorIs(t, err, ErrNotFound)

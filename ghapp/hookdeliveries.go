@@ -2,6 +2,7 @@ package ghapp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -52,7 +53,7 @@ func (a *App) HookAttempts(ctx context.Context, since time.Time, limit int) ([]H
 // same delivery GUID.
 func (a *App) Redeliver(ctx context.Context, id int64) error {
 	if _, _, err := a.AppClient().Apps.RedeliverHookDelivery(ctx, id); err != nil {
-		if _, accepted := err.(*github.AcceptedError); accepted {
+		if _, accepted := errors.AsType[*github.AcceptedError](err); accepted {
 			return nil
 		}
 		return fmt.Errorf("redeliver webhook attempt %d: %w", id, err)

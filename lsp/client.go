@@ -68,7 +68,7 @@ func start(ctx context.Context, cmd *sandbox.Cmd, srv Server, root string, timeo
 	rootURI := uri.File(root)
 	params := protocol.InitializeParams{
 		ProcessID:  int32(os.Getpid()),
-		RootURI:    rootURI,
+		RootURI:    rootURI, //nolint:staticcheck // deprecated for WorkspaceFolders, which we send too; older servers read only this
 		ClientInfo: &protocol.ClientInfo{Name: "issuesmith"},
 		Capabilities: protocol.ClientCapabilities{TextDocument: &protocol.TextDocumentClientCapabilities{
 			PublishDiagnostics: &protocol.PublishDiagnosticsClientCapabilities{VersionSupport: true},

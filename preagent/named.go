@@ -31,10 +31,9 @@ var (
 
 // namedRef is one thing the issue names and what it resolved to.
 type namedRef struct {
-	text  string   // as written
-	path  string   // the file it names (resolved), "" when not resolved
-	line  int      // the named line, 0 for none
-	cands []string // candidates when ambiguous
+	text string // as written
+	path string // the file it names (resolved), "" when not resolved
+	line int    // the named line, 0 for none
 }
 
 // namedRefs extracts the paths, path:line references, stack frames and

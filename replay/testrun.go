@@ -80,9 +80,7 @@ var goTestJSON = regexp.MustCompile(`(^|[;&|(]\s*|\s)go test `)
 // Run runs the instance's test command in dir.
 func (r *TestRunner) Run(ctx context.Context, dir string, in *Instance) *TestRun {
 	line := Command(in)
-	if strings.Contains(line, "go test -json -json") {
-		line = strings.Replace(line, "go test -json -json", "go test -json", 1)
-	}
+	line = strings.Replace(line, "go test -json -json", "go test -json", 1)
 	tr := &TestRun{Cmd: line}
 	if r.Timeout > 0 {
 		var cancel context.CancelFunc

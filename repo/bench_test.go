@@ -5,8 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,8 +14,15 @@ import (
 	"github.com/issuesmith/issuesmith/repo/gittest"
 )
 
-// benchTree is a large real tree for grep: the Go distribution's sources.
-var benchTree = filepath.Join(runtime.GOROOT(), "src")
+// benchTree is a large real tree for grep: the sources of the Go
+// distribution the go command on PATH uses.
+var benchTree = sync.OnceValue(func() string {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(strings.TrimSpace(string(out)), "src")
+})
 
 // grepPatterns are the searches compared with GNU grep: a rare identifier, a
 // regular expression with a class, and a case-insensitive literal.
@@ -36,10 +43,10 @@ var grepPatterns = []struct {
 //
 // and divide the ours/* time by the gnu/* time for the ratio.
 func BenchmarkGrep(b *testing.B) {
-	if _, err := os.Stat(benchTree); err != nil {
+	if _, err := os.Stat(benchTree()); err != nil {
 		b.Skip("GOROOT/src not found")
 	}
-	ws, err := repo.OpenWorkspace(benchTree)
+	ws, err := repo.OpenWorkspace(benchTree())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -57,7 +64,7 @@ func BenchmarkGrep(b *testing.B) {
 				b.Skip("grep not installed")
 			}
 			args := append([]string{"-rnI", "--exclude-dir=vendor", "--exclude-dir=node_modules", "--exclude-dir=.git"}, p.gnuArgs...)
-			args = append(args, benchTree)
+			args = append(args, benchTree())
 			for b.Loop() {
 				cmd := exec.Command("grep", args...)
 				if out, err := cmd.Output(); err != nil && len(out) == 0 {
@@ -123,11 +130,11 @@ func BenchmarkSync(b *testing.B) {
 //
 //	go test ./repo -run '^$' -bench SyncLarge -benchtime 1x
 func BenchmarkSyncLarge(b *testing.B) {
-	if _, err := os.Stat(benchTree); err != nil {
+	if _, err := os.Stat(benchTree()); err != nil {
 		b.Skip("GOROOT/src not found")
 	}
 	srv := gittest.NewServer(b)
-	srv.ImportDir(b, "go/src", "main", benchTree)
+	srv.ImportDir(b, "go/src", "main", benchTree())
 	url := srv.RepoURL("go/src")
 	for _, backend := range []repo.Backend{repo.BackendGoGit, repo.BackendCLI} {
 		b.Run(string(backend), func(b *testing.B) {
@@ -167,7 +174,7 @@ func BenchmarkSyncLarge(b *testing.B) {
 // BenchmarkFiles lists GOROOT/src as summaries does, and renders its tree
 // two levels deep as list_dir does.
 func BenchmarkFiles(b *testing.B) {
-	ws, err := repo.OpenWorkspace(benchTree)
+	ws, err := repo.OpenWorkspace(benchTree())
 	if err != nil {
 		b.Skip("GOROOT/src not found")
 	}

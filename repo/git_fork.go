@@ -2,6 +2,7 @@ package repo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	git "github.com/go-git/go-git/v5"
@@ -74,7 +75,7 @@ func (wt *Worktree) fetchBranch(ctx context.Context, token string) error {
 	}
 	err := wt.repo.FetchContext(ctx, &git.FetchOptions{RemoteName: "origin", RemoteURL: wt.url, RefSpecs: []config.RefSpec{config.RefSpec(spec)},
 		Auth: basicAuth(token), Tags: git.NoTags, Force: true})
-	if err == git.NoErrAlreadyUpToDate {
+	if errors.Is(err, git.NoErrAlreadyUpToDate) {
 		return nil
 	}
 	return mapTransportErr(err)

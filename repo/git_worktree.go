@@ -110,14 +110,12 @@ func (c *Cache) Prepare(ctx context.Context, opts PrepareOptions) (*Worktree, er
 	}
 	unlock()
 	if err != nil {
-		c.releaseRun(opts.RunID, dir)
-		return nil, fmt.Errorf("prepare worktree: %w", err)
+		return nil, fmt.Errorf("prepare worktree: %w", errors.Join(err, c.releaseRun(opts.RunID, dir)))
 	}
 	wt := &Worktree{Dir: tree, Branch: opts.Branch, Start: start, RemoteTip: tip, Backend: st.Backend, Sync: st,
 		url: m.url, gitDir: gitDir, cache: c, runID: opts.RunID}
 	if err := wt.create(ctx); err != nil {
-		c.releaseRun(opts.RunID, dir)
-		return nil, fmt.Errorf("prepare worktree: %w", err)
+		return nil, fmt.Errorf("prepare worktree: %w", errors.Join(err, c.releaseRun(opts.RunID, dir)))
 	}
 	return wt, nil
 }

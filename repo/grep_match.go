@@ -132,7 +132,7 @@ func (m *matcher) findByLine(data []byte, hit func(n int, line []byte)) {
 // folding does not: "k" and "s" also fold to the Kelvin sign (U+212A) and
 // the long s (U+017F).
 func foldRisk(lit, data []byte) bool {
-	if bytes.IndexAny(lit, "ks") < 0 {
+	if !bytes.ContainsAny(lit, "ks") {
 		return false
 	}
 	return bytes.Contains(data, []byte("\u212a")) || bytes.Contains(data, []byte("\u017f"))

@@ -81,7 +81,7 @@ func readyzAfterProbe(t *testing.T, gh *ghtest.Server, model *llmtest.Server, lo
 	ctx, cancel := context.WithCancel(t.Context())
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ctx, ln) }()
-	t.Cleanup(func() { cancel(); <-served })
+	t.Cleanup(func() { cancel(); require.NoError(t, <-served, "the server shuts down cleanly") })
 	var body string
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		resp, err := http.Get("http://" + ln.Addr().String() + "/readyz")

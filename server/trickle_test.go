@@ -37,7 +37,12 @@ func TestServeCutsOffTrickledBodies(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ctx, ln) }()
-	t.Cleanup(func() { cancel(); <-served })
+	t.Cleanup(func() {
+		cancel()
+		if err := <-served; err != nil { // not what this test checks: clients may still hold connections
+			t.Logf("serve: %v", err)
+		}
+	})
 
 	const conns = 40
 	start := time.Now()

@@ -3,6 +3,7 @@ package sessionweb
 import (
 	"context"
 	"crypto/subtle"
+	"errors"
 	"net/http"
 	"strings"
 	"time"
@@ -84,7 +85,7 @@ func (h *Handler) callback(w http.ResponseWriter, r *http.Request) {
 
 // codeError names GitHub's refusal without the request's secrets.
 func codeError(err error) string {
-	if re, ok := err.(*oauth2.RetrieveError); ok && re.ErrorCode != "" {
+	if re, ok := errors.AsType[*oauth2.RetrieveError](err); ok && re.ErrorCode != "" {
 		return re.ErrorCode
 	}
 	return "token exchange failed"

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -23,7 +24,16 @@ func benchDir() string {
 	if d := os.Getenv("SUMMARIES_BENCH_DIR"); d != "" {
 		return d
 	}
-	return runtime.GOROOT()
+	return goroot()
+}
+
+// goroot is the Go distribution the go command on PATH uses.
+func goroot() string {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }
 
 // BenchmarkOutlineImports parses outline and imports of every file of the
@@ -121,7 +131,7 @@ func BenchmarkBuild(b *testing.B) {
 // refreshes the index; it fails unless exactly one file is read.
 func BenchmarkRefreshOneFile(b *testing.B) {
 	dir := b.TempDir()
-	require.NoError(b, exec.Command("cp", "-r", filepath.Join(runtime.GOROOT(), "src"), dir).Run())
+	require.NoError(b, exec.Command("cp", "-r", filepath.Join(goroot(), "src"), dir).Run())
 	dir = filepath.Join(dir, "src")
 	ws, err := repo.OpenWorkspace(dir)
 	require.NoError(b, err)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -106,7 +105,7 @@ func TestCrashMatrix(t *testing.T) {
 			log := e.git.Log(t, e2eOwner+"/"+e2eRepo, prs[0].Head)
 			require.Len(t, log, 2, "seed + one commit")
 			files := e.git.Files(t, e2eOwner+"/"+e2eRepo, prs[0].Head)
-			require.Equal(t, fmt.Sprint("package greet\n\n// Hello returns a greeting.\nfunc Hello(name string) string {\n\treturn \"hello, \" + name\n}\n"), files["greet.go"])
+			require.Equal(t, "package greet\n\n// Hello returns a greeting.\nfunc Hello(name string) string {\n\treturn \"hello, \" + name\n}\n", files["greet.go"])
 		})
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"net/http"
-	"sync"
 	"syscall"
 	"time"
 )
@@ -19,7 +18,6 @@ type crasher struct {
 	restarts  int
 	restarted time.Time
 	recovered time.Duration
-	mu        sync.Mutex
 	// kills, when set, are the random-kill sweep's gaps: the process is
 	// killed (SIGKILL) kills[i] after it became ready for the i-th time,
 	// while the run is waited on.

@@ -101,7 +101,11 @@ func runReplay(ctx context.Context, f replayFlags, environ []string, stderr, std
 		if err != nil {
 			return err
 		}
-		defer closeStore()
+		defer func() {
+			if err := closeStore(); err != nil {
+				fmt.Fprintln(stderr, "replay: --sessions:", err)
+			}
+		}()
 		sessions = open
 	}
 	solver, err := replaySolver(f, environ, stderr, caches, sessions)

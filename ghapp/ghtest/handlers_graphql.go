@@ -57,7 +57,7 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request, body []byt
 	if err != nil {
 		return gqlErr("the pruned schema does not load: " + err.Error())
 	}
-	doc, errs := gqlparser.LoadQuery(schema, in.Query)
+	doc, errs := gqlparser.LoadQueryWithRules(schema, in.Query, nil) // nil: the default rules
 	if errs != nil {
 		return gqlErr(errs.Error())
 	}

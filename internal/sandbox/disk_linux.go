@@ -26,7 +26,6 @@ type disk struct {
 	paths  []string
 	devs   map[uint64]bool
 	limit  int64
-	base   int64 // blocks at the first walk, -1 before it
 	last   atomic.Int64
 	del    atomic.Int64
 	quit   chan struct{}
