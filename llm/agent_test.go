@@ -52,11 +52,16 @@ func TestAgentRunsScriptFromTestdata(t *testing.T) {
 	assert.Equal(t, 1, out.Steps[0].Errors)
 	assert.Equal(t, 1, out.Steps[1].Errors)
 
-	// One tool message per call, in order, answering the right call IDs.
+	// One tool message per call, in order, answering the right call IDs
+	// (on the wire as nine alphanumerics, as Mistral's templates demand).
 	req2 := srv.Requests()[1]
 	n := len(req2.Messages)
-	assert.Equal(t, llm.Message{Role: llm.ToolRole, ToolCallID: "call_a", Content: "package main"}, req2.Messages[n-2])
-	assert.Equal(t, "call_b", req2.Messages[n-1].ToolCallID)
+	sent := req2.Messages[n-3].ToolCalls
+	require.Len(t, sent, 2)
+	assert.Regexp(t, `^[A-Za-z0-9]{9}$`, sent[0].ID)
+	assert.NotEqual(t, sent[0].ID, sent[1].ID)
+	assert.Equal(t, llm.Message{Role: llm.ToolRole, ToolCallID: sent[0].ID, Content: "package main"}, req2.Messages[n-2])
+	assert.Equal(t, sent[1].ID, req2.Messages[n-1].ToolCallID)
 	assert.True(t, strings.HasPrefix(req2.Messages[n-1].Content, "error: unknown tool"))
 	assert.Contains(t, req2.Messages[n-1].Content, "available tools: read_file")
 	assert.Len(t, req2.Messages[n-3].ToolCalls, 2, "the assistant turn is sent back with both calls")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"net/http"
 	"strings"
@@ -23,10 +24,15 @@ import (
 //     filled in, a stray one becomes a user message;
 //   - a user message right after tool results is folded into the last
 //     result (Mistral: "Unexpected role 'user' after role 'tool'"), and
-//     user messages in a row are joined (chat templates that alternate).
+//     user messages in a row are joined (chat templates that alternate);
+//   - every tool-call id is nine alphanumerics (wireID): Mistral-family
+//     chat templates raise "Tool call IDs should be alphanumeric strings
+//     with length 9!" for any other, such as the 32-character ids
+//     llama-server gives calls whose model wrote none.
 //
 // msgs is not modified.
 func hygiene(msgs []Message) []Message {
+	msgs = wireIDs(msgs)
 	out := make([]Message, 0, len(msgs))
 	pending := map[string]string{} // unanswered call id → tool name
 	var order []string
@@ -67,6 +73,58 @@ func hygiene(msgs []Message) []Message {
 	}
 	flush()
 	return out
+}
+
+// wireIDs returns msgs with every tool-call id as wireID spells it; msgs
+// is not modified.
+func wireIDs(msgs []Message) []Message {
+	var out []Message
+	for i, m := range msgs {
+		changed := m.ToolCallID != wireID(m.ToolCallID)
+		for _, tc := range m.ToolCalls {
+			changed = changed || tc.ID != wireID(tc.ID)
+		}
+		if !changed {
+			continue
+		}
+		if out == nil {
+			out = append([]Message(nil), msgs...)
+		}
+		m.ToolCallID = wireID(m.ToolCallID)
+		if len(m.ToolCalls) > 0 {
+			m.ToolCalls = append([]ToolCall(nil), m.ToolCalls...)
+			for k := range m.ToolCalls {
+				m.ToolCalls[k].ID = wireID(m.ToolCalls[k].ID)
+			}
+		}
+		out[i] = m
+	}
+	if out == nil {
+		return msgs
+	}
+	return out
+}
+
+// wireID is id when it is nine alphanumerics (or empty), else nine
+// alphanumerics derived from it: the same id always gives the same one, so
+// a call and its result still pair and every request's history stays a
+// prefix of the next (prompt caches).
+func wireID(id string) string {
+	if id == "" || len(id) == 9 && strings.IndexFunc(id, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) < 0 {
+		return id
+	}
+	const digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(id))
+	n := h.Sum64()
+	b := make([]byte, 9)
+	for i := range b {
+		b[i] = digits[n%62]
+		n /= 62
+	}
+	return string(b)
 }
 
 // cleanAssistant gives an assistant message valid arguments and some text

@@ -322,3 +322,28 @@ func TestHistoryHygieneSatisfiesStrictServers(t *testing.T) {
 	assert.Equal(t, "[result of grep]\nstray", sent[6].Content)
 	assert.Equal(t, "{\"path\": \"a", msgs[3].ToolCalls[0].Arguments, "the caller's messages are not modified")
 }
+
+func TestToolCallIDsSentAsNineAlphanumerics(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.Script{llmtest.Reply("ok"), llmtest.Reply("ok")})
+	c, _ := newClient(t, srv)
+	long := "oGFR5ayntWteaCXq1QinE87ELd2EY9U4" // llama-server's id for a call its model wrote none for
+	msgs := []llm.Message{
+		{Role: llm.User, Content: "issue"},
+		{Role: llm.Assistant, ToolCalls: []llm.ToolCall{
+			{ID: long, Name: "read_file", Arguments: "{}"}, {ID: "abcDEF123", Name: "read_file", Arguments: "{}"}}},
+		{Role: llm.ToolRole, ToolCallID: long, Content: "r1"},
+		{Role: llm.ToolRole, ToolCallID: "abcDEF123", Content: "r2"},
+	}
+	for range 2 {
+		_, err := c.Chat(t.Context(), llm.Request{Messages: msgs})
+		require.NoError(t, err)
+	}
+	first, second := srv.Requests()[0].Messages, srv.Requests()[1].Messages
+	id := first[1].ToolCalls[0].ID
+	assert.Regexp(t, `^[A-Za-z0-9]{9}$`, id)
+	assert.Equal(t, id, first[2].ToolCallID, "the result still answers its call")
+	assert.Equal(t, "abcDEF123", first[1].ToolCalls[1].ID, "an id of nine alphanumerics is kept")
+	assert.Equal(t, id, second[1].ToolCalls[0].ID, "the same id each request: the history stays a prefix")
+	assert.Equal(t, long, msgs[1].ToolCalls[0].ID, "the caller's messages are not modified")
+}
