@@ -1,0 +1,256 @@
+package llamatest_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/issuesmith/issuesmith/llm"
+	"github.com/issuesmith/issuesmith/llm/llamatest"
+)
+
+// TestEveryTemplateTakesEveryShape runs the agent loop, through the real
+// client, against llama.cpp serving a random-weight model with each
+// family's real chat template: tools streamed and not (with tool results,
+// reasoning sent back, an observer's note, a side question, a compressed
+// history and the reminder), the text protocol, and a JSON reply. Every
+// request must be accepted (no template error), every run must end
+// cleanly, and where llama.cpp finds the template's tool-call format its
+// grammar-constrained calls, read by its own parser, must be run.
+func TestEveryTemplateTakesEveryShape(t *testing.T) {
+	engine := llamatest.Find(t)
+	var table []string
+	for _, fam := range engine.Load(t) {
+		t.Run(fam.Name, func(t *testing.T) {
+			srv := engine.Start(t, fam.Model(t), llamatest.Options{
+				Context: 16384, ForceTools: true, TextGrammar: textAction,
+			})
+			for _, sh := range shapes {
+				t.Run(sh.name, func(t *testing.T) {
+					r := runShape(t, srv, sh)
+					table = append(table, fmt.Sprintf("| %s | %s | %d/%d | %d/%d | %s |",
+						fam.Name, sh.name, r.accepted, r.requests, r.parsed, r.ran, r.outcome))
+					if r.accepted != r.requests {
+						t.Errorf("%d of %d requests refused: %s", r.requests-r.accepted, r.requests, r.refusal)
+					}
+					if r.err != nil {
+						t.Errorf("run did not end cleanly: %v", r.err)
+					}
+					if sh.tools && fam.Grammar && r.ran == 0 {
+						t.Errorf("llama.cpp's grammar and parser gave no call the loop ran (%d parsed): %s",
+							r.parsed, r.outcome)
+					}
+					if sh.text && r.ran == 0 {
+						t.Errorf("no text-protocol action ran: %s", r.outcome)
+					}
+				})
+			}
+		})
+	}
+	sort.Strings(table)
+	t.Log("\n| family | shape | requests accepted | calls parsed/run | outcome |\n|---|---|---|---|---|\n" +
+		strings.Join(table, "\n"))
+}
+
+// textAction is what the random model writes in the text protocol: one
+// action line.
+const textAction = `root ::= ("read_file" | "list_dir") "=>" [a-z]{1,6} ".go"`
+
+type shape struct {
+	name            string
+	tools, text     bool
+	stream, reason  bool
+	compress, aside bool
+	json            bool
+}
+
+var shapes = []shape{
+	{name: "tools-stream", tools: true, stream: true, reason: true, compress: true, aside: true},
+	{name: "tools-plain", tools: true, reason: true, compress: true},
+	{name: "text-stream", text: true, stream: true, compress: true, aside: true},
+	{name: "json-plain", json: true},
+}
+
+type result struct {
+	requests, accepted int
+	parsed, ran        int
+	refusal, outcome   string
+	err                error
+}
+
+// recorder counts the HTTP answers of the chat endpoint.
+type recorder struct {
+	mu                 sync.Mutex
+	requests, accepted int
+	refusal            string
+}
+
+func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if !strings.HasSuffix(req.URL.Path, "/chat/completions") {
+		return resp, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.requests++
+	if err == nil && resp.StatusCode == http.StatusOK {
+		r.accepted++
+	} else if err == nil {
+		r.refusal = resp.Status
+	} else {
+		r.refusal = err.Error()
+	}
+	return resp, err
+}
+
+// counting counts the tool calls in the client's replies.
+type counting struct {
+	llm.Model
+	calls int
+}
+
+func (c *counting) Chat(ctx context.Context, req llm.Request) (*llm.Response, error) {
+	resp, err := c.Model.Chat(ctx, req)
+	if err == nil {
+		c.calls += len(resp.Message.ToolCalls)
+	}
+	return resp, err
+}
+
+func runShape(t *testing.T, srv *llamatest.Server, sh shape) result {
+	rec := &recorder{}
+	cfg := srv.Config()
+	cfg.HTTPClient = &http.Client{Transport: rec}
+	cfg.NoStream = !sh.stream
+	cfg.MaxTokens = 160
+	if sh.reason {
+		cfg.SendReasoning = map[string]bool{"tiny": true}
+	}
+	client, err := llm.NewClient(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := &counting{Model: client}
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer cancel()
+	var r result
+	if sh.json {
+		resp, err := model.Chat(ctx, llm.Request{Role: llm.RolePlanner, JSON: true, Messages: []llm.Message{
+			{Role: llm.System, Content: "Answer with one JSON object."}, {Role: llm.User, Content: "Plan the fix."}}})
+		r.err = err
+		if err == nil {
+			r.outcome = "json reply, finish " + resp.FinishReason
+		}
+	} else {
+		r = runAgent(ctx, model, sh)
+	}
+	r.requests, r.accepted, r.refusal = rec.requests, rec.accepted, rec.refusal
+	r.parsed = model.calls
+	return r
+}
+
+func runAgent(ctx context.Context, model llm.Model, sh shape) result {
+	var r result
+	files := map[string]string{"main.go": "package main\n\nfunc main() {}\n"}
+	read := llm.NewTool("read_file", "Read a file of the repository.",
+		func(_ context.Context, p struct {
+			Path string `json:"path" desc:"repository-relative path"`
+		}) (llm.ToolResult, error) {
+			r.ran++
+			if text, ok := files[p.Path]; ok {
+				return llm.ToolResult{Content: text}, nil
+			}
+			return llm.ErrorResult("no file %q; the repository has main.go", p.Path), nil
+		})
+	list := llm.NewTool("list_dir", "List a directory of the repository.",
+		func(_ context.Context, p struct {
+			Path string `json:"path" desc:"repository-relative directory"`
+		}) (llm.ToolResult, error) {
+			r.ran++
+			return llm.ToolResult{Content: "main.go\ngo.mod"}, nil
+		})
+	protocol := llm.ProtocolTools
+	if sh.text {
+		protocol = llm.ProtocolText
+	}
+	agent := &llm.Agent{
+		Role: llm.RoleExplorer, Model: model, Tools: []llm.Tool{read, list}, Protocol: protocol,
+		Budget:   llm.Budget{MaxSteps: 4, MaxWall: 2 * time.Minute},
+		Reminder: "Call a tool, or answer with the spec.",
+		Hooks:    hooks(sh),
+	}
+	out, err := agent.Run(ctx, []llm.Message{
+		{Role: llm.System, Content: "You explore a Go repository and write a spec for the issue."},
+		{Role: llm.User, Content: "Issue: main.go does nothing. Find where to add a greeting."},
+	})
+	var failure *llm.ModelFailure
+	switch {
+	case errors.As(err, &failure):
+		r.outcome = "model failure: " + string(out.Reason)
+	case err != nil:
+		r.err = err
+	case out.Reason == llm.StopModelError || out.Reason == llm.StopContextWindow:
+		r.err = fmt.Errorf("%s: %v", out.Reason, out.Err)
+	default:
+		r.outcome = string(out.Reason)
+	}
+	return r
+}
+
+// hooks play what the explorer does between calls: an observer's note
+// after the first step, a side question after the second, and from the
+// third on a compressed history (older turns folded into the task).
+func hooks(sh shape) llm.Hooks {
+	return llm.Hooks{
+		AfterStep: func(ctx context.Context, s *llm.State) error {
+			switch {
+			case s.Step == 1:
+				s.Messages = withNote(s.Messages, "Observer: look at main.go first.")
+			case s.Step == 2 && sh.aside:
+				if _, err := s.Aside(ctx, "Which files matter so far? Answer in one line."); err != nil {
+					var failure *llm.ModelFailure
+					if !errors.As(err, &failure) {
+						return err
+					}
+				}
+			}
+			return nil
+		},
+		BeforeCall: func(_ context.Context, s *llm.State) error {
+			if !sh.compress || s.Step < 3 {
+				return nil
+			}
+			last := -1
+			for i := len(s.Messages) - 1; i >= 2; i-- {
+				if s.Messages[i].Role == llm.Assistant {
+					last = i
+					break
+				}
+			}
+			if last <= 2 {
+				return nil
+			}
+			out := append([]llm.Message(nil), s.Messages[:2]...)
+			out[1].Content += "\n\nRecord of earlier steps: main.go read (package main, empty main)."
+			s.Messages = append(out, s.Messages[last:]...)
+			return nil
+		},
+	}
+}
+
+// withNote adds a note as the explorer's observer does: joined to a last
+// tool result or user message, else a user message of its own.
+func withNote(msgs []llm.Message, note string) []llm.Message {
+	if n := len(msgs); n > 0 && (msgs[n-1].Role == llm.ToolRole || msgs[n-1].Role == llm.User) {
+		out := append([]llm.Message(nil), msgs...)
+		out[n-1].Content += "\n\n" + note
+		return out
+	}
+	return append(msgs, llm.Message{Role: llm.User, Content: note})
+}
