@@ -81,7 +81,7 @@ func NewSession(root string, opts Options) *Session {
 		opts.Start = 30 * time.Second
 	}
 	if opts.Env == nil {
-		opts.Env = os.Environ()
+		opts.Env = procenv.Scrubbed()
 	}
 	if opts.Servers == nil {
 		opts.Servers = Servers

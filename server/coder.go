@@ -1,8 +1,6 @@
 package server
 
 import (
-	"os"
-
 	"github.com/issuesmith/issuesmith/agents"
 	"github.com/issuesmith/issuesmith/coder"
 	"github.com/issuesmith/issuesmith/config"
@@ -39,7 +37,7 @@ func Caches(cfg *config.Server) (*sandbox.Caches, error) {
 // SQLite database with its journal files are masked even if they lie under
 // a visible path.
 func SandboxPolicy(cfg *config.Server) sandbox.Policy {
-	hide := []string{cfg.PrivateKeyFile, cfg.Model.APIKeyFile, cfg.File, os.Getenv(config.FileVar)}
+	hide := []string{cfg.PrivateKeyFile, cfg.Model.APIKeyFile, cfg.File}
 	if cfg.DatabaseURL != "" {
 		hide = append(hide, store.FilesOf(cfg.DatabaseURL)...)
 	}

@@ -1,10 +1,12 @@
 // Package server is the wired GitHub App that `bot serve` runs: New builds
 // and checks every part from a config.Server in the order the data flows —
-// database (migrated), the App's key checked with GitHub (GET /app), each
-// role's model checked against the model server (a warning, not a stop),
-// git cache, agents, workflow engine, webhook handler behind its in-flight
-// limiter, metrics — and Serve answers /webhook, /healthz, /readyz and
-// /metrics until its context ends, then drains running steps.
+// database (migrated), the App's key checked with GitHub (GET /app), git
+// cache, agents, workflow engine, webhook handler behind its in-flight
+// limiter, metrics, the sessions page — and Serve answers /webhook,
+// /healthz, /readyz, /metrics and /sessions (routes.go) until its context
+// ends, then drains running steps. Serve also probes each role's model in
+// the background (probe.go): what the model server said is logged and shown
+// on /readyz, a warning, never a stop.
 //
 // Contracts: nothing runs before Serve; a start-up call that hangs fails
 // within the start-up bound naming the host; a database that does not
@@ -15,9 +17,12 @@
 // are worked and the database answers, and lists the start-up warnings;
 // a request's headers and body must arrive within the read timeout (30 s),
 // so trickled bodies cannot hold connections or in-flight bytes;
-// the coder's commands run in the sandbox with the App's key, API key and
-// config file masked. Deliveries the database cannot record are held in
-// the spool (held.go, HOLD_DIR) and drained into it every second while any
-// wait; /readyz says how many. cmd/bot holds only the command line; tests and
+// the coder's commands run in the sandbox with the App's key, the model's
+// API key file, the settings file (ISSUESMITH_CONFIG_FILE or `bot serve
+// --config`) and a SQLite database's files masked (SandboxPolicy; cmd/bot's
+// TestServeConfigFileMaskedFromTheCoder reads them through serve's path).
+// Deliveries the database cannot record are held in the spool (held.go,
+// HOLD_DIR) and drained into it every second while any wait; /readyz says
+// how many. cmd/bot holds only the command line; tests and
 // `bot try` build the same Server with Tuning.
 package server

@@ -28,7 +28,9 @@
 // mallory, who cannot — so the access rule is seen working.
 //
 // Contracts: nothing leaves loopback; the run's files live in one
-// temporary directory removed at the end; no key, token or webhook secret
+// temporary directory removed at the end, but for the sandbox's caches
+// (Options.CacheDir, by default issuesmith/try under the user cache dir),
+// kept so that only the first run builds; no key, token or webhook secret
 // reaches the page or the terminal. It must never mock a stage: if the
 // workflow stops, Run fails with the bot's own progress comment.
 package trydemo

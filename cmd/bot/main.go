@@ -59,7 +59,8 @@ func newRootCmd() *cobra.Command {
 	}
 	root.SetVersionTemplate("{{.Version}}")
 	root.AddCommand(
-		// Subcommands, one file each: serve, solve, apply, search, summarize, setup, migrate, redeliver, sessions, try, version.
+		// Subcommands, one file each: serve, solve, apply, search, summarize, setup, migrate, redeliver, replay, sessions,
+		// try, usage, version.
 		newApplyCmd(),
 		newMigrateCmd(),
 		newRedeliverCmd(),

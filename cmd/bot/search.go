@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/issuesmith/issuesmith/internal/procenv"
 	"github.com/issuesmith/issuesmith/repo"
 	"github.com/issuesmith/issuesmith/summaries"
 )
@@ -22,7 +23,11 @@ type searchOutput struct {
 	Indexed   int    `json:"indexed"`
 }
 
-func newSearchCmd() *cobra.Command {
+func newSearchCmd() *cobra.Command { return newSearchCmdWith(os.Environ) }
+
+// newSearchCmdWith builds the command reading its index folder's variable
+// (searchCacheEnv) from environ.
+func newSearchCmdWith(environ func() []string) *cobra.Command {
 	var dir, issue, cacheFlag string
 	var k int
 	var asJSON, explain bool
@@ -53,7 +58,7 @@ func newSearchCmd() *cobra.Command {
 				return err
 			}
 			defer ws.Close()
-			idx, saveErr, err := summaries.LoadCached(cmd.Context(), ws, searchCacheDir(cacheFlag), summaries.Options{})
+			idx, saveErr, err := summaries.LoadCached(cmd.Context(), ws, searchCacheDir(cacheFlag, environ()), summaries.Options{})
 			if saveErr != nil {
 				fmt.Fprintf(cmd.ErrOrStderr(), "bot search: %v\n", saveErr)
 			}
@@ -166,12 +171,12 @@ func printHits(w io.Writer, out searchOutput, explain bool) {
 const searchCacheEnv = "ISSUESMITH_SEARCH_CACHE"
 
 // searchCacheDir returns the folder of persistent search indexes: the
-// flag, else $ISSUESMITH_SEARCH_CACHE, else <user cache dir>/issuesmith/search.
-// "" means no persistent index.
-func searchCacheDir(flag string) string {
+// flag, else environ's ISSUESMITH_SEARCH_CACHE, else <user cache
+// dir>/issuesmith/search. "" means no persistent index.
+func searchCacheDir(flag string, environ []string) string {
 	dir := flag
 	if dir == "" {
-		dir = os.Getenv(searchCacheEnv)
+		dir, _ = procenv.Lookup(environ, searchCacheEnv)
 	}
 	if dir == "off" {
 		return ""

@@ -213,17 +213,15 @@ func TestSearchExplainAndPersistentIndex(t *testing.T) {
 }
 
 func TestSearchCacheDir(t *testing.T) {
-	t.Setenv(searchCacheEnv, "")
-	assert.Equal(t, "/x", searchCacheDir("/x"))
-	assert.Empty(t, searchCacheDir("off"))
+	t.Parallel()
+	assert.Equal(t, "/x", searchCacheDir("/x", nil))
+	assert.Empty(t, searchCacheDir("off", nil))
 	if base, err := os.UserCacheDir(); err == nil {
-		assert.Equal(t, filepath.Join(base, "issuesmith", "search"), searchCacheDir(""))
+		assert.Equal(t, filepath.Join(base, "issuesmith", "search"), searchCacheDir("", []string{searchCacheEnv + "="}))
 	}
-	t.Setenv(searchCacheEnv, "off")
-	assert.Empty(t, searchCacheDir(""))
-	t.Setenv(searchCacheEnv, "/y")
-	assert.Equal(t, "/y", searchCacheDir(""))
-	assert.Equal(t, "/z", searchCacheDir("/z"), "the flag wins")
+	assert.Empty(t, searchCacheDir("", []string{searchCacheEnv + "=off"}))
+	assert.Equal(t, "/y", searchCacheDir("", []string{searchCacheEnv + "=/y"}))
+	assert.Equal(t, "/z", searchCacheDir("/z", []string{searchCacheEnv + "=/y"}), "the flag wins")
 }
 
 // The progress bar draws only on a terminal: a pipe or log file gets no

@@ -31,7 +31,7 @@ func newServeCmd() *cobra.Command {
 			"~/.local/state/issuesmith. docs/configure-reference.md lists every variable with its default.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := config.ParseServer(serveEnviron(os.Environ(), file, listen))
+			cfg, err := serveConfig(os.Environ(), file, listen)
 			if err != nil {
 				return err
 			}
@@ -48,6 +48,12 @@ func newServeCmd() *cobra.Command {
 	cmd.Flags().StringVar(&listen, "listen", "", "address to listen on, host:port or :port (overrides ISSUESMITH_LISTEN_ADDR)")
 	cmd.Flags().StringVar(&file, "config", "", "file of NAME=value settings (overrides ISSUESMITH_CONFIG_FILE; real variables still win)")
 	return cmd
+}
+
+// serveConfig is the server's configuration from environ and the serve
+// flags.
+func serveConfig(environ []string, file, listen string) (*config.Server, error) {
+	return config.ParseServer(serveEnviron(environ, file, listen))
 }
 
 // serveEnviron is environ with the serve flags applied: --config names the

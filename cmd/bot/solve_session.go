@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/user"
 	"path/filepath"
 	"time"
 
@@ -35,7 +36,7 @@ func openSolveSession(ctx context.Context, path, dir, modelURL string, secrets .
 	if err != nil {
 		return nil, usageErr("--session %s: %v", path, err)
 	}
-	meta := store.Session{Owner: "local", Repo: filepath.Base(dir), Requester: os.Getenv("USER"), Stage: session.StageExplore}
+	meta := store.Session{Owner: "local", Repo: filepath.Base(dir), Requester: localUser(), Stage: session.StageExplore}
 	opts := session.Options{Secrets: secrets, MaxBytes: 1 << 40}
 	var exp *otelexport.Exporter
 	if otelexport.Enabled() {
@@ -81,4 +82,13 @@ func (s *solveSession) end(ctx context.Context, state string) error {
 		_ = s.exp.Shutdown(fctx) // a trace not sent is not the run's failure
 	}
 	return s.fh.Close()
+}
+
+// localUser names who runs `bot solve` for its session's record: the
+// account's login, "" when the system does not say.
+func localUser() string {
+	if u, err := user.Current(); err == nil {
+		return u.Username
+	}
+	return ""
 }

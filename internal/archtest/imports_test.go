@@ -35,16 +35,45 @@ var rules = []rule{
 		only: []string{"internal/procenv", "internal/sandbox"}},
 	{pkg: "coder/edit", says: "never imports another issuesmith package", only: []string{}},
 	{pkg: "internal/sandbox", says: "It imports only internal/procenv of the project.", only: []string{"internal/procenv"}},
-	{pkg: "internal/procenv", says: "It imports nothing of the project", only: []string{}},
+	{pkg: "internal/procenv", says: "It imports nothing of the project and never starts a process itself", only: []string{},
+		forbid: []string{"os/exec"}},
 	{pkg: "internal/redact", says: "it imports nothing of issuesmith", only: []string{}},
-	{pkg: "internal/clip", says: "nothing of ours is imported", only: []string{}},
-	{pkg: "internal/fence", says: "nothing of ours is imported", only: []string{}},
+	{pkg: "internal/clip", says: "It is pure string handling: no I/O, and nothing of ours is imported", only: []string{},
+		forbid: noIO},
+	{pkg: "internal/fence", says: "It is pure string handling: no I/O, and nothing of ours is imported", only: []string{},
+		forbid: noIO},
+	{pkg: "internal/ghtext", says: "It is pure string work: no network, no GitHub client", only: []string{},
+		forbid: append([]string{"github.com/google/go-github"}, noIO...)},
+	{pkg: "internal/buildinfo", says: "It reads nothing else and changes nothing", only: []string{}, forbid: noIO},
+	{pkg: "internal/sandbox/sandboxtest", says: "Of the project it imports only internal/sandbox",
+		only: []string{"internal/sandbox"}},
+	{pkg: "cievidence", says: "The package is pure string handling: no I/O, no network", forbid: noIO},
+	{pkg: "work", says: "work is pure: no model calls, no repository, no GitHub client",
+		never: []string{"repo", "ghapp"}, forbid: []string{"github.com/google/go-github", "github.com/go-git", "os", "os/exec", "net/http"}},
+	{pkg: "store", says: "It must never call GitHub, git or a model",
+		never: []string{"ghapp", "repo", "llm"}, forbid: []string{"github.com/google/go-github", "github.com/go-git", "os/exec"}},
+	{pkg: "budget", says: "It must never call a model, GitHub or git",
+		never: []string{"ghapp", "repo"}, forbid: []string{"github.com/google/go-github", "github.com/go-git", "os/exec"}},
+	{pkg: "planner", says: "planner never touches the repository, never posts to GitHub",
+		never: []string{"repo", "ghapp"}, forbid: []string{"github.com/google/go-github", "github.com/go-git", "os", "os/exec"}},
+	{pkg: "preagent", says: "preagent never writes to the repository, never talks to GitHub",
+		never: []string{"planner", "coder", "ghapp"}, forbid: []string{"github.com/google/go-github"}},
+	{pkg: "summaries", says: "never talks to GitHub", never: []string{"ghapp"}, forbid: []string{"github.com/google/go-github"}},
+	{pkg: "session", says: "It must never write to GitHub", never: []string{"ghapp"}, forbid: []string{"github.com/google/go-github"}},
+	{pkg: "repo", says: "It knows nothing about GitHub's API, models or prompts",
+		never: []string{"ghapp", "llm"}, forbid: []string{"github.com/google/go-github"}},
+	{pkg: "webhook", says: "The package never runs agent work, never calls the model",
+		never: []string{"ghapp", "llm", "agents", "preagent", "planner", "coder"}},
+	{pkg: "ghapp", says: "ghapp never decides anything about an issue's journey (that is workflow/)",
+		never: []string{"workflow", "webhook"}},
+	{pkg: "config", says: "config never fetches anything from GitHub or the network",
+		never: []string{"ghapp"}, forbid: []string{"github.com/google/go-github", "net/http"}},
+	{pkg: "agents", says: "never answers HTTP", forbid: []string{"net/http"}},
 	{pkg: "internal/archtest", says: "It imports nothing", only: []string{}},
 	{pkg: "internal/spool", says: "It imports nothing of the project", only: []string{}},
 	{pkg: "redeliver", says: "Of the project it imports ghapp (the attempt type) and webhook",
 		only: []string{"ghapp", "webhook"}},
 	// work/doc.go: "each imports work and none imports another agent".
-	{pkg: "preagent", never: []string{"planner", "coder"}},
 	{pkg: "planner", never: []string{"preagent", "coder"}},
 	{pkg: "coder", never: []string{"preagent", "planner"}},
 	{pkg: "workflow", says: "The core — every file of this package — imports neither go-github, ghapp nor database/sql",
@@ -52,6 +81,9 @@ var rules = []rule{
 	{pkg: "workflow/ghport", says: "Of the project it imports only workflow, ghapp and internal/ghtext",
 		only: []string{"workflow", "ghapp", "internal/ghtext"}},
 }
+
+// noIO are the standard packages through which a package does I/O.
+var noIO = []string{"os", "os/exec", "io/fs", "net", "net/http", "syscall"}
 
 // fakes are the test doubles whose doc.go says the bot's real paths must
 // never import them: outside tests only `bot try` (trydemo, and cmd/bot,
@@ -61,6 +93,8 @@ var fakes = map[string]string{
 	"repo/gittest":    "bot's real paths must never import it.",
 	"llm/llmtest":     "must never import it.",
 	"store/storetest": "never be imported by",
+
+	"internal/sandbox/sandboxtest": "the bot's real paths must never import it.",
 }
 
 type listed struct {

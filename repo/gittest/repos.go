@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/issuesmith/issuesmith/internal/procenv"
 	"github.com/issuesmith/issuesmith/internal/tb"
 )
 
@@ -143,7 +144,7 @@ func git(t tb.TB, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GITTEST_ALLOW=1", "LC_ALL=C",
+	cmd.Env = append(procenv.Scrubbed(), "GIT_CONFIG_NOSYSTEM=1", "GITTEST_ALLOW=1", "LC_ALL=C",
 		"GIT_AUTHOR_NAME=Someone Else", "GIT_AUTHOR_EMAIL=someone@example.com",
 		"GIT_COMMITTER_NAME=Someone Else", "GIT_COMMITTER_EMAIL=someone@example.com")
 	var stderr strings.Builder
