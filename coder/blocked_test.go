@@ -1,6 +1,9 @@
 package coder
 
-import "testing"
+import (
+	"errors"
+	"testing"
+)
 
 func TestGlobsMatch(t *testing.T) {
 	t.Parallel()
@@ -47,7 +50,8 @@ func TestGlobsValidate(t *testing.T) {
 	if err == nil {
 		t.Fatal("malformed glob accepted")
 	}
-	if ge, ok := err.(*GlobError); !ok || ge.Pattern != "bad/[x" {
+	var ge *GlobError
+	if !errors.As(err, &ge) || ge.Pattern != "bad/[x" {
 		t.Fatalf("error %v does not name the bad pattern", err)
 	}
 }

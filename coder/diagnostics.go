@@ -69,7 +69,7 @@ func (s *session) newErrors(ctx context.Context, changed []string, snaps map[str
 		if !known {
 			sn, ok := snaps[p]
 			if !ok || !sn.exists {
-				before, known = nil, true
+				before = nil
 			} else if before, known = d.s.ErrorsOf(ctx, p, sn.data); !known {
 				continue
 			}

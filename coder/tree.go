@@ -82,18 +82,6 @@ func (t *tree) remove(p string) error {
 	return nil
 }
 
-func (t *tree) rename(from, to string) error {
-	if dir := path.Dir(to); dir != "." {
-		if err := t.root.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("create directory %s: %w", dir, err)
-		}
-	}
-	if err := t.root.Rename(from, to); err != nil {
-		return fmt.Errorf("rename %s to %s: %w", from, to, err)
-	}
-	return nil
-}
-
 // snapshot is a file's state at one moment.
 type snapshot struct {
 	data   []byte

@@ -317,7 +317,9 @@ func yamlErrLine(err error) int {
 	}
 	var line int
 	if i := strings.Index(err.Error(), "line "); i >= 0 {
-		fmt.Sscanf(err.Error()[i:], "line %d", &line)
+		if _, err := fmt.Sscanf(err.Error()[i:], "line %d", &line); err != nil {
+			return 0
+		}
 	}
 	return line
 }

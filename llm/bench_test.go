@@ -4,9 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -84,7 +85,7 @@ func BenchmarkAgentStepLoopOnly(b *testing.B) {
 
 // BenchmarkCountText counts tokens of a real 100 KB Go source file.
 func BenchmarkCountText(b *testing.B) {
-	src, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "net", "http", "server.go"))
+	src, err := os.ReadFile(filepath.Join(goroot(b), "src", "net", "http", "server.go"))
 	if err != nil {
 		b.Skip(err)
 	}
@@ -104,7 +105,7 @@ func BenchmarkCountText(b *testing.B) {
 // BenchmarkCountTextRepeated is a TokenCounter's memo: the same long text
 // counted again, as a client estimating usage does every call.
 func BenchmarkCountTextRepeated(b *testing.B) {
-	src, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "net", "http", "server.go"))
+	src, err := os.ReadFile(filepath.Join(goroot(b), "src", "net", "http", "server.go"))
 	if err != nil {
 		b.Skip(err)
 	}
@@ -116,4 +117,14 @@ func BenchmarkCountTextRepeated(b *testing.B) {
 	for range b.N {
 		c.Text(text)
 	}
+}
+
+// goroot is the installed Go's GOROOT (go env), whose net/http sources the
+// benchmarks count.
+func goroot(b *testing.B) string {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		b.Skip("go env GOROOT:", err)
+	}
+	return strings.TrimSpace(string(out))
 }

@@ -258,7 +258,7 @@ func (c *Client) buildRequest(r resolved, req Request) (openai.ChatCompletionReq
 		oreq.MaxCompletionTokens = maxTokens
 		oreq.Temperature = 0
 	} else {
-		oreq.MaxTokens = maxTokens
+		oreq.MaxTokens = maxTokens //nolint:staticcheck // max_tokens is what vLLM, llama.cpp, Ollama and most OpenAI-compatible servers read; only OpenAI's reasoning models need max_completion_tokens (above)
 	}
 	for _, t := range req.Tools {
 		oreq.Tools = append(oreq.Tools, openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
