@@ -284,12 +284,22 @@ func (s rw) PreviousRun(ctx context.Context, key IssueKey, before int64) (*Run, 
 	return r, err
 }
 
-// SetProgressComment records the id of the run's progress comment without
-// touching any other field.
-func (s rw) SetProgressComment(ctx context.Context, id, commentID int64) error {
-	if _, err := s.c.exec(ctx, `UPDATE runs SET progress_comment_id = ?, updated_at = ? WHERE id = ?`, commentID, s.unix(), id); err != nil {
-		return fmt.Errorf("set progress comment of run %d: %w", id, err)
+// SetProgressComment records the id of r's progress comment without
+// touching any other field, as a compare-and-swap on r.Version like every
+// save (ErrStale when r is older than the row; an ended run may still
+// record it, so its last word is edited in place later). On success r
+// holds the id and its new version.
+func (s rw) SetProgressComment(ctx context.Context, r *Run, commentID int64) error {
+	now := s.unix()
+	n, err := s.c.exec(ctx, `UPDATE runs SET progress_comment_id = ?, updated_at = ?, version = version + 1
+		WHERE id = ? AND version = ?`, commentID, now, r.ID, r.Version)
+	if err != nil {
+		return fmt.Errorf("set progress comment of run %d: %w", r.ID, err)
 	}
+	if n == 0 {
+		return fmt.Errorf("set progress comment of run %d (version %d): %w", r.ID, r.Version, ErrStale)
+	}
+	r.ProgressCommentID, r.Version, r.UpdatedAt = commentID, r.Version+1, time.Unix(now, 0)
 	return nil
 }
 

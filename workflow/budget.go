@@ -10,6 +10,7 @@ import (
 	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/store"
+	"github.com/issuesmith/issuesmith/workflow/lifecycle"
 )
 
 // meter puts the stage's spending scope in ctx (every model call of the
@@ -82,20 +83,20 @@ func (s *session) overLimit() *budget.Exceeded {
 // the limit's message (what the stage had validated is kept: the code
 // stage pushed its done items before it finished the run), instead of
 // going on to a next stage or retrying.
-func (s *session) limited(err error) error {
+func (s *session) limited(t transition, err error) (transition, error) {
 	if f := s.spendFault(); f != nil && !errors.Is(err, store.ErrClosed) {
-		return f // the limits could not be checked: try the stage again
+		return stay, f // the limits could not be checked: try the stage again
 	}
 	e := s.overLimit()
-	if e == nil || s.run.State == store.StateFailed && err == nil ||
+	failed := t.o.Kind == lifecycle.End && t.o.State == lifecycle.Failed
+	if e == nil || failed && err == nil ||
 		errors.Is(err, store.ErrClosed) || errors.Is(err, context.Canceled) {
-		return err
+		return t, err
 	}
 	if e.Scope == budget.ScopeStage && err == nil {
-		return nil // a role's own budget: the stage ended with what it had, as it always did
+		return t, nil // a role's own budget: the stage ended with what it had, as it always did
 	}
-	s.next = ""
-	return permanent(e)
+	return stay, permanent(e)
 }
 
 // spendFault is the ledger failure that refused a model call of the

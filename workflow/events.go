@@ -7,6 +7,7 @@ import (
 
 	"github.com/issuesmith/issuesmith/store"
 	"github.com/issuesmith/issuesmith/work"
+	"github.com/issuesmith/issuesmith/workflow/lifecycle"
 )
 
 // Handle records what ev asks for and enqueues the job; it never runs agent
@@ -88,21 +89,10 @@ func (e *Engine) command(ctx context.Context, ev Event) error {
 	default: // CmdRetry: carry on from where the last run stopped
 		stage := StageExplore
 		if last, err := e.d.Store.LatestRun(ctx, ev.key()); err == nil {
-			stage = resumeStage(last)
+			stage = lifecycle.Retry(last.Stage, last.SpecCommentID != 0, last.PlanCommentID != 0)
 		}
 		return e.startRun(ctx, ev, stage, true)
 	}
-}
-
-// resumeStage is where /retry picks up after run r.
-func resumeStage(r *store.Run) string {
-	switch {
-	case r.PlanCommentID != 0 && (r.Stage == StageCode || r.Stage == StagePR):
-		return StageCode
-	case r.SpecCommentID != 0 && r.Stage != StageExplore:
-		return StagePlan
-	}
-	return StageExplore
 }
 
 func (e *Engine) commentEdited(ctx context.Context, ev Event) error {
@@ -223,15 +213,7 @@ func (e *Engine) startRun(ctx context.Context, ev Event, stage string, steer boo
 		// Jobs of earlier stages still queued (or resumed after a crash)
 		// see the run past them and do nothing; a job still running finds
 		// its next save stale and stops.
-		run.Stage, run.State = stage, store.StateActive
-		if err := tx.SaveOpenRun(ctx, run); err != nil {
-			return err
-		}
-		gen, err := tx.NextGeneration(ctx, run.ID)
-		if err != nil {
-			return err
-		}
-		return e.insertTx(ctx, tx, run, StageArgs{Stage: stage, Gen: gen})
+		return e.applyTx(ctx, tx, run, transition{o: lifecycle.StartAt(stage)}, 0)
 	})
 }
 
@@ -266,11 +248,7 @@ func (e *Engine) cancel(ctx context.Context, key store.IssueKey, why string, kee
 		if err != nil {
 			return err
 		}
-		run.State, run.Reason = store.StateCancelled, why
-		if err := tx.SaveOpenRun(ctx, run); err != nil {
-			return err
-		}
-		// Jobs of a closed run do nothing, except the final progress update.
-		return e.insertTx(ctx, tx, run, StageArgs{Stage: StageCancel, KeepLabel: keepLabel})
+		// Jobs of a closed run do nothing, except the report that says it.
+		return e.applyTx(ctx, tx, run, transition{o: lifecycle.EndAs(lifecycle.Cancelled, why, ""), keepLabel: keepLabel}, 0)
 	})
 }

@@ -105,11 +105,11 @@ func (e *Engine) ciFinishedOnFork(ctx context.Context, ev Event) error {
 
 // shown is the run as the progress comment shows it: with push: fork its
 // branch is named where it lives, "forkowner:branch".
-func (s *session) shown() *store.Run {
-	if s.e.d.Forks == nil || s.run.Branch == "" {
-		return s.run
+func (s *session) shown(run *store.Run) *store.Run {
+	if s.e.d.Forks == nil || run.Branch == "" {
+		return run
 	}
-	r := *s.run
+	r := *run
 	r.Branch = s.prHead()
 	return &r
 }

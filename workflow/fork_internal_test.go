@@ -24,14 +24,14 @@ func TestForkBranchShown(t *testing.T) {
 	if got := s.prHead(); got != "bots:issuesmith/issue-7" {
 		t.Fatalf("prHead = %q", got)
 	}
-	if md := renderProgress(s.shown(), nil); !strings.Contains(md, "**Branch:** `bots:issuesmith/issue-7`") {
+	if md := renderProgress(s.shown(s.run), nil); !strings.Contains(md, "**Branch:** `bots:issuesmith/issue-7`") {
 		t.Fatalf("progress does not name the fork's branch:\n%s", md)
 	}
 	if run.Branch != "issuesmith/issue-7" {
 		t.Fatal("shown changed the run")
 	}
 	s.e.d.Forks = nil
-	if s.prHead() != "issuesmith/issue-7" || !strings.Contains(renderProgress(s.shown(), nil), "**Branch:** `issuesmith/issue-7`") {
+	if s.prHead() != "issuesmith/issue-7" || !strings.Contains(renderProgress(s.shown(s.run), nil), "**Branch:** `issuesmith/issue-7`") {
 		t.Fatal("push: origin names the repository's branch")
 	}
 }

@@ -2,6 +2,7 @@ package workflow_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
@@ -39,14 +40,17 @@ const leaseTTL = time.Second
 // harness is a workflow on real parts: a SQLite store in a temp dir, the
 // fake GitHub through the real ghapp client, and real git repositories.
 type harness struct {
-	t      *testing.T
-	gh     *ghtest.Server
-	app    *ghapp.App
-	st     *store.Store
-	bare   string
-	issue  int
-	agents *agents
-	eng    *workflow.Engine
+	// bell rings (ring) each time a job settles; until waits on it.
+	bell     chan struct{}
+	bellOnce sync.Once
+	t        *testing.T
+	gh       *ghtest.Server
+	app      *ghapp.App
+	st       *store.Store
+	bare     string
+	issue    int
+	agents   *agents
+	eng      *workflow.Engine
 	// installation, when set, maps an installation id the workflow asks
 	// for to the fake's (an App uninstalled and installed again has a
 	// new id; the old one fails).
@@ -117,7 +121,7 @@ func (h *harness) build() *workflow.Engine {
 	}, workflow.Options{
 		BotLogin: h.gh.BotLogin(), PollInterval: 20 * time.Millisecond, LeaseWait: leaseWaitTest, WatchInterval: 20 * time.Millisecond,
 		LeaseTTL: leaseTTL, JobTimeout: h.jobTimeout, RefreshSchedule: h.refreshSchedule, CIPoll: 50 * time.Millisecond,
-		Logger: testLogger(), Preflight: h.preflight, Sessions: h.sessions, Limits: h.limits,
+		Logger: testLogger(), Preflight: h.preflight, Sessions: h.sessions, Limits: h.limits, Observe: h.ring,
 		Cost: func(_ llm.Role, u llm.Usage) float64 { return float64(u.Total()) / 1e6 },
 	})
 	require.NoError(h.t, err)
@@ -144,23 +148,94 @@ func (h *harness) event(kind workflow.EventKind, mod ...func(*workflow.Event)) e
 	return h.eng.Handle(h.t.Context(), ev)
 }
 
-// waitRun waits until the issue's latest run satisfies ok.
+// waitRun waits until the issue's latest run satisfies ok and what its
+// last move queued to be said on GitHub (its report) was said. It looks
+// again each time a job settles (the engine's Observe rings the harness's
+// bell), not on a clock.
 func (h *harness) waitRun(what string, ok func(*store.Run) bool) *store.Run {
 	h.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
 	var last *store.Run
-	for time.Now().Before(deadline) {
+	found := h.until(func() bool {
 		r, err := h.st.LatestRun(h.t.Context(), store.IssueKey{Owner: owner, Repo: name, Issue: h.issue})
-		if err == nil {
-			last = r
-			if ok(r) {
-				return r
-			}
+		if err != nil {
+			return false
 		}
-		time.Sleep(20 * time.Millisecond)
+		last = r
+		return ok(r) && !h.reportPending(r.ID)
+	})
+	if !found {
+		h.t.Fatalf("timed out waiting for %s; last run: %+v", what, last)
 	}
-	h.t.Fatalf("timed out waiting for %s; last run: %+v", what, last)
-	return nil
+	return last
+}
+
+// waitState waits until the issue's latest run satisfies ok, whether or
+// not GitHub has been told yet (tests of a GitHub that does not answer).
+func (h *harness) waitState(what string, ok func(*store.Run) bool) *store.Run {
+	h.t.Helper()
+	var last *store.Run
+	if !h.until(func() bool {
+		r, err := h.st.LatestRun(h.t.Context(), store.IssueKey{Owner: owner, Repo: name, Issue: h.issue})
+		last = r
+		return err == nil && ok(r)
+	}) {
+		h.t.Fatalf("timed out waiting for %s; last run: %+v", what, last)
+	}
+	return last
+}
+
+// ring is the engine's Observe: a job settled, so what tests wait for may
+// have happened.
+func (h *harness) ring(stage, outcome string) {
+	h.bellOnce.Do(func() { h.bell = make(chan struct{}, 1) })
+	select {
+	case h.bell <- struct{}{}:
+	default: // a ring is pending already
+	}
+}
+
+// until checks cond now and after every ring, for at most 15 s. The
+// bell is the signal; the slow tick only guards a change no job made.
+func (h *harness) until(cond func() bool) bool {
+	h.bellOnce.Do(func() { h.bell = make(chan struct{}, 1) })
+	deadline := time.After(15 * time.Second)
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		if cond() {
+			return true
+		}
+		select {
+		case <-h.bell:
+		case <-tick.C:
+		case <-deadline:
+			return false
+		case <-h.t.Context().Done():
+			return false
+		}
+	}
+}
+
+// reportPending reports whether a report job of run id (the job that says
+// a wait or an end on GitHub) is queued or running and has not been tried
+// yet (one GitHub refused waits for its retry: tests of that wait for the
+// comment itself).
+func (h *harness) reportPending(id int64) bool {
+	jobs, err := h.eng.Queue().Jobs(h.t.Context(), nil)
+	if err != nil {
+		return true
+	}
+	for _, j := range jobs {
+		if j.Kind != "issuesmith_stage" || j.State == "completed" || j.State == "discarded" || j.State == "cancelled" ||
+			j.State == "retryable" {
+			continue
+		}
+		var a workflow.StageArgs
+		if json.Unmarshal(j.EncodedArgs, &a) == nil && a.RunID == id && a.Stage == workflow.StageReport {
+			return true
+		}
+	}
+	return false
 }
 
 // botComments returns the bot's comments on the issue by marker kind.
@@ -378,10 +453,12 @@ func (h *harness) branchCommits(branch string) int {
 // waitProgress waits until the progress comment contains want.
 func (h *harness) waitProgress(want string) {
 	h.t.Helper()
-	require.Eventually(h.t, func() bool {
+	if !h.until(func() bool {
 		c := h.botComments()["progress"]
 		return len(c) > 0 && strings.Contains(c[len(c)-1].Body, want)
-	}, 15*time.Second, 20*time.Millisecond, "progress comment never said %q", want)
+	}) {
+		h.t.Fatalf("progress comment never said %q", want)
+	}
 }
 
 // testLogger discards logs unless ISSUESMITH_TEST_LOGS=1.

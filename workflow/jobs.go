@@ -10,21 +10,22 @@ import (
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/issuesmith/issuesmith/store"
+	"github.com/issuesmith/issuesmith/workflow/lifecycle"
 )
 
-// Stages of a run, in order. StageApproval is a wait, not a job; StageCancel
-// is the job that reports a run's end its stage could not report: a
-// cancellation, or a failure GitHub could not be told of at the time.
+// Stages of a run, in order (package lifecycle decides their order and
+// what moves a run between them). StageApproval is a wait, not a job;
+// StageReport is the job that says a saved wait or end on GitHub.
 const (
-	StageExplore  = "explore"
-	StagePlan     = "plan"
-	StageApproval = "approval"
-	StageCode     = "code"
-	StagePR       = "pr"
-	StageRevise   = "revise"
-	StageMention  = "mention"
-	StageCI       = "ci"
-	StageCancel   = "cancel"
+	StageExplore  = lifecycle.Explore
+	StagePlan     = lifecycle.Plan
+	StageApproval = lifecycle.Approval
+	StageCode     = lifecycle.Code
+	StagePR       = lifecycle.PR
+	StageRevise   = lifecycle.Revise
+	StageMention  = lifecycle.Mention
+	StageCI       = lifecycle.CI
+	StageReport   = lifecycle.Report
 )
 
 // StageArgs is the one job kind: a stage of a run. Jobs are unique per run,
@@ -48,8 +49,8 @@ type StageArgs struct {
 	// Head is the commit a CI job looks at (StageCI; "" for /retry: the
 	// pull request's head when the job runs). Jobs are unique per head.
 	Head string `json:"head,omitempty" river:"unique"`
-	// KeepLabel tells a cancel job not to remove the trigger label: the
-	// cancel was the label's removal, and a person may have put it back.
+	// KeepLabel tells a report job not to remove the trigger label: the
+	// end was the label's removal, and a person may have put it back.
 	KeepLabel bool   `json:"keep_label,omitempty"`
 	Issue     string `json:"issue"` // owner/repo#n, for people reading the queue
 }
@@ -90,7 +91,7 @@ func (e *Engine) insertTx(ctx context.Context, tx *store.Tx, run *store.Run, arg
 	args.RunID, args.Issue = run.ID, run.IssueKey.String()
 	stage := args.Stage
 	var opts *river.InsertOpts
-	if stage == StageCancel {
+	if stage == StageReport {
 		// The last word on a run: worth waiting out a GitHub outage for
 		// (River's backoff over ten tries spans hours).
 		opts = &river.InsertOpts{MaxAttempts: reportAttempts}
@@ -133,7 +134,7 @@ func (w *worker) Work(ctx context.Context, job *river.Job[StageArgs]) (err error
 				// A panic repeats on a retry: end the run with a comment
 				// now (River knows nothing of permanent errors and would
 				// retry, then drop the job and leave the run open).
-				err = e.settle(context.WithoutCancel(ctx), log, run, job, err)
+				err = e.settle(context.WithoutCancel(ctx), log, run, job, err, nil)
 			}
 		}
 	}()
@@ -168,6 +169,14 @@ func (w *worker) Work(ctx context.Context, job *river.Job[StageArgs]) (err error
 		return river.JobSnooze(e.o.LeaseWait)
 	}
 	released := false
+	// done gives the lease back and completes the job, in the transaction
+	// that saves what the job decided.
+	done := func(ctx context.Context, tx *store.Tx) error {
+		if err := tx.ReleaseLease(ctx, run.IssueKey, holder); err != nil {
+			return err
+		}
+		return store.CompleteJob(ctx, tx, job)
+	}
 	release := func() {
 		if released {
 			return
@@ -180,8 +189,8 @@ func (w *worker) Work(ctx context.Context, job *river.Job[StageArgs]) (err error
 	}
 	defer release()
 	// A run already cancelled (its PR closed) cannot be cancelled again.
-	sctx, unwatch := e.watchRun(ctx, run, holder, a.Stage != StageCancel && run.State != store.StateCancelled)
-	next, err := e.runStage(sctx, log, run, a, job)
+	sctx, unwatch := e.watchRun(ctx, run, holder, a.Stage != StageReport && run.State != lifecycle.Cancelled)
+	t, err := e.runStage(sctx, log, run, a, job)
 	if err != nil && errors.Is(context.Cause(sctx), errRunEnded) {
 		err = fmt.Errorf("%w: %w", store.ErrClosed, err) // /stop, unlabel or close during the stage
 	}
@@ -190,43 +199,22 @@ func (w *worker) Work(ctx context.Context, job *river.Job[StageArgs]) (err error
 		err = river.JobSnooze(e.o.LeaseWait)
 	}
 	unwatch()
-	if err == nil && next != "" {
-		// The stage transition is one transaction: the run moved to the
-		// next stage, the issue's lease given back (so the next job starts
-		// at once), the next job queued and this one completed. A crash
-		// before it runs this stage again from its checkpoints; after it,
-		// only the next stage runs.
-		err = e.advance(ctx, run, job, holder, next)
+	if err == nil {
+		// What the stage decided is saved in one transaction (apply): the
+		// run moved, what it queues, the issue's lease given back (so the
+		// next job starts at once) and this job completed.
+		err = e.apply(ctx, job, run, holder, t)
 		if err == nil {
 			released = true
 		}
 	}
-	release()
-	return e.settle(ctx, log, run, job, err)
+	return e.settle(ctx, log, run, job, err, done)
 }
 
-// advance moves run to stage next in one transaction with the lease's
-// release, the next job and this job's completion.
-func (e *Engine) advance(ctx context.Context, run *store.Run, job *river.Job[StageArgs], holder, next string) error {
-	return e.queue.InTx(ctx, func(tx *store.Tx) error {
-		if stageIndex(next) > stageIndex(run.Stage) {
-			run.Stage = next
-		}
-		if err := tx.SaveOpenRun(ctx, run); err != nil {
-			return err
-		}
-		if err := tx.ReleaseLease(ctx, run.IssueKey, holder); err != nil {
-			return err
-		}
-		if err := e.insertTx(ctx, tx, run, StageArgs{Stage: next, Gen: job.Args.Gen}); err != nil {
-			return err
-		}
-		return store.CompleteJob(ctx, tx, job)
-	})
-}
-
-// settle decides what an error from a stage means for the run and the job.
-func (e *Engine) settle(ctx context.Context, log *slog.Logger, run *store.Run, job *river.Job[StageArgs], err error) error {
+// settle decides what an error from a stage means for the run and the job;
+// a failure that ends the run is saved with done (the lease and the job's
+// completion).
+func (e *Engine) settle(ctx context.Context, log *slog.Logger, run *store.Run, job *river.Job[StageArgs], err error, done func(context.Context, *store.Tx) error) error {
 	stage := job.Args.Stage
 	switch {
 	case err == nil:
@@ -271,57 +259,42 @@ func (e *Engine) settle(ctx context.Context, log *slog.Logger, run *store.Run, j
 		return err
 	}
 	log.Error("stage failed; ending the run", "err", err)
-	e.observe(stage, "failed")
-	if ferr := e.fail(context.WithoutCancel(ctx), run, stage, err); ferr != nil {
+	if ferr := e.fail(context.WithoutCancel(ctx), run, stage, err, done); ferr != nil {
+		e.observe(stage, "failed")
 		return fmt.Errorf("%w (and reporting it: %v)", err, ferr)
 	}
+	e.observe(stage, "failed") // after the save: who watches sees the run ended
 	return nil
 }
 
-// resay writes a waiting run's progress comment again from the saved run.
-// A stage that ends in a wait (the plan's approval) saves the wait, then
-// says it: when the saying fails or the process dies in between, the job's
-// retry finds the run past its stage, and this is all that is left to do.
-// Only a waiting run: no other job is writing its comment.
-func (e *Engine) resay(ctx context.Context, log *slog.Logger, run *store.Run, jobID int64) error {
-	s, err := e.newSession(ctx, log, run, fmt.Sprintf("run%d-resay-job%d", run.ID, jobID))
-	if err != nil {
-		return err
-	}
-	return s.progress(ctx)
-}
-
-// runStage runs stage a of run and returns the stage to queue next, if any.
-func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run, a StageArgs, job *river.Job[StageArgs]) (next string, err error) {
+// runStage runs stage a of run and returns what it decided.
+func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run, a StageArgs, job *river.Job[StageArgs]) (t transition, err error) {
 	jobID := job.ID
-	if a.Stage == StageCancel {
-		return "", e.reportCancel(ctx, run, a.KeepLabel)
+	if a.Stage == StageReport {
+		return stay, e.report(ctx, run, a)
 	}
 	if a.Stage == StageRevise || a.Stage == StageMention || a.Stage == StageCI {
-		if run.State == store.StateCancelled && run.PRNumber == 0 {
-			return "", nil
+		if run.State == lifecycle.Cancelled && run.PRNumber == 0 {
+			return stay, nil
 		}
 		// A run cancelled because its PR was closed unmerged: the
 		// revise answers that the PR is closed (prEnded) and changes
 		// nothing.
 	} else if !run.Open() {
 		log.Info("run already ended; nothing to do")
-		return "", nil
-	} else if stageIndex(run.Stage) > stageIndex(a.Stage) && !(a.Stage == StageCode && run.Stage == StagePR) {
+		return stay, nil
+	} else if lifecycle.Index(run.Stage) > lifecycle.Index(a.Stage) && !(a.Stage == StageCode && run.Stage == StagePR) {
 		// (The code job itself moves the run to StagePR and opens the PR:
 		// a code job resumed after a crash there finishes that work; its
 		// checkpoints skip what was done.)
-		// A duplicate of an earlier stage (River records completions
-		// asynchronously, so a crash can resume a finished job).
+		// A duplicate of an earlier stage (a request queued twice): the
+		// run's own report says where it is.
 		log.Info("run is past this stage; nothing to do", "run_stage", run.Stage)
-		if run.State == store.StateWaiting {
-			return "", e.resay(ctx, log, run, jobID)
-		}
-		return "", nil
+		return stay, nil
 	}
 	if e.o.Preflight != nil && a.Stage != StagePlan && a.Stage != StageMention {
 		if err := e.o.Preflight(ctx); err != nil {
-			return "", permanent(err)
+			return stay, permanent(err)
 		}
 	}
 	if !saidUntil(run.Step).IsZero() {
@@ -329,23 +302,24 @@ func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run,
 	}
 	s, err := e.newSession(ctx, log, run, fmt.Sprintf("run%d-%s-job%d", run.ID, a.Stage, jobID))
 	if err != nil {
-		return "", err
+		return stay, err
 	}
 	if err := s.loadConfig(ctx); err != nil {
-		return "", err
+		return stay, err
 	}
 	ctx = s.record(ctx, sessionStage(a.Stage), stepKey(a))
-	defer func() { s.recordEnd(ctx, err) }()
+	defer func() { s.recordEnd(ctx, t, err) }()
 	if ctx, err = s.meter(ctx, a.Stage); err != nil {
-		return "", err
+		return stay, err
 	}
+	t = stay
 	switch a.Stage {
 	case StageExplore:
-		err = s.explore(ctx)
+		t, err = s.explore(ctx)
 	case StagePlan:
-		err = s.plan(ctx)
+		t, err = s.plan(ctx)
 	case StageCode:
-		err = s.code(ctx)
+		t, err = s.code(ctx)
 	case StageRevise:
 		err = s.revise(ctx, a)
 	case StageMention:
@@ -356,7 +330,10 @@ func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run,
 		err = permanent(fmt.Errorf("unknown stage %q", a.Stage))
 	}
 	if a.Stage == StageExplore || a.Stage == StagePlan || a.Stage == StageCode {
-		err = s.limited(err)
+		t, err = s.limited(t, err)
 	}
-	return s.next, err
+	if err != nil {
+		return stay, err
+	}
+	return s.decided(ctx, t), nil
 }

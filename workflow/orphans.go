@@ -8,6 +8,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/issuesmith/issuesmith/store"
+	"github.com/issuesmith/issuesmith/workflow/lifecycle"
 )
 
 // OrphanArgs is the periodic check for active runs that no job will work
@@ -56,35 +57,24 @@ func (e *Engine) ResumeOrphans(ctx context.Context, idle time.Duration) error {
 		return err
 	}
 	for _, r := range runs {
-		stage := r.Stage
-		switch stage {
-		case "":
-			stage = StageExplore
-		case StagePR:
-			stage = StageCode // the code job opens the PR; its checkpoints skip the rest
-		}
-		if stage != StageExplore && stage != StagePlan && stage != StageCode {
+		stage, ok := lifecycle.Resume(r.Stage)
+		if !ok {
 			e.log.Error("an active run had no job and cannot be resumed at its stage; ending it", "run", r.ID, "issue", r.IssueKey.String(), "stage", r.Stage)
-			if err := e.fail(ctx, r, r.Stage, permanent(errOrphan(r.Stage))); err != nil {
+			if err := e.fail(ctx, r, r.Stage, permanent(errOrphan(r.Stage)), nil); err != nil {
 				return err
 			}
 			continue
 		}
 		e.log.Warn("an active run had no job; resuming it", "run", r.ID, "issue", r.IssueKey.String(), "stage", stage)
-		err := e.commit(ctx, func(tx *store.Tx) error {
+		err := e.inTx(ctx, func(tx *store.Tx) error {
 			fresh, err := tx.Run(ctx, r.ID)
 			if err != nil {
 				return err
 			}
-			fresh.Stage = stage
-			if err := tx.SaveOpenRun(ctx, fresh); err != nil {
-				return err
+			if !fresh.Open() {
+				return store.ErrClosed
 			}
-			gen, err := tx.NextGeneration(ctx, fresh.ID)
-			if err != nil {
-				return err
-			}
-			return e.insertTx(ctx, tx, fresh, StageArgs{Stage: stage, Gen: gen})
+			return e.applyTx(ctx, tx, fresh, transition{o: lifecycle.StartAt(stage)}, 0)
 		})
 		if err != nil && !errors.Is(err, store.ErrClosed) {
 			return err

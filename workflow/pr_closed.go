@@ -9,6 +9,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/issuesmith/issuesmith/store"
+	"github.com/issuesmith/issuesmith/workflow/lifecycle"
 )
 
 // prClosed ends the story of the bot's pull request. Merged: the run is
@@ -33,26 +34,18 @@ func (e *Engine) prClosedTx(ctx context.Context, tx *store.Tx, ev Event) error {
 		return ErrIgnored
 	}
 	if ev.Merged { // also after a close, a reopen and then the merge
-		run.State, run.Reason = store.StateDone, ""
-		run.Step = fmt.Sprintf("pull request #%d was merged by %s", run.PRNumber, ev.Sender) // #N links it; no @: no ping
-		if err := tx.SaveRun(ctx, run); err != nil {
-			return err
-		}
-		_, _, err := tx.Insert(ctx, ProgressArgs{RunID: run.ID}, nil)
-		return err
+		// #N links it; no @: no ping
+		return e.applyTx(ctx, tx, run, transition{o: lifecycle.MergedPR(
+			fmt.Sprintf("pull request #%d was merged by %s", run.PRNumber, ev.Sender))}, 0)
 	}
-	if run.State == store.StateCancelled {
+	if run.State == lifecycle.Cancelled {
 		return ErrIgnored // closed before (a redelivery, or closed again after a reopen)
 	}
-	run.State = store.StateCancelled
-	run.Reason = fmt.Sprintf("pull request #%d was closed without merging by @%s, so I will not change it any more. "+
-		"Comment `/retry` to write the change again.", run.PRNumber, ev.Sender)
-	if err := tx.SaveRun(ctx, run); err != nil {
-		return err
-	}
 	// The label was reset when the PR opened: a label put back since
-	// belongs to a newer run, which reportCancel leaves alone.
-	return e.insertTx(ctx, tx, run, StageArgs{Stage: StageCancel, KeepLabel: true})
+	// belongs to a newer run, which the report leaves alone.
+	return e.applyTx(ctx, tx, run, transition{o: lifecycle.ClosedPR(fmt.Sprintf(
+		"pull request #%d was closed without merging by @%s, so I will not change it any more. "+
+			"Comment `/retry` to write the change again.", run.PRNumber, ev.Sender)), keepLabel: true}, 0)
 }
 
 // issueEdited explores again when the issue's run waits for answers to
@@ -73,7 +66,8 @@ func (e *Engine) issueEdited(ctx context.Context, ev Event) error {
 }
 
 // ProgressArgs is the job that rewrites a run's progress comment from the
-// run as stored (after a merge, which no stage follows).
+// run as stored. Only older releases queued it (after a merge, which the
+// run's report job now says); it is still read and done.
 type ProgressArgs struct {
 	RunID int64 `json:"run_id"`
 }

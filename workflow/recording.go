@@ -74,21 +74,25 @@ func (s *session) round(ctx context.Context, key string) int {
 
 // recordEnd closes the job's part of the session: the step finished when
 // the stage did, and the session ended when the run did.
-func (s *session) recordEnd(ctx context.Context, err error) {
+func (s *session) recordEnd(ctx context.Context, t transition, err error) {
+	after := *s.run
+	if err == nil && moveRun(&after, t.o) != nil {
+		after = *s.run
+	}
 	r := s.rec.rec
 	if r == nil {
-		if s.e.o.Sessions != nil && !s.run.Open() {
+		if s.e.o.Sessions != nil && !after.Open() {
 			// A job that recorded nothing (resumed, it found its round
 			// done) still ends a session its killed attempt left open.
-			s.e.endSession(ctx, s.run.ID, s.run.State)
+			s.e.endSession(ctx, s.run.ID, after.State)
 		}
 		return
 	}
 	if err == nil {
 		r.Finish(ctx)
 	}
-	if !s.run.Open() {
-		r.End(ctx, s.run.State)
+	if !after.Open() {
+		r.End(ctx, after.State)
 	}
 }
 
@@ -157,7 +161,7 @@ func isNotFound(err error) bool { return errors.Is(err, store.ErrNotFound) }
 // sessionFooter is what the progress comment shows of the run's session:
 // the "View session" link when the page is on, and once the run has ended
 // the "What I looked at" fold. "" without a session.
-func (s *session) sessionFooter(ctx context.Context) string {
+func (s *session) sessionFooter(ctx context.Context, run *store.Run) string {
 	o := s.e.o.Sessions
 	if o == nil {
 		return ""
@@ -170,7 +174,7 @@ func (s *session) sessionFooter(ctx context.Context) string {
 	if link := srec.Link(o.PageURL, id); link != "" {
 		fmt.Fprintf(&b, "\n[View session](%s)\n", link)
 	}
-	if !s.run.Open() {
+	if !run.Open() {
 		if fold := s.lookedAt(ctx, id); fold != "" {
 			b.WriteString("\n" + fold)
 		}

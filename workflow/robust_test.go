@@ -31,7 +31,7 @@ func TestRunEndsWhenGitHubIsGoneAtFailure(t *testing.T) {
 			Body: `{"message":"Not Found"}`, Times: -1})
 	}
 	require.NoError(t, h.event(workflow.Labeled))
-	run := h.waitRun("failed", func(r *store.Run) bool { return r.State == store.StateFailed })
+	run := h.waitState("failed", func(r *store.Run) bool { return r.State == store.StateFailed })
 	require.Contains(t, run.Reason, "the explorer could not finish: model answered garbage")
 	_, err := h.st.OpenRunFor(t.Context(), store.IssueKey{Owner: owner, Repo: name, Issue: h.issue})
 	require.ErrorIs(t, err, store.ErrNotFound, "no run left open")
@@ -318,7 +318,7 @@ func TestFailureIsReportedWhenGitHubIsBack(t *testing.T) {
 	}
 	ag.onExplore = func() { mu.Lock(); gone = true; mu.Unlock() }
 	require.NoError(t, h.event(workflow.Labeled))
-	run := h.waitRun("failed", func(r *store.Run) bool { return r.State == store.StateFailed })
+	run := h.waitState("failed", func(r *store.Run) bool { return r.State == store.StateFailed })
 	require.Contains(t, run.Reason, "model answered garbage")
 	require.NotContains(t, h.botComments()["progress"][0].Body, "model answered garbage", "GitHub was not reachable")
 	mu.Lock()

@@ -16,6 +16,7 @@ import (
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/store"
 	"github.com/issuesmith/issuesmith/work"
+	"github.com/issuesmith/issuesmith/workflow/lifecycle"
 )
 
 // session is one job's view of its run: the run row, the installation's
@@ -27,9 +28,6 @@ type session struct {
 	gh  GitHub
 	ref RepoRef
 	cfg *config.Repo // the repository's settings; loaded by loadConfig
-	// next is the stage to queue when this one succeeds (after the
-	// issue's lease is released).
-	next string
 	// items are the plan items' statuses while (and after) the coder
 	// works, shown in the progress comment; nil outside the code stage.
 	items  []ItemStatus
@@ -42,9 +40,6 @@ type session struct {
 	// spend is the stage's spending state (budget.go); nil without limits.
 	spend *budget.Meter
 }
-
-// then asks for stage to run after this one.
-func (s *session) then(stage string) { s.next = stage }
 
 // RepoConfigPath is where a repository keeps its issuesmith settings.
 const RepoConfigPath = ".github/issuesmith.yml"
@@ -119,31 +114,45 @@ func (s *session) addUsage(ctx context.Context, role llm.Role, sp Spend) error {
 
 // step records the current step and updates the progress comment.
 func (s *session) step(ctx context.Context, stage, step string) error {
-	s.run.Stage, s.run.Step = stage, step
+	if err := moveRun(s.run, lifecycle.StepAt(stage, step)); err != nil {
+		return permanent(err)
+	}
 	if err := s.save(ctx); err != nil {
 		return err
 	}
 	return s.progress(ctx)
 }
 
-// handOver ends the stage by handing the run to stage next: the progress
-// comment says so now, while the run's move is saved by the job's
-// transition together with the next job (Engine.advance). A crash in
-// between runs this stage again from its checkpoints, never leaves the
-// run at a stage no job will run.
-func (s *session) handOver(ctx context.Context, next, step string) error {
-	s.run.Stage, s.run.Step = next, step
-	if err := s.progress(ctx); err != nil {
-		return err
+// handOver ends the stage by handing the run to stage next; the move is
+// saved together with the next job (Engine.apply), and the next stage's
+// first step says it. A crash before runs this stage again from its
+// checkpoints, never leaves the run at a stage no job will run.
+func handOver(next, step string) transition {
+	return transition{o: lifecycle.NextStage(next, step)}
+}
+
+// wait parks the run at stage until a person acts; step says for what.
+func wait(stage, step string) transition { return transition{o: lifecycle.WaitAt(stage, step)} }
+
+// end ends the run in state with reason (a failure's reason with the
+// spending limit that stopped it, when one did).
+func (s *session) end(state, reason string) transition {
+	step := ""
+	if state == lifecycle.Failed {
+		reason = s.limitReason(reason)
 	}
-	s.then(next)
-	return nil
+	if state == lifecycle.Done {
+		step = fmt.Sprintf("pull request #%d is open", s.run.PRNumber)
+	}
+	return transition{o: lifecycle.EndAs(state, reason, step)}
 }
 
 // softStep is step for a report that may fail: the run is saved, and a
 // progress comment GitHub refuses is only logged (the next step retries).
 func (s *session) softStep(ctx context.Context, stage, step string) error {
-	s.run.Stage, s.run.Step = stage, step
+	if err := moveRun(s.run, lifecycle.StepAt(stage, step)); err != nil {
+		return permanent(err)
+	}
 	if err := s.save(ctx); err != nil {
 		return err
 	}
@@ -156,15 +165,38 @@ func (s *session) softStep(ctx context.Context, stage, step string) error {
 // progress writes the run's one progress comment (found by marker, edited
 // in place) and remembers its id.
 func (s *session) progress(ctx context.Context) error {
+	return s.say(ctx, s.progressBody(ctx, s.run))
+}
+
+// progressBody is run's progress comment as this job shows it (its items,
+// diagnostics, spending notes and session link).
+func (s *session) progressBody(ctx context.Context, run *store.Run) string {
+	return renderProgress(s.shown(run), s.items, s.diags...) + s.limitNotes() + s.sessionFooter(ctx, run)
+}
+
+// decided renders the progress comment of a reported outcome as the run
+// will be once t is saved, so its report says what this job knew.
+func (s *session) decided(ctx context.Context, t transition) transition {
+	if !lifecycle.Reported(t.o) {
+		return t
+	}
+	after := *s.run
+	if moveRun(&after, t.o) == nil {
+		t.body = s.progressBody(ctx, &after)
+	}
+	return t
+}
+
+// say writes body as the run's one progress comment and remembers its id
+// (a version-checked save of the run, so a stale copy never undoes it).
+func (s *session) say(ctx context.Context, body string) error {
 	ctx = reserved(ctx) // the run's own state, said even when GitHub's limit is nearly spent
-	ic, err := s.gh.UpsertComment(ctx, s.run.Owner, s.run.Repo, s.run.Issue, ghtext.Marker{Kind: kindProgress},
-		renderProgress(s.shown(), s.items, s.diags...)+s.limitNotes()+s.sessionFooter(ctx))
+	ic, err := s.gh.UpsertComment(ctx, s.run.Owner, s.run.Repo, s.run.Issue, ghtext.Marker{Kind: kindProgress}, body)
 	if err != nil {
 		return fmt.Errorf("update progress comment: %w", err)
 	}
 	if s.run.ProgressCommentID != ic.ID {
-		s.run.ProgressCommentID = ic.ID
-		return s.e.d.Store.SetProgressComment(ctx, s.run.ID, ic.ID)
+		return s.e.d.Store.SetProgressComment(ctx, s.run, ic.ID)
 	}
 	return nil
 }
@@ -275,10 +307,7 @@ func (e *missingError) Error() string {
 }
 
 // waitForFix parks the run until people fix the comment named by err.
-func (s *session) waitForFix(ctx context.Context, stage string, err error) error {
-	s.run.State = store.StateWaiting
-	return s.step(ctx, stage, redact(err.Error()))
-}
+func waitForFix(stage string, err error) transition { return wait(stage, redact(err.Error())) }
 
 func runID(r *store.Run) string { return strconv.FormatInt(r.ID, 10) }
 

@@ -10,8 +10,8 @@ import (
 
 	"github.com/issuesmith/issuesmith/internal/ghtext"
 	"github.com/issuesmith/issuesmith/llm"
-	"github.com/issuesmith/issuesmith/store"
 	"github.com/issuesmith/issuesmith/work"
+	"github.com/issuesmith/issuesmith/workflow/lifecycle"
 )
 
 // pushRecord is what the code stage keeps once the branch is pushed, so a
@@ -28,31 +28,36 @@ type pushRecord struct {
 
 // code implements the plan as people left it, pushes the branch and opens
 // the pull request; each part is skipped when a checkpoint says it is done.
-func (s *session) code(ctx context.Context) error {
-	s.run.State = store.StateActive
+func (s *session) code(ctx context.Context) (transition, error) {
 	if err := s.step(ctx, StageCode, "reading the approved plan"); err != nil {
-		return err
+		return stay, err
 	}
 	spec, err := s.readSpec(ctx)
 	if err != nil {
-		return s.parked(ctx, StageCode, err)
+		return parked(StageCode, err)
 	}
 	plan, _, err := s.readPlan(ctx)
 	if err != nil {
-		return s.parked(ctx, StageCode, err)
+		return parked(StageCode, err)
 	}
 	s.run.Branch = s.branch()
 	rec, err := s.pushed(ctx, spec, plan)
 	if err != nil {
-		return err
+		return stay, err
 	}
 	s.diags = rec.Diagnostics
-	if !rec.OK {
-		return s.finish(ctx, store.StateFailed, fmt.Sprintf(
-			"the change is incomplete, so I pushed branch `%s` with what did work and opened no pull request.\n%s",
-			s.prHead(), incompleteWhy(rec)))
+	if len(s.items) == 0 {
+		s.items = rec.Items // resumed: the outcomes as the push recorded them
 	}
-	return s.openPR(ctx, spec, plan, rec)
+	if !rec.OK {
+		return s.end(lifecycle.Failed, fmt.Sprintf(
+			"the change is incomplete, so I pushed branch `%s` with what did work and opened no pull request.\n%s",
+			s.prHead(), incompleteWhy(rec))), nil
+	}
+	if err := s.openPR(ctx, spec, plan, rec); err != nil {
+		return stay, err
+	}
+	return s.end(lifecycle.Done, ""), nil
 }
 
 // pushed returns the push record, coding and pushing first unless a
@@ -167,8 +172,8 @@ func (s *session) codePushedBefore(ctx context.Context, wt Worktree, msg string)
 	return &rec, nil
 }
 
-// openPR finds the branch's pull request or opens it, asks the requester
-// to review, and ends the run.
+// openPR finds the branch's pull request or opens it and asks the
+// requester to review; the run then ends.
 func (s *session) openPR(ctx context.Context, spec *work.Spec, plan *work.Plan, rec *pushRecord) error {
 	if err := s.step(ctx, StagePR, "opening the pull request"); err != nil {
 		return err
@@ -199,28 +204,7 @@ func (s *session) openPR(ctx context.Context, spec *work.Spec, plan *work.Plan, 
 			s.log.Warn("request review", "err", err) // the PR stands; a review request is a courtesy
 		}
 	}
-	return s.finish(ctx, store.StateDone, "")
-}
-
-// finish ends the run: state, progress comment, trigger label reset.
-func (s *session) finish(ctx context.Context, state, reason string) error {
-	if state == store.StateFailed {
-		reason = s.limitReason(reason)
-	}
-	s.run.State, s.run.Reason = state, redact(reason)
-	if state == store.StateDone {
-		s.run.Step = fmt.Sprintf("pull request #%d is open", s.run.PRNumber)
-	}
-	// The comment and the label first, the state last: whoever sees the
-	// run ended sees GitHub in its final shape, and a crash in between
-	// repeats only idempotent calls.
-	if err := s.progress(ctx); err != nil {
-		return err
-	}
-	if err := s.resetLabel(ctx); err != nil {
-		return err
-	}
-	return s.save(ctx)
+	return nil
 }
 
 func (s *session) resetLabel(ctx context.Context) error {
@@ -236,71 +220,6 @@ func (s *session) resetLabel(ctx context.Context) error {
 		return fmt.Errorf("reset label: %w", err)
 	}
 	return nil
-}
-
-// fail ends run after stage failed for good, with a comment saying why.
-func (e *Engine) fail(ctx context.Context, run *store.Run, stage string, cause error) error {
-	fresh, err := e.d.Store.Run(ctx, run.ID)
-	if err != nil {
-		return err
-	}
-	if stage == StageRevise || stage == StageMention || !fresh.Open() {
-		return nil // a revise failure was answered in its thread
-	}
-	why := cause.Error()
-	var perm errPermanent
-	if !errors.As(cause, &perm) {
-		why = fmt.Sprintf("the %s stage kept failing: %s. Comment `/retry` to try again.", stage, why)
-	}
-	e.endSession(ctx, fresh.ID, store.StateFailed)
-	s, err := e.newSession(ctx, e.log, fresh, fmt.Sprintf("run%d-fail", fresh.ID))
-	if err == nil {
-		err = s.finish(ctx, store.StateFailed, why)
-	}
-	if err == nil || errors.Is(err, store.ErrClosed) {
-		return nil
-	}
-	// GitHub cannot be told (the App was uninstalled, the repository
-	// removed or renamed): the run still ends here, or it would stay open
-	// and swallow every later label and command for the issue.
-	e.log.Error("the run failed and GitHub could not be told why yet", "run", fresh.ID, "err", err)
-	fresh.State, fresh.Reason = store.StateFailed, redact(why)
-	if serr := e.d.Store.SaveOpenRun(ctx, fresh); serr != nil {
-		if errors.Is(serr, store.ErrClosed) {
-			return nil
-		}
-		return fmt.Errorf("%w (and ending the run: %v)", err, serr)
-	}
-	// Tell GitHub later (an outage passes, the App is installed again).
-	return e.enqueue(ctx, fresh, StageCancel, 0, 0)
-}
-
-// reportCancel writes the final progress comment of a cancelled run (or
-// of a failed one whose failure GitHub could not be told of) and
-// removes the trigger label, unless keepLabel (the cancel was the label's
-// removal: a person may have put it back already). When a newer run of
-// the issue exists it does neither: the comment and label are that run's.
-func (e *Engine) reportCancel(ctx context.Context, run *store.Run, keepLabel bool) error {
-	if run.State != store.StateCancelled && run.State != store.StateFailed {
-		return nil
-	}
-	if latest, err := e.d.Store.LatestRun(ctx, run.IssueKey); err != nil {
-		return err
-	} else if latest.ID != run.ID {
-		return nil
-	}
-	e.endSession(ctx, run.ID, run.State)
-	s, err := e.newSession(ctx, e.log, run, fmt.Sprintf("run%d-cancel", run.ID))
-	if err != nil {
-		return err
-	}
-	if err := s.progress(ctx); err != nil {
-		return err
-	}
-	if keepLabel {
-		return nil
-	}
-	return s.resetLabel(ctx)
 }
 
 // coAuthors are the people credited on the run's commits: the requester

@@ -9,7 +9,6 @@ import (
 	"github.com/issuesmith/issuesmith/internal/ghtext"
 	"github.com/issuesmith/issuesmith/llm"
 	"github.com/issuesmith/issuesmith/preagent"
-	"github.com/issuesmith/issuesmith/store"
 	"github.com/issuesmith/issuesmith/work"
 )
 
@@ -29,17 +28,15 @@ const (
 
 // explore reads the repository at the base branch, writes the spec comment
 // and hands over to plan. A spec that only asks questions parks the run.
-func (s *session) explore(ctx context.Context) error {
+func (s *session) explore(ctx context.Context) (transition, error) {
 	st := s.e.d.Store
 	if _, done, err := st.StepResult(ctx, s.run.ID, stepSpec); err != nil {
-		return err
+		return stay, err
 	} else if done { // resumed after the spec was written
-		s.then(StagePlan)
-		return nil
+		return handOver(StagePlan, "spec written; planning"), nil
 	}
-	s.run.State = store.StateActive
 	if first, err := st.Checkpoint(ctx, s.run.ID, "seen", ""); err != nil {
-		return err
+		return stay, err
 	} else if first {
 		// 👀 on the issue: the bot has it. A courtesy, never a failure.
 		if err := s.gh.ReactIssue(ctx, s.run.Owner, s.run.Repo, s.run.Issue, "eyes"); err != nil {
@@ -47,29 +44,31 @@ func (s *session) explore(ctx context.Context) error {
 		}
 	}
 	if err := s.step(ctx, StageExplore, "reading the repository"); err != nil {
-		return err
+		return stay, err
 	}
 	body, spec, err := s.specDraft(ctx)
 	if err != nil {
-		return err
+		return stay, err
 	}
 	ic, err := s.gh.UpsertComment(ctx, s.run.Owner, s.run.Repo, s.run.Issue, ghtext.Marker{Kind: work.KindSpec}, body)
 	if err != nil {
-		return fmt.Errorf("post spec comment: %w", err)
+		return stay, fmt.Errorf("post spec comment: %w", err)
 	}
 	s.run.SpecCommentID, s.run.SpecBody = ic.ID, ic.Body
 	if err := s.save(ctx); err != nil {
-		return err
+		return stay, err
 	}
 	if _, err := st.Checkpoint(ctx, s.run.ID, stepSpec, strconv.FormatInt(ic.ID, 10)); err != nil {
-		return err
+		return stay, err
 	}
 	if spec.NeedsAnswers() {
-		s.run.State = store.StateWaiting
-		return s.step(ctx, StageExplore, "the spec has open questions: answer them in the issue and comment `/spec`, or add the files to the spec comment and comment `/plan`")
+		return wait(StageExplore, openQuestions), nil
 	}
-	return s.handOver(ctx, StagePlan, "spec written; planning")
+	return handOver(StagePlan, "spec written; planning"), nil
 }
+
+// openQuestions is the step of a run whose spec only asks questions.
+const openQuestions = "the spec has open questions: answer them in the issue and comment `/spec`, or add the files to the spec comment and comment `/plan`"
 
 // specDraft returns the rendered spec and the spec: the checkpointed draft
 // of an earlier attempt, else the explorer's answer (then checkpointed).
@@ -115,56 +114,53 @@ func (s *session) specDraft(ctx context.Context) (string, *work.Spec, error) {
 
 // plan reads the spec comment as people left it, plans, and writes the plan
 // comment with its approve box; the run then waits for approval.
-func (s *session) plan(ctx context.Context) error {
-	s.run.State = store.StateActive
+func (s *session) plan(ctx context.Context) (transition, error) {
 	if err := s.step(ctx, StagePlan, "reading the spec and planning"); err != nil {
-		return err
+		return stay, err
 	}
 	spec, err := s.readSpec(ctx)
 	if err != nil {
-		return s.parked(ctx, StagePlan, err)
+		return parked(StagePlan, err)
 	}
 	if spec.NeedsAnswers() {
-		s.run.State = store.StateWaiting
-		return s.step(ctx, StageExplore, "the spec still has open questions and no files: answer them in the issue and comment `/spec`, or add the files to the spec comment and comment `/plan`")
+		return wait(StageExplore, "the spec still has open questions and no files: answer them in the issue and comment `/spec`, or add the files to the spec comment and comment `/plan`"), nil
 	}
 	wt, err := s.e.d.Git.Checkout(ctx, s.ref, "")
 	if err != nil {
-		return fmt.Errorf("check out %s/%s: %w", s.ref.Owner, s.ref.Repo, err)
+		return stay, fmt.Errorf("check out %s/%s: %w", s.ref.Owner, s.ref.Repo, err)
 	}
 	defer wt.Close()
 	plan, usage, err := s.e.d.Planner.Plan(ctx, wt.Workspace(), spec, s.cfg)
 	if uerr := s.addUsage(ctx, llm.RolePlanner, usage); uerr != nil {
-		return uerr
+		return stay, uerr
 	}
 	if err != nil {
-		return agentFailed("planner", err)
+		return stay, agentFailed("planner", err)
 	}
 	body, err := fitPlan(plan, work.Meta{RunID: runID(s.run), Version: 1})
 	if err != nil {
-		return err
+		return stay, err
 	}
 	ic, err := s.gh.UpsertComment(ctx, s.run.Owner, s.run.Repo, s.run.Issue, ghtext.Marker{Kind: work.KindPlan}, body)
 	if err != nil {
-		return fmt.Errorf("post plan comment: %w", err)
+		return stay, fmt.Errorf("post plan comment: %w", err)
 	}
 	s.run.PlanCommentID, s.run.PlanBody = ic.ID, ic.Body
 	if s.cfg.AutoImplement {
-		return s.handOver(ctx, StageCode, "auto_implement is on: coding the plan")
+		return handOver(StageCode, "auto_implement is on: coding the plan"), nil
 	}
-	s.run.State = store.StateWaiting
-	return s.step(ctx, StageApproval, "waiting for approval: edit the plan if you like, then tick **Approve and implement** or comment `/implement`")
+	return wait(StageApproval, "waiting for approval: edit the plan if you like, then tick **Approve and implement** or comment `/implement`"), nil
 }
 
 // parked turns an unreadable or missing comment into a waiting run whose
 // progress comment says what to fix; other errors pass through.
-func (s *session) parked(ctx context.Context, stage string, err error) error {
+func parked(stage string, err error) (transition, error) {
 	var ee *editError
 	var me *missingError
 	if errors.As(err, &ee) || errors.As(err, &me) {
-		return s.waitForFix(ctx, stage, err)
+		return waitForFix(stage, err), nil
 	}
-	return err
+	return stay, err
 }
 
 // agentFailed is a model-driven stage that could not finish: the model
