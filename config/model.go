@@ -58,8 +58,13 @@ type Model struct {
 	Temperature float32 `env:"TEMPERATURE"`
 	// RoleTemperatures sets it per role, "coder:0.2,planner:0.7".
 	RoleTemperatures map[string]float32 `env:"ROLE_TEMPERATURES"`
-	// MaxCompletionTokens caps each reply's tokens (0: the server's
-	// default). Run budgets are set per repository, not here.
+	// MaxCompletionTokens caps each reply's tokens. Unset (0), each role
+	// sends its own default (explorer and planner 16384, coder 32768,
+	// observer 4096, summarizer 2048; llm.DefaultMaxTokens), lowered to
+	// what the context window a server states leaves after the prompt:
+	// llama.cpp's and Ollama's own default is no cap, so a looping model
+	// would write until the window is full. Run budgets are set per
+	// repository, not here.
 	MaxCompletionTokens int `env:"MAX_COMPLETION_TOKENS"`
 	// RoleMaxCompletionTokens sets the cap per role, "coder:16000,...".
 	RoleMaxCompletionTokens map[string]int `env:"ROLE_MAX_COMPLETION_TOKENS"`

@@ -124,12 +124,16 @@ func (c *Client) Chat(ctx context.Context, req Request) (*Response, error) {
 		return nil, err
 	}
 	w := c.window(ctx, r.model)
-	if err := c.tooLong(r, c.tokens.Messages(req.Messages)+c.countSpecs(req.Tools), w); err != nil {
+	prompt := c.tokens.Messages(req.Messages) + c.countSpecs(req.Tools)
+	if err := c.tooLong(r, prompt, w); err != nil {
 		return nil, err
 	}
 	charge, err := c.admit(ctx, r, req)
 	if err != nil {
 		return nil, err
+	}
+	if req.MaxTokens == 0 && r.maxTokens == 0 {
+		req.MaxTokens = defaultCap(req.Role, w, prompt)
 	}
 	start := time.Now()
 	resp, err := c.withRetry(ctx, req.Role, func(actx context.Context) (*Response, error) {

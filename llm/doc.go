@@ -29,7 +29,11 @@
 // tags, Mistral's [TOOL_CALLS], Llama's <|python_tag|>, gpt-oss harmony,
 // fenced or after a sentence), with invented ids of 9 alphanumerics;
 // arguments sent as a JSON object are turned into the string go-openai
-// reads (client_args.go). A repetition loop is cut as soon as it shows
+// reads (client_args.go); every tool-call id goes on the wire as nine
+// alphanumerics (wireID: a stable hash of any other id, such as
+// llama-server's 32-character ones). With no completion cap set, each role
+// sends its default (caps.go, DefaultMaxTokens), lowered to fit a stated
+// window. A repetition loop is cut as soon as it shows
 // (repetition.go, StopRepetition). A run the model or server ended — not
 // the task — is an *ModelFailure (failure.go, ErrModelFailed) naming what
 // the model did and the setting to change (StopFailure for the loop's

@@ -31,8 +31,10 @@ type ProbeResult struct {
 	// Cut: the reply was cut at the output limit.
 	Cut bool
 	// MaxTokens is the completion cap the probe sent: the role's
-	// configured one (0: none, the server's own).
-	MaxTokens int
+	// configured one, or its default (DefaultCap; DefaultMaxTokens,
+	// lowered to fit a stated window).
+	MaxTokens  int
+	DefaultCap bool
 	// Window is the model's context window as its server stated it, and
 	// Prompt the role's first request as ExpectPrompt estimated it (0:
 	// not told); a window smaller than Prompt plus the cap is advice.
@@ -101,6 +103,9 @@ func (c *Client) Probe(ctx context.Context, role Role) (p ProbeResult) {
 		p.Err = err
 		return p
 	}
+	if p.MaxTokens == 0 {
+		p.MaxTokens, p.DefaultCap = DefaultMaxTokens[role], true
+	}
 	ctx = context.WithValue(ctx, probeKey{}, role)
 	defer func() { p.Took = time.Since(start) }()
 	defer func() {
@@ -125,6 +130,9 @@ func (c *Client) Probe(ctx context.Context, role Role) (p ProbeResult) {
 	}
 	p.Reasoning = resp.Message.Reasoning != ""
 	p.Cut = resp.FinishReason == FinishLength
+	if p.DefaultCap && resp.Window.Known() {
+		p.MaxTokens = defaultCap(role, resp.Window, c.tokens.Messages(msgs)+c.countSpecs(req.Tools))
+	}
 	calls := resp.Message.ToolCalls
 	if len(calls) == 0 {
 		calls, _ = parseTextCalls(resp.Message.Content, 0, map[string]Tool{"report": tool})
@@ -139,7 +147,7 @@ func (c *Client) Probe(ctx context.Context, role Role) (p ProbeResult) {
 	case !p.CallsTools && !p.Cut:
 		p.Advice = c.textAdvice(r.model, role)
 	case p.Cut:
-		p.Advice = c.capAdvice(r, role)
+		p.Advice = c.capAdvice(r, role, p.MaxTokens)
 	}
 	if p.CallsTools && p.Reasoning {
 		msg := resp.Message
@@ -154,14 +162,15 @@ func (c *Client) Probe(ctx context.Context, role Role) (p ProbeResult) {
 }
 
 // capAdvice is what to change when the probe's reply was cut at the cap
-// it sent: the role's cap when one is set, else the server's own.
-func (c *Client) capAdvice(r resolved, role Role) string {
+// it sent: the role's cap when one is set, else its default (sent) when the
+// server's own did not cut first.
+func (c *Client) capAdvice(r resolved, role Role, sent int) string {
 	if r.maxTokens > 0 {
 		return fmt.Sprintf("raise %s (now %d) or %s (%s:N): a thinking model needs room to think",
 			c.cfg.setting("max_tokens"), r.maxTokens, c.cfg.setting("roles."+string(role)+".max_tokens"), role)
 	}
-	return fmt.Sprintf("no completion cap is set, so the server's own cut the reply: set %s (e.g. 8192) and raise the server's "+
-		"(Ollama num_predict, llama.cpp --n-predict)", c.cfg.setting("max_tokens"))
+	return fmt.Sprintf("no completion cap is set, so the %s's default (%d tokens) was sent and the server's own or that default "+
+		"cut the reply: raise the server's (Ollama num_predict, llama.cpp --n-predict) or set %s", role, sent, c.cfg.setting("max_tokens"))
 }
 
 // ExpectPrompt tells the probe how many tokens role's first request holds
@@ -178,8 +187,8 @@ func (c *Client) checkWindow(ctx context.Context, p *ProbeResult) {
 		p.Prompt = v.(int)
 	}
 	reply := p.MaxTokens
-	if reply == 0 {
-		reply = 1024 // room for a short reply when no cap is set
+	if p.DefaultCap {
+		reply = minDefaultCap // a default cap is lowered to the room the window leaves
 	}
 	var advice string
 	switch w := p.Window; {

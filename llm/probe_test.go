@@ -49,7 +49,7 @@ func TestProbeSaysHowTheModelCallsTools(t *testing.T) {
 			edit: capped(2048),
 			want: "was cut off at the output limit before calling the tool, thinks before answering; raise llm.max_tokens (now 2048) or llm.roles.coder.max_tokens (coder:N)"},
 		{name: "thinks out of the server's cap", script: llmtest.Script{{Expect: probe, Reply: llmtest.Answer{Reasoning: "hmm", Finish: llm.FinishLength}}},
-			want: "no completion cap is set, so the server's own cut the reply: set llm.max_tokens (e.g. 8192) and raise the server's (Ollama num_predict"},
+			want: "no completion cap is set, so the coder's default (32768 tokens) was sent and the server's own or that default cut the reply: raise the server's (Ollama num_predict, llama.cpp --n-predict) or set llm.max_tokens"},
 		{name: "ollama at its default num_ctx", script: calls, opts: []llmtest.Option{llmtest.WithOllama(llmtest.Ollama{Ctx: 4096, Loaded: true})}, prompt: 6000,
 			want: "calls tools, context window 4096 tokens (Ollama context_length of the loaded model); the context window (4096 tokens) cannot hold " +
 				"the coder's first request (about 6000 tokens) and a 1024-token reply: raise Ollama's num_ctx (OLLAMA_CONTEXT_LENGTH=32768"},
