@@ -27,7 +27,8 @@ type Explorer struct {
 
 // Explore builds the summaries index from the cache and runs the explorer
 // with the repository's explorer budget and observer setting.
-func (a *Explorer) Explore(ctx context.Context, ws *repo.Workspace, is preagent.Issue, cfg *config.Repo) (*work.Spec, workflow.Spend, error) {
+func (a *Explorer) Explore(ctx context.Context, ws *repo.Workspace, it workflow.IssueText, cfg *config.Repo) (*work.Spec, workflow.Spend, error) {
+	is := preagent.Issue{Number: it.Number, Title: it.Title, Body: it.Body}
 	model, err := a.Models.ForRepo(cfg)
 	if err != nil {
 		return nil, workflow.Spend{}, err

@@ -72,7 +72,7 @@ func minTime(a, b time.Time) time.Time {
 // repos is empty (the App was uninstalled), else the listed "owner/name"
 // ones (removed from the installation; compared without case, as GitHub
 // does). It returns how many it forgot.
-func (s *Store) ForgetRepos(ctx context.Context, installationID int64, repos []string) (int64, error) {
+func (s rw) ForgetRepos(ctx context.Context, installationID int64, repos []string) (int64, error) {
 	if len(repos) == 0 {
 		n, err := s.c.exec(ctx, `DELETE FROM known_repos WHERE installation_id = ?`, installationID)
 		if err != nil {

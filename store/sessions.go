@@ -225,33 +225,40 @@ func (s *Store) ReopenSession(ctx context.Context, id int64, state string) error
 }
 
 // DeleteSessionsBefore deletes the sessions started before t with their
-// events (the retention) and returns how many it deleted.
+// events (the retention), in one transaction, and returns how many it
+// deleted.
 func (s *Store) DeleteSessionsBefore(ctx context.Context, t time.Time) (int64, error) {
-	return s.deleteSessions(ctx, `started_at < ?`, t.UnixMilli())
-}
-
-// DeleteSessionsOf deletes every session of installationID with its events
-// (the App was uninstalled) and returns how many it deleted.
-func (s *Store) DeleteSessionsOf(ctx context.Context, installationID int64) (int64, error) {
-	return s.deleteSessions(ctx, `installation_id = ?`, installationID)
-}
-
-func (s *Store) deleteSessions(ctx context.Context, cond string, arg any) (int64, error) {
-	sel := `SELECT id FROM sessions WHERE ` + cond
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, fmt.Errorf("delete sessions: %w", err)
 	}
-	defer tx.Rollback()
+	defer tx.Rollback() //nolint:errcheck // after Commit it is a no-op
+	n, err := rw{st: s, c: sqlConn{s: s, db: tx}}.deleteSessions(ctx, `started_at < ?`, t.UnixMilli())
+	if err != nil {
+		return 0, err
+	}
+	return n, tx.Commit()
+}
+
+// DeleteSessionsOf deletes every session of installationID with its events
+// (the App was uninstalled) and returns how many it deleted. Call it in a
+// Tx (the uninstall's): its statements are atomic only there.
+func (s rw) DeleteSessionsOf(ctx context.Context, installationID int64) (int64, error) {
+	return s.deleteSessions(ctx, `installation_id = ?`, installationID)
+}
+
+// deleteSessions deletes the sessions matching cond with their rows, on
+// s's connection (a transaction: see the callers).
+func (s rw) deleteSessions(ctx context.Context, cond string, arg any) (int64, error) {
+	sel := `SELECT id FROM sessions WHERE ` + cond
 	for _, child := range []string{"session_events", "session_steps", "session_blobs"} {
-		if _, err := tx.ExecContext(ctx, s.rebind(`DELETE FROM `+child+` WHERE session_id IN (`+sel+`)`), arg); err != nil {
+		if _, err := s.c.exec(ctx, `DELETE FROM `+child+` WHERE session_id IN (`+sel+`)`, arg); err != nil {
 			return 0, fmt.Errorf("delete sessions: %s: %w", child, err)
 		}
 	}
-	res, err := tx.ExecContext(ctx, s.rebind(`DELETE FROM sessions WHERE `+cond), arg)
+	n, err := s.c.exec(ctx, `DELETE FROM sessions WHERE `+cond, arg)
 	if err != nil {
 		return 0, fmt.Errorf("delete sessions: %w", err)
 	}
-	n, _ := res.RowsAffected()
-	return n, tx.Commit()
+	return n, nil
 }

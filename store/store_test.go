@@ -31,7 +31,7 @@ var suite = []struct {
 	{"leases", testLeases},
 	{"queue", testQueue},
 	{"accept", testAccept},
-	{"cancel runs of", testCancelRunsOf},
+	{"open runs of", testOpenRunsOf},
 	{"compare and swap", testCAS},
 	{"transaction", testTx},
 	{"orphans", testOrphans},

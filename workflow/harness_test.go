@@ -22,7 +22,6 @@ import (
 	"github.com/issuesmith/issuesmith/ghapp/ghtest"
 	"github.com/issuesmith/issuesmith/internal/ghtext"
 	"github.com/issuesmith/issuesmith/llm"
-	"github.com/issuesmith/issuesmith/preagent"
 	"github.com/issuesmith/issuesmith/repo"
 	"github.com/issuesmith/issuesmith/store"
 	"github.com/issuesmith/issuesmith/store/storetest"
@@ -282,7 +281,7 @@ type agents struct {
 // Options.Cost prices their tokens.
 const exploreCost = 0.25
 
-func (a *agents) Explore(_ context.Context, ws *repo.Workspace, is preagent.Issue, _ *config.Repo) (*work.Spec, workflow.Spend, error) {
+func (a *agents) Explore(_ context.Context, ws *repo.Workspace, is workflow.IssueText, _ *config.Repo) (*work.Spec, workflow.Spend, error) {
 	a.mu.Lock()
 	a.explores++
 	exploreErr, onExplore, questions := a.exploreErr, a.onExplore, a.questions

@@ -7,7 +7,6 @@ import (
 	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/internal/ghtext"
 	"github.com/issuesmith/issuesmith/llm"
-	"github.com/issuesmith/issuesmith/preagent"
 	"github.com/issuesmith/issuesmith/repo"
 	"github.com/issuesmith/issuesmith/work"
 )
@@ -20,10 +19,18 @@ import (
 // like a successful one's.
 
 // Explorer turns an issue into a spec by reading the repository checked out
-// in ws (preagent.Explorer, adapted in agents/). cfg is the repository's
+// in ws (preagent's explorer, adapted in agents/). cfg is the repository's
 // .github/issuesmith.yml (budgets, observer).
 type Explorer interface {
-	Explore(ctx context.Context, ws *repo.Workspace, issue preagent.Issue, cfg *config.Repo) (*work.Spec, Spend, error)
+	Explore(ctx context.Context, ws *repo.Workspace, issue IssueText, cfg *config.Repo) (*work.Spec, Spend, error)
+}
+
+// IssueText is the issue an explorer reads: its number, title and body as
+// the forge gives them.
+type IssueText struct {
+	Number int
+	Title  string
+	Body   string
 }
 
 // Spend is what an agent used: tokens, and their cost as the model client

@@ -8,7 +8,6 @@ import (
 
 	"github.com/issuesmith/issuesmith/internal/ghtext"
 	"github.com/issuesmith/issuesmith/llm"
-	"github.com/issuesmith/issuesmith/preagent"
 	"github.com/issuesmith/issuesmith/work"
 )
 
@@ -94,7 +93,7 @@ func (s *session) specDraft(ctx context.Context) (string, *work.Spec, error) {
 		return "", nil, fmt.Errorf("check out %s/%s: %w", s.ref.Owner, s.ref.Repo, err)
 	}
 	defer wt.Close()
-	issue := preagent.Issue{Number: s.run.Issue, Title: is.Title, Body: is.Body}
+	issue := IssueText{Number: s.run.Issue, Title: is.Title, Body: is.Body}
 	spec, usage, err := s.e.d.Explorer.Explore(ctx, wt.Workspace(), issue, s.cfg)
 	if uerr := s.addUsage(ctx, llm.RoleExplorer, usage); uerr != nil {
 		return "", nil, uerr
