@@ -14,7 +14,11 @@ import (
 // work and returns within a few database round trips. It returns ErrIgnored
 // for events that need nothing. *Engine is the webhook's consumer: this is
 // the one door from a delivery into the workflow.
-func (e *Engine) Handle(ctx context.Context, ev Event) error {
+func (e *Engine) Handle(ctx context.Context, ev Event) error { return e.handle(ctx, nil, ev) }
+
+// handle is Handle with the completion of the job that carried ev (the
+// intake job), saved with the first transaction ev's handler commits.
+func (e *Engine) handle(ctx context.Context, c *completion, ev Event) error {
 	if ev.CheckWrite {
 		if err := e.checkWrite(ctx, ev); err != nil {
 			return err
@@ -24,44 +28,44 @@ func (e *Engine) Handle(ctx context.Context, ev Event) error {
 	case Labeled:
 		// Which label starts a run is the repository's setting: a job
 		// reads it (no GitHub call here).
-		return e.labeled(ctx, ev)
+		return e.labeled(ctx, c, ev)
 	case Unlabeled:
-		return e.unlabeled(ctx, ev)
+		return e.unlabeled(ctx, c, ev)
 	case Closed:
-		return e.cancel(ctx, ev.key(), fmt.Sprintf("the issue was closed by @%s", ev.Sender), false)
+		return e.cancel(ctx, c, ev.key(), fmt.Sprintf("the issue was closed by @%s", ev.Sender), false)
 	case CommandGiven:
-		return e.command(ctx, ev)
+		return e.command(ctx, c, ev)
 	case CommentEdited:
-		return e.commentEdited(ctx, ev)
+		return e.commentEdited(ctx, c, ev)
 	case ReviewComment:
-		return e.reviewComment(ctx, ev)
+		return e.reviewComment(ctx, c, ev)
 	case Mention:
-		return e.conversation(ctx, ev, SourceComment)
+		return e.conversation(ctx, c, ev, SourceComment)
 	case ReviewSubmitted:
-		return e.conversation(ctx, ev, SourceReview)
+		return e.conversation(ctx, c, ev, SourceReview)
 	case Pushed:
-		return e.pushed(ctx, ev)
+		return e.pushed(ctx, c, ev)
 	case PRClosed:
-		return e.prClosed(ctx, ev)
+		return e.prClosed(ctx, c, ev)
 	case CIFinished:
-		return e.ciFinished(ctx, ev)
+		return e.ciFinished(ctx, c, ev)
 	case IssueEdited:
-		return e.issueEdited(ctx, ev)
+		return e.issueEdited(ctx, c, ev)
 	case Installation:
 		if ev.Action != "deleted" {
 			return ErrIgnored // installed, suspended, unsuspended: nothing to end
 		}
-		return e.Uninstalled(ctx, ev.InstallationID, nil)
+		return e.uninstalled(ctx, c, ev.InstallationID, nil)
 	case Repositories:
 		if ev.Action != "removed" || len(ev.Removed) == 0 {
 			return ErrIgnored
 		}
-		return e.Uninstalled(ctx, ev.InstallationID, ev.Removed)
+		return e.uninstalled(ctx, c, ev.InstallationID, ev.Removed)
 	}
 	return ErrIgnored
 }
 
-func (e *Engine) command(ctx context.Context, ev Event) error {
+func (e *Engine) command(ctx context.Context, c *completion, ev Event) error {
 	cmd := ev.Command
 	if cmd == "" {
 		var ok bool
@@ -72,30 +76,30 @@ func (e *Engine) command(ctx context.Context, ev Event) error {
 	if ev.IsPR && cmd == CmdRetry {
 		// /retry on the bot's pull request: one more CI fix round.
 		if run, err := e.d.Store.RunByPR(ctx, ev.Owner, ev.Repo, ev.Number); err == nil {
-			return e.insert(ctx, run, StageArgs{Stage: StageCI, CommentID: ev.CommentID, Author: ev.Sender})
+			return e.insert(ctx, c, run, StageArgs{Stage: StageCI, CommentID: ev.CommentID, Author: ev.Sender})
 		} else if !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
 	}
 	switch cmd {
 	case CmdStop:
-		return e.stop(ctx, ev)
+		return e.stop(ctx, c, ev)
 	case CmdSpec:
-		return e.startRun(ctx, ev, StageExplore, true)
+		return e.startRun(ctx, c, ev, StageExplore, true)
 	case CmdPlan:
-		return e.startRun(ctx, ev, StagePlan, true)
+		return e.startRun(ctx, c, ev, StagePlan, true)
 	case CmdImplement:
-		return e.startRun(ctx, ev, StageCode, true)
+		return e.startRun(ctx, c, ev, StageCode, true)
 	default: // CmdRetry: carry on from where the last run stopped
 		stage := StageExplore
 		if last, err := e.d.Store.LatestRun(ctx, ev.key()); err == nil {
 			stage = lifecycle.Retry(last.Stage, last.SpecCommentID != 0, last.PlanCommentID != 0)
 		}
-		return e.startRun(ctx, ev, stage, true)
+		return e.startRun(ctx, c, ev, stage, true)
 	}
 }
 
-func (e *Engine) commentEdited(ctx context.Context, ev Event) error {
+func (e *Engine) commentEdited(ctx context.Context, c *completion, ev Event) error {
 	run, err := e.d.Store.OpenRunFor(ctx, ev.key())
 	if errors.Is(err, store.ErrNotFound) {
 		// After a failed run, ticking Approve again (untick, tick) is a
@@ -136,10 +140,10 @@ func (e *Engine) commentEdited(ctx context.Context, ev Event) error {
 	if !st.Approved {
 		return ErrIgnored
 	}
-	return e.startRun(ctx, ev, StageCode, true)
+	return e.startRun(ctx, c, ev, StageCode, true)
 }
 
-func (e *Engine) reviewComment(ctx context.Context, ev Event) error {
+func (e *Engine) reviewComment(ctx context.Context, c *completion, ev Event) error {
 	if !e.mentioned(ev.Body) {
 		return ErrIgnored
 	}
@@ -150,13 +154,13 @@ func (e *Engine) reviewComment(ctx context.Context, ev Event) error {
 	if err != nil {
 		return err
 	}
-	return e.insertGuarded(ctx, run, loopRevise, StageArgs{Stage: StageRevise, CommentID: ev.CommentID})
+	return e.insertGuarded(ctx, c, run, loopRevise, StageArgs{Stage: StageRevise, CommentID: ev.CommentID})
 }
 
 // conversation turns a PR conversation comment or a submitted review that
 // mentions the bot into a revise of the whole pull request: there is no
 // file or line, so the coder gets the PR's changed files and the text.
-func (e *Engine) conversation(ctx context.Context, ev Event, source string) error {
+func (e *Engine) conversation(ctx context.Context, c *completion, ev Event, source string) error {
 	if !e.mentioned(ev.Body) || ev.CommentID == 0 {
 		return ErrIgnored
 	}
@@ -167,7 +171,7 @@ func (e *Engine) conversation(ctx context.Context, ev Event, source string) erro
 	if err != nil {
 		return err
 	}
-	return e.insertGuarded(ctx, run, loopRevise, StageArgs{Stage: StageRevise, CommentID: ev.CommentID, Source: source,
+	return e.insertGuarded(ctx, c, run, loopRevise, StageArgs{Stage: StageRevise, CommentID: ev.CommentID, Source: source,
 		Author: ev.Sender, Body: ev.Body})
 }
 
@@ -179,8 +183,8 @@ func (e *Engine) mentioned(body string) bool { return Mentions(body, e.o.BotLogi
 // all in one transaction (with the completion of the job that carried the
 // event). Without steer (a label), an open run is left alone: it is
 // already going.
-func (e *Engine) startRun(ctx context.Context, ev Event, stage string, steer bool) error {
-	return e.commit(ctx, func(tx *store.Tx) error {
+func (e *Engine) startRun(ctx context.Context, c *completion, ev Event, stage string, steer bool) error {
+	return e.commit(ctx, c, func(tx *store.Tx) error {
 		if err := e.loopGuard(ctx, tx, ev.key(), loopRun); err != nil {
 			return err
 		}
@@ -239,8 +243,8 @@ func inherit(ctx context.Context, tx *store.Tx, run *store.Run) error {
 // cancel ends the issue's open run and queues its final report in one
 // transaction; a running job stops at its next checkpoint. keepLabel
 // leaves the trigger label alone (the cancel is its removal).
-func (e *Engine) cancel(ctx context.Context, key store.IssueKey, why string, keepLabel bool) error {
-	return e.commit(ctx, func(tx *store.Tx) error {
+func (e *Engine) cancel(ctx context.Context, c *completion, key store.IssueKey, why string, keepLabel bool) error {
+	return e.commit(ctx, c, func(tx *store.Tx) error {
 		run, err := tx.OpenRunFor(ctx, key)
 		if errors.Is(err, store.ErrNotFound) {
 			return ErrIgnored

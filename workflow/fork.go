@@ -85,7 +85,7 @@ func (s *session) checkoutFailed(ctx context.Context, err error) error {
 // issue's run and its pull request. Anyone's fork may hold a branch of that
 // name: the CI job looks only at the head commit of the bot's own pull
 // request, so a stranger's commit changes nothing.
-func (e *Engine) ciFinishedOnFork(ctx context.Context, ev Event) error {
+func (e *Engine) ciFinishedOnFork(ctx context.Context, c *completion, ev Event) error {
 	n, ok := RunBranchIssue(ev.Head)
 	if e.d.Forks == nil || !ok {
 		return ErrIgnored
@@ -100,7 +100,7 @@ func (e *Engine) ciFinishedOnFork(ctx context.Context, ev Event) error {
 	if run.PRNumber == 0 {
 		return ErrIgnored
 	}
-	return e.insert(ctx, run, StageArgs{Stage: StageCI, Head: ev.SHA})
+	return e.insert(ctx, c, run, StageArgs{Stage: StageCI, Head: ev.SHA})
 }
 
 // shown is the run as the progress comment shows it: with push: fork its

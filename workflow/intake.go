@@ -36,7 +36,7 @@ func (w *intakeWorker) Timeout(*river.Job[IntakeArgs]) time.Duration { return 2 
 func (w *intakeWorker) Work(ctx context.Context, job *river.Job[IntakeArgs]) error {
 	ev := job.Args.Event
 	// Handle's writes and this job's completion commit together.
-	err := w.e.Handle(withJobDone(ctx, job), ev)
+	err := w.e.handle(ctx, completing(job), ev)
 	if errors.Is(err, ErrIgnored) {
 		w.e.log.Info("delivery needs nothing", "delivery", ev.Delivery, "kind", ev.Kind, "reason", err.Error())
 		w.e.sayLoop(ctx, ev, err)

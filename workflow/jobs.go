@@ -73,17 +73,13 @@ func (StageArgs) InsertOpts() river.InsertOpts {
 	}
 }
 
-func (e *Engine) enqueue(ctx context.Context, run *store.Run, stage string, gen, commentID int64) error {
-	return e.insert(ctx, run, StageArgs{Stage: stage, Gen: gen, CommentID: commentID})
-}
-
 // reportAttempts is how many times a run's final report is tried.
 const reportAttempts = 10
 
 // insert enqueues args (RunID and Issue filled from run), completing ctx's
 // job in the same transaction (commit).
-func (e *Engine) insert(ctx context.Context, run *store.Run, args StageArgs) error {
-	return e.commit(ctx, func(tx *store.Tx) error { return e.insertTx(ctx, tx, run, args) })
+func (e *Engine) insert(ctx context.Context, c *completion, run *store.Run, args StageArgs) error {
+	return e.commit(ctx, c, func(tx *store.Tx) error { return e.insertTx(ctx, tx, run, args) })
 }
 
 // insertTx enqueues args in tx (RunID and Issue filled from run).

@@ -34,19 +34,19 @@ func (LabelArgs) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{MaxAttempts: 5, UniqueOpts: store.UniqueWhileQueued()}
 }
 
-func (e *Engine) labeled(ctx context.Context, ev Event) error {
+func (e *Engine) labeled(ctx context.Context, c *completion, ev Event) error {
 	if _, err := e.d.Store.OpenRunFor(ctx, ev.key()); err == nil {
 		return ErrIgnored // a run is already going
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
-	return e.queueJob(ctx, LabelArgs{InstallationID: ev.InstallationID, Owner: ev.Owner, Repo: ev.Repo,
+	return e.queueJob(ctx, c, LabelArgs{InstallationID: ev.InstallationID, Owner: ev.Owner, Repo: ev.Repo,
 		Issue: ev.Number, Label: ev.Label, Sender: ev.Sender}, nil)
 }
 
 // unlabeled cancels the open run when the label removed is the one that
 // started it (or, for a run started by a command, the default label).
-func (e *Engine) unlabeled(ctx context.Context, ev Event) error {
+func (e *Engine) unlabeled(ctx context.Context, c *completion, ev Event) error {
 	run, err := e.d.Store.OpenRunFor(ctx, ev.key())
 	if errors.Is(err, store.ErrNotFound) {
 		return ErrIgnored
@@ -61,7 +61,7 @@ func (e *Engine) unlabeled(ctx context.Context, ev Event) error {
 	if !strings.EqualFold(ev.Label, trigger) {
 		return ErrIgnored
 	}
-	return e.cancel(ctx, ev.key(), fmt.Sprintf("the %q label was removed by @%s", ev.Label, ev.Sender), true)
+	return e.cancel(ctx, c, ev.key(), fmt.Sprintf("the %q label was removed by @%s", ev.Label, ev.Sender), true)
 }
 
 type labelWorker struct {
@@ -79,10 +79,10 @@ func (w *labelWorker) Work(ctx context.Context, job *river.Job[LabelArgs]) error
 	// GitHub's rate limit is a wait, not a failure: the engine's rateWait
 	// snoozes the check until the reset (five failed attempts would drop
 	// the label without a word).
-	return w.work(withJobDone(ctx, job), job.Args)
+	return w.work(ctx, completing(job), job.Args)
 }
 
-func (w *labelWorker) work(ctx context.Context, a LabelArgs) error {
+func (w *labelWorker) work(ctx context.Context, c *completion, a LabelArgs) error {
 	e := w.e
 	gh, err := e.d.GitHub.Client(ctx, a.InstallationID)
 	if err != nil {
@@ -119,7 +119,7 @@ func (w *labelWorker) work(ctx context.Context, a LabelArgs) error {
 	}
 	ev := Event{Kind: Labeled, InstallationID: a.InstallationID, Owner: a.Owner, Repo: a.Repo, Number: a.Issue,
 		Sender: a.Sender, Label: a.Label}
-	if err := e.startRun(ctx, ev, StageExplore, false); err != nil {
+	if err := e.startRun(ctx, c, ev, StageExplore, false); err != nil {
 		if !errors.Is(err, ErrIgnored) {
 			return err
 		}

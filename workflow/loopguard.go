@@ -66,8 +66,8 @@ type trigger interface {
 
 // insertGuarded queues args for run in one transaction with the loop
 // guard's count of kind.
-func (e *Engine) insertGuarded(ctx context.Context, run *store.Run, kind string, args StageArgs) error {
-	return e.commit(ctx, func(tx *store.Tx) error {
+func (e *Engine) insertGuarded(ctx context.Context, c *completion, run *store.Run, kind string, args StageArgs) error {
+	return e.commit(ctx, c, func(tx *store.Tx) error {
 		if err := e.loopGuard(ctx, tx, run.IssueKey, kind); err != nil {
 			return err
 		}

@@ -16,8 +16,8 @@ import (
 // done and its progress comment says who merged it. Closed without merge:
 // the run is cancelled (reviews on the PR change nothing any more) and the
 // progress comment says why and that `/retry` starts again.
-func (e *Engine) prClosed(ctx context.Context, ev Event) error {
-	return e.commit(ctx, func(tx *store.Tx) error { return e.prClosedTx(ctx, tx, ev) })
+func (e *Engine) prClosed(ctx context.Context, c *completion, ev Event) error {
+	return e.commit(ctx, c, func(tx *store.Tx) error { return e.prClosedTx(ctx, tx, ev) })
 }
 
 func (e *Engine) prClosedTx(ctx context.Context, tx *store.Tx, ev Event) error {
@@ -51,7 +51,7 @@ func (e *Engine) prClosedTx(ctx context.Context, tx *store.Tx, ev Event) error {
 // issueEdited explores again when the issue's run waits for answers to
 // the spec's open questions: the edit is most likely the answer. Other
 // edits change nothing (the spec and plan comments are what runs read).
-func (e *Engine) issueEdited(ctx context.Context, ev Event) error {
+func (e *Engine) issueEdited(ctx context.Context, c *completion, ev Event) error {
 	run, err := e.d.Store.OpenRunFor(ctx, ev.key())
 	if errors.Is(err, store.ErrNotFound) {
 		return ErrIgnored
@@ -62,7 +62,7 @@ func (e *Engine) issueEdited(ctx context.Context, ev Event) error {
 	if run.State != store.StateWaiting || run.Stage != StageExplore {
 		return ErrIgnored
 	}
-	return e.startRun(ctx, ev, StageExplore, true)
+	return e.startRun(ctx, c, ev, StageExplore, true)
 }
 
 // ProgressArgs is the job that rewrites a run's progress comment from the

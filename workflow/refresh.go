@@ -47,7 +47,7 @@ func (RefreshArgs) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{MaxAttempts: 3, UniqueOpts: store.UniqueWhileQueued()}
 }
 
-func (e *Engine) pushed(ctx context.Context, ev Event) error {
+func (e *Engine) pushed(ctx context.Context, c *completion, ev Event) error {
 	if e.d.Summarizer == nil {
 		return ErrIgnored
 	}

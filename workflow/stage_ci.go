@@ -73,9 +73,9 @@ func ciKey(head string, retry int64) string {
 
 // ciFinished queues a CI job for each of the bot's pull requests the
 // event names.
-func (e *Engine) ciFinished(ctx context.Context, ev Event) error {
+func (e *Engine) ciFinished(ctx context.Context, c *completion, ev Event) error {
 	if len(ev.PRs) == 0 {
-		return e.ciFinishedOnFork(ctx, ev)
+		return e.ciFinishedOnFork(ctx, c, ev)
 	}
 	queued := false
 	for _, n := range ev.PRs {
@@ -86,7 +86,7 @@ func (e *Engine) ciFinished(ctx context.Context, ev Event) error {
 		if err != nil {
 			return err
 		}
-		if err := e.insert(ctx, run, StageArgs{Stage: StageCI, Head: ev.SHA}); err != nil {
+		if err := e.insert(ctx, c, run, StageArgs{Stage: StageCI, Head: ev.SHA}); err != nil {
 			return err
 		}
 		queued = true

@@ -42,8 +42,8 @@ func (IdleStopArgs) InsertOpts() river.InsertOpts {
 
 // stop cancels the issue's open run or, when there is none, queues the
 // reply saying so.
-func (e *Engine) stop(ctx context.Context, ev Event) error {
-	err := e.cancel(ctx, ev.key(), "@"+ev.Sender+" asked to stop (/stop)", false)
+func (e *Engine) stop(ctx context.Context, c *completion, ev Event) error {
+	err := e.cancel(ctx, c, ev.key(), "@"+ev.Sender+" asked to stop (/stop)", false)
 	if !errors.Is(err, ErrIgnored) {
 		return err
 	}
@@ -52,7 +52,7 @@ func (e *Engine) stop(ctx context.Context, ev Event) error {
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
-	return e.queueJob(ctx, IdleStopArgs{InstallationID: ev.InstallationID, Owner: ev.Owner, Repo: ev.Repo,
+	return e.queueJob(ctx, c, IdleStopArgs{InstallationID: ev.InstallationID, Owner: ev.Owner, Repo: ev.Repo,
 		Issue: ev.Number, CommentID: ev.CommentID, Sender: ev.Sender}, nil)
 }
 

@@ -18,13 +18,17 @@ import (
 // job that carried the event). It returns ErrIgnored when no run was open
 // and nothing was kept.
 func (e *Engine) Uninstalled(ctx context.Context, installationID int64, repos []string) error {
+	return e.uninstalled(ctx, nil, installationID, repos)
+}
+
+func (e *Engine) uninstalled(ctx context.Context, c *completion, installationID int64, repos []string) error {
 	why := "the App was uninstalled"
 	if len(repos) > 0 {
 		why = "the repository was removed from the App's installation"
 	}
 	var ended []*store.Run
 	var forgot, deleted int64
-	err := e.commit(ctx, func(tx *store.Tx) error {
+	err := e.commit(ctx, c, func(tx *store.Tx) error {
 		ended, forgot, deleted = nil, 0, 0
 		open, err := tx.OpenRunsOf(ctx, installationID, repos)
 		if err != nil {
