@@ -260,8 +260,10 @@ type Event struct {
 // status is in the Result). A model call that fails for good (ModelError)
 // fails its item with the error as reason and leaves the later items not
 // attempted; the items before it keep their changes, which are checked as
-// usual (without fix rounds) and returned. Any other Go error (cancelled,
-// disk) ends the run and leaves the edits made so far on disk.
+// usual (without fix rounds) and returned. When no item was done and the
+// model failed one (its replies or its server, failure.go), the result
+// comes with that *llm.ModelFailure as the error. Any other Go error
+// (cancelled, disk) ends the run and leaves the edits made so far on disk.
 func (c *Coder) Implement(ctx context.Context, ws *repo.Workspace, spec *work.Spec, plan *work.Plan) (*Result, error) {
 	if ws == nil || plan == nil {
 		return nil, errors.New("implement: workspace and plan are required")
@@ -291,5 +293,9 @@ func (c *Coder) Implement(ctx context.Context, ws *repo.Workspace, spec *work.Sp
 		return nil, fmt.Errorf("implement: checks: %w", err)
 	}
 	r.stopDiagnostics()
-	return r.finish()
+	res, err := r.finish()
+	if err != nil {
+		return nil, err
+	}
+	return res, r.modelFailure()
 }

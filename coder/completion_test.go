@@ -25,20 +25,29 @@ func Sub(a, b int) int {
 // implementOne runs Implement on calc.go (addSubGo) with one modify item.
 func implementOne(t *testing.T, script string, opts Options) (*Result, string, [][]llm.Message) {
 	t.Helper()
+	res, got, sent, err := implementOneErr(t, script, opts)
+	require.NoError(t, err)
+	return res, got, sent
+}
+
+// implementOneErr is implementOne for a run that may end with an error
+// (the model's failure) beside its result.
+func implementOneErr(t *testing.T, script string, opts Options) (*Result, string, [][]llm.Message, error) {
+	t.Helper()
 	ws := fixture(t, map[string]string{"calc.go": addSubGo})
 	opts.SkipGoChecks = true
 	c, srv := scripted(t, script, opts)
 	res, err := c.Implement(t.Context(), ws, &work.Spec{Topic: "t"}, &work.Plan{Items: []work.Item{
 		item("calc.go", work.ActionModify, "Swap Add's operands and negate Sub's reversed difference."),
 	}})
-	require.NoError(t, err)
+	require.NotNil(t, res, "the result comes with any error")
 	require.Zero(t, srv.Remaining())
 	var sent [][]llm.Message
 	for _, r := range srv.Requests() {
 		requireStrictHistory(t, r.Messages)
 		sent = append(sent, r.Messages)
 	}
-	return res, readFile(t, ws, "calc.go"), sent
+	return res, readFile(t, ws, "calc.go"), sent, err
 }
 
 // requireStrictHistory fails when msgs break a rule strict providers
@@ -83,13 +92,18 @@ func TestPartialApplyIsNotDoneWithoutAnExplicitDone(t *testing.T) {
 
 func TestFormatErrorsEndTheItem(t *testing.T) {
 	t.Parallel()
-	res, got, sent := implementOne(t, "format_errors", Options{Attempts: 6})
+	res, got, sent, err := implementOneErr(t, "format_errors", Options{Attempts: 6})
 	require.Len(t, sent, 3)
 	it := res.Items[0]
 	require.Equal(t, ItemFailed, it.Status)
 	require.Contains(t, it.Reason, "format: 3 replies in a row held no usable edit block")
 	require.Equal(t, addSubGo, got)
 	require.False(t, res.OK())
+	// Nothing of the plan was done, because of the model: the run names it.
+	require.ErrorIs(t, err, llm.ErrModelFailed)
+	require.ErrorContains(t, err, "the coder's model wrote no usable edit in 3 replies")
+	require.ErrorContains(t, err, "plan item calc.go")
+	require.ErrorContains(t, err, "ISSUESMITH_MODEL_ROLES coder:NAME")
 }
 
 func TestCutReplyIsNeverApplied(t *testing.T) {

@@ -28,6 +28,8 @@ type run struct {
 	// modelErr is the model failure that ended an item: later items are
 	// not attempted and no fix round asks the model again.
 	modelErr *ModelError
+	// failures are the model's failures on plan items (failure.go).
+	failures []itemFailure
 	diag     *diagnostics // language servers (Options.Diagnostics), nil when off
 	start    time.Time    // for Options.MaxWall
 }

@@ -29,9 +29,12 @@ type session struct {
 	applied  int // blocks applied (and kept) so far
 	done     bool
 	fail     string // why the session failed, when it did
-	lastFB   string
-	notes    []string
-	usage    llm.Usage
+	// failure is the model's failure behind fail, when the model is to
+	// blame (failure.go).
+	failure *llm.ModelFailure
+	lastFB  string
+	notes   []string
+	usage   llm.Usage
 	// mayDecline lets an answer without blocks end the session (a review
 	// comment that needs no code change); declined holds its explanation.
 	mayDecline bool
@@ -69,6 +72,9 @@ func (s *session) fill(ir *ItemResult) {
 		return
 	}
 	ir.Status, ir.Reason = ItemFailed, s.fail
+	if s.failure != nil {
+		s.r.failures = append(s.r.failures, itemFailure{item: s.key, f: s.failure})
+	}
 	s.r.event(s.key, s.attempts, "failed", "%s", s.fail)
 }
 
@@ -100,6 +106,7 @@ func (s *session) converse(ctx context.Context, prompt string) error {
 		if err != nil {
 			if out != nil && out.Reason == llm.StopModelError && ctx.Err() == nil {
 				s.fail = fmt.Sprintf("stopped by %s: %v (attempts: %d)", llm.StopModelError, err, s.attempts)
+				s.blame(callFailure(err))
 				return &ModelError{Item: s.key, Err: err}
 			}
 			return fmt.Errorf("coder %s: %w", s.key, err)
@@ -110,7 +117,9 @@ func (s *session) converse(ctx context.Context, prompt string) error {
 		if errors.Is(out.Err, llm.ErrTruncated) {
 			// The server cut the prompt without a word (Ollama's num_ctx):
 			// compacting would only hide a window too small for the item.
-			s.fail = llm.StopFailure(llm.RoleCoder, out.Reason, "", out.Detail, out.Err).Error()
+			f := llm.StopFailure(llm.RoleCoder, out.Reason, "", out.Detail, out.Err)
+			s.fail = f.Error()
+			s.blame(f)
 			break
 		}
 		if contextFull(out) {
@@ -121,6 +130,7 @@ func (s *session) converse(ctx context.Context, prompt string) error {
 		}
 		if out.Reason != llm.StopFinished {
 			s.fail = stopText(out.Reason, s.attempts)
+			s.blame(llm.StopFailure(llm.RoleCoder, out.Reason, out.Final.Content, out.Detail, out.Err))
 			break
 		}
 		last := msgs[len(msgs)-1]

@@ -135,6 +135,7 @@ func (s *session) formatError(why string) {
 	s.formatErrs++
 	if s.formatErrs >= maxFormatErrors && s.fail == "" {
 		s.fail = fmt.Sprintf("format: %d replies in a row held no usable edit block (last: %s)", s.formatErrs, why)
+		s.blame(formatFailure(s.formatErrs, why, s.model.finish == llm.FinishLength))
 	}
 }
 
@@ -154,6 +155,7 @@ func (s *session) compact(msgs []llm.Message) ([]llm.Message, error) {
 	if s.compacted || len(msgs) < 2 {
 		s.fail = fmt.Sprintf("stopped by %s: the conversation no longer fits the model's context window, "+
 			"even cut back to the prompt (attempts: %d)", llm.StopContextWindow, s.attempts)
+		s.blame(llm.StopFailure(llm.RoleCoder, llm.StopContextWindow, "", "", llm.ErrContextLength))
 		return msgs, nil
 	}
 	s.compacted = true

@@ -201,6 +201,12 @@ func runSolve(ctx context.Context, f solveFlags, m *config.Model, is preagent.Is
 	}
 	out, err := l.Run(ctx, ws, is)
 	if err != nil {
+		if out != nil && out.Code != nil {
+			// The coder's report still says what each item did (a model
+			// failure comes with the result it made).
+			sess.code(ctx, out.Code)
+			fmt.Fprint(stderr, indent("code: ", out.Code.Report()))
+		}
 		_ = sess.end(ctx, store.StateFailed)
 		return err
 	}

@@ -71,14 +71,25 @@ func solveModelRows() []solveModelRow {
 		{name: "every reply cut at the output limit", script: explorerAlways(llmtest.Reply("The desired behaviour is that main prints").Finish(llm.FinishLength)),
 			want:   []string{"the model failed", "output limit", "MAX_COMPLETION_TOKENS"},
 			before: "exit 0; partial spec (output_limit) with a question; solve: the issue needs answers"},
-		{name: "every coder item failed", script: llmtest.Script{
+		{name: "every coder item failed: the coder's model never wrote an edit", script: llmtest.Script{
 			llmtest.Call("read_file", `{"path":"main.go"}`).When(llmtest.Expect{Role: "explorer"}),
 			llmtest.Call("submit_spec", greetSpec).When(llmtest.Expect{Role: "explorer", ToolResult: "fmt.Println"}),
 			llmtest.Reply(greetPlan).When(llmtest.Expect{Role: "planner"}),
 			llmtest.Reply("I would add a line that prints the goodbye.").When(llmtest.Expect{Role: "coder"}).Always(),
 		}, args: []string{"--no-branch"},
-			want:   []string{"every item of the plan failed", "main.go"},
-			before: "exit 0; the spec, the plan and 'code: main.go failed …' printed, no diff"},
+			want: []string{"the model failed", "the coder's model wrote no usable edit", "plan item main.go",
+				"ISSUESMITH_MODEL_ROLES coder:NAME", "format: 3 replies in a row"},
+			before: "exit 0; the spec, the plan and 'code: main.go failed …' printed, no diff; then (session 1 of issue 34) " +
+				"exit 1 with 'every item of the plan failed, nothing was written: main.go: format: …', the model not named"},
+		{name: "the coder's server refuses its request (template 500)", script: llmtest.Script{
+			llmtest.Call("read_file", `{"path":"main.go"}`).When(llmtest.Expect{Role: "explorer"}),
+			llmtest.Call("submit_spec", greetSpec).When(llmtest.Expect{Role: "explorer", ToolResult: "fmt.Println"}),
+			llmtest.Reply(greetPlan).When(llmtest.Expect{Role: "planner"}),
+			{Expect: llmtest.Expect{Role: "coder"}, Forever: true, Faults: []llmtest.Fault{{Status: 500,
+				Message: "Jinja Exception: After the optional system message, conversation roles must alternate user/assistant/user/assistant/..."}}},
+		}, args: []string{"--no-branch"},
+			want:   []string{"the model failed", "chat template", "plan item main.go"},
+			before: "exit 1 with 'every item of the plan failed, nothing was written: main.go: stopped by model_error: …', the model not named as the cause"},
 		{name: "Ollama drops the oldest messages (num_ctx)", script: llmtest.Script{
 			llmtest.Call("read_file", `{"path":"main.go"}`).When(llmtest.Expect{Role: "explorer"}),
 			llmtest.Call("list_dir", `{"path":"."}`).When(llmtest.Expect{Role: "explorer"}),
