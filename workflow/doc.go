@@ -19,11 +19,23 @@
 //
 // Every step is idempotent: it finds its own earlier comment, branch or pull
 // request (by marker, name or checkpoint) before creating one, so a retried
-// or resumed job never duplicates anything. A retried job that finds its run
-// already past its stage and waiting for people writes the progress comment
-// again from the saved run, the one thing a crash after saving the wait can
-// have left undone. One job works on an issue at a time (a lease in the
-// store); later jobs for it wait their turn.
+// or resumed job never duplicates anything. One job works on an issue at a
+// time (a lease in the store); later jobs for it wait their turn.
+//
+// A run moves by decide, save, post (transition.go). Package lifecycle
+// decides: a stage, or a person's request, ends in an Outcome (next stage,
+// wait for a person, end, stay), and lifecycle.Transition alone changes a
+// run's stage and state (through moveRun). One transaction saves it
+// (applyTx, and apply for a stage job): the version-checked run, the job
+// it queues (the next stage, or the report job that says a wait or an end
+// on GitHub with the progress comment the deciding stage rendered), the
+// issue's lease and the completion of the job that decided it — for every
+// outcome, a failure (fail) and an uninstall included. Only then is
+// anything said: a crash after the save still says it, by the report job.
+// The completion of the job that carried a request (the intake or label
+// job) is handed to its handlers as an argument (tx.go), never in a
+// context. Every write of a run row is a compare-and-swap on its version,
+// but its usage (tokens and cost), which only ever adds and no save writes.
 //
 // It must never answer HTTP, verify webhooks or read the environment (that is
 // webhook/ and config/), and never put a token in a comment, log or error.
