@@ -35,23 +35,39 @@ func (q *Queue) Accept(ctx context.Context, event string, keys []string, args ri
 
 const insertDelivery = `INSERT INTO deliveries (id, event, received_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING`
 
-func (q *Queue) acceptPostgres(ctx context.Context, event string, keys []string, args river.JobArgs, opts *river.InsertOpts) (string, error) {
-	tx, err := q.s.pool.Begin(ctx)
-	if err != nil {
-		return "", err
+// errUndo ends a transaction that found a duplicate: nothing it wrote is
+// kept, and the caller answers with the duplicate key.
+var errUndo = errors.New("undo: a key is already recorded")
+
+// acceptPostgres records the delivery in its own transaction.
+func (q *Queue) acceptPostgres(ctx context.Context, event string, keys []string, args river.JobArgs, opts *river.InsertOpts) (dup string, err error) {
+	err = q.InTx(ctx, func(tx *Tx) error {
+		if dup, err = acceptOn(ctx, tx, event, keys, args, opts); err == nil && dup != "" {
+			return errUndo
+		}
+		return err
+	})
+	if errors.Is(err, errUndo) {
+		return dup, nil
 	}
-	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // after Commit it is a no-op
+	return "", err
+}
+
+// acceptOn records keys and inserts the delivery's job on tx, the one
+// rule of both dialects: the first key already recorded is returned as
+// dup, and the caller must then undo what tx wrote.
+func acceptOn(ctx context.Context, tx *Tx, event string, keys []string, args river.JobArgs, opts *river.InsertOpts) (string, error) {
 	for _, k := range keys {
-		tag, err := tx.Exec(ctx, q.s.rebind(insertDelivery), k, event, q.s.unix())
+		n, err := tx.c.exec(ctx, insertDelivery, k, event, tx.unix())
 		if err != nil {
 			return "", err
 		}
-		if tag.RowsAffected() == 0 {
+		if n == 0 {
 			return k, nil
 		}
 	}
-	if _, err := q.pg.InsertTx(ctx, tx, args, opts); err != nil {
+	if _, _, err := tx.Insert(ctx, args, opts); err != nil {
 		return "", err
 	}
-	return "", tx.Commit(ctx)
+	return "", nil
 }

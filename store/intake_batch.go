@@ -2,9 +2,7 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 
@@ -107,47 +105,24 @@ func (q *Queue) acceptGroup(batch []*acceptReq) {
 // writeGroup writes every live request of batch in one transaction, each
 // in a savepoint, filling res; its error (begin, commit) is everyone's.
 func (q *Queue) writeGroup(ctx context.Context, batch []*acceptReq, res []acceptRes) error {
-	tx, err := q.s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback() //nolint:errcheck // after Commit it is a no-op
-	for i, r := range batch {
-		if err := r.ctx.Err(); err != nil {
-			res[i].err = err // its caller has gone: not recorded
-			continue
+	return q.InTx(ctx, func(tx *Tx) error {
+		for i, r := range batch {
+			if err := r.ctx.Err(); err != nil {
+				res[i].err = err // its caller has gone: not recorded
+				continue
+			}
+			if _, err := tx.lite.ExecContext(ctx, "SAVEPOINT accept"); err != nil {
+				return err
+			}
+			res[i].dup, res[i].err = acceptOn(ctx, tx, r.event, r.keys, r.args, r.opts)
+			undo := "RELEASE accept"
+			if res[i].dup != "" || res[i].err != nil {
+				undo = "ROLLBACK TO accept; RELEASE accept"
+			}
+			if _, err := tx.lite.ExecContext(ctx, undo); err != nil {
+				return errors.Join(err, res[i].err)
+			}
 		}
-		if _, err := tx.ExecContext(ctx, "SAVEPOINT accept"); err != nil {
-			return err
-		}
-		res[i].dup, res[i].err = q.acceptOne(ctx, tx, r)
-		undo := "RELEASE accept"
-		if res[i].dup != "" || res[i].err != nil {
-			undo = "ROLLBACK TO accept; RELEASE accept"
-		}
-		if _, err := tx.ExecContext(ctx, undo); err != nil {
-			return errors.Join(err, res[i].err)
-		}
-	}
-	return tx.Commit()
-}
-
-// acceptOne records r's keys and inserts its job on tx: the first key
-// already recorded is returned as dup (the caller undoes the rest).
-func (q *Queue) acceptOne(ctx context.Context, tx *sql.Tx, r *acceptReq) (string, error) {
-	for _, k := range r.keys {
-		res, err := tx.ExecContext(ctx, q.s.rebind(insertDelivery), k, r.event, q.s.unix())
-		if err != nil {
-			return "", err
-		}
-		if n, err := res.RowsAffected(); err != nil {
-			return "", err
-		} else if n == 0 {
-			return k, nil
-		}
-	}
-	if _, err := q.lite.InsertTx(ctx, tx, r.args, r.opts); err != nil {
-		return "", fmt.Errorf("queue the job: %w", err)
-	}
-	return "", nil
+		return nil
+	})
 }
