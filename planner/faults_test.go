@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -77,5 +78,56 @@ func TestPlanGuessedPathIsFlagged(t *testing.T) {
 	plan, err := p.Plan(t.Context(), sampleSpec())
 	if err != nil || len(plan.Items) != 2 {
 		t.Fatalf("plan %+v, err %v", plan, err)
+	}
+}
+
+// The model's failures come out as *llm.ModelFailure naming what the
+// planner's model did and the setting to change, never as a problem of
+// the spec or the issue.
+func TestPlanModelFailures(t *testing.T) {
+	t.Parallel()
+	cut := llmtest.Reply(goodReply[:200]).Finish(llm.FinishLength)
+	for _, tc := range []struct {
+		name   string
+		script llmtest.Script
+		kind   error
+		want   []string
+	}{
+		{name: "every reply cut at the output limit", script: llmtest.Script{cut.Times(3)},
+			kind: ErrInvalidReply, want: []string{"the planner's model had every reply cut", "MAX_COMPLETION_TOKENS"}},
+		{name: "prose every reply", script: llmtest.Script{llmtest.Reply("The plan is to edit platform.ts.").Times(3)},
+			kind: ErrInvalidReply, want: []string{"gave no valid plan in 3 replies", "ISSUESMITH_MODEL_ROLES planner:NAME"}},
+		{name: "the server's chat template refuses", script: llmtest.Script{{Forever: true, Faults: []llmtest.Fault{{Status: 500,
+			Message: "Jinja Exception: Conversation roles must alternate user/assistant/user/assistant/..."}}}},
+			kind: llm.ErrTemplate, want: []string{"chat template", "text protocol"}},
+		{name: "the prompt is over the context window", script: llmtest.Script{{Forever: true, Faults: []llmtest.Fault{{Status: 400,
+			Code: "context_length_exceeded", Message: "This model's maximum context length is 4096 tokens. However, your messages resulted in 5210 tokens."}}}},
+			kind: llm.ErrContextLength, want: []string{"context window", "--ctx-size"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := llmtest.NewServer(t, tc.script)
+			c, err := llm.NewClient(llm.Config{BaseURL: srv.URL(), Model: "scripted", Retry: llm.RetryConfig{MaxAttempts: 1}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := New(c, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan, err := p.Plan(t.Context(), sampleSpec())
+			var f *llm.ModelFailure
+			if plan != nil || !errors.As(err, &f) || !errors.Is(err, llm.ErrModelFailed) || !errors.Is(err, tc.kind) {
+				t.Fatalf("plan %v, err %v: want a model failure (%v)", plan, err, tc.kind)
+			}
+			if f.Role != llm.RolePlanner {
+				t.Errorf("role %q", f.Role)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("%q does not say %q", err, w)
+				}
+			}
+		})
 	}
 }

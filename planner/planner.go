@@ -80,7 +80,9 @@ type reply struct {
 // steps, sorted so that a file comes after the files it depends on. A reply
 // that is not valid JSON or not a valid plan goes back to the model with
 // what is wrong (a cut reply is asked again shorter), at most twice; the
-// third bad reply returns ErrInvalidReply. A spec with
+// third bad reply returns ErrInvalidReply with the model's failure
+// (*llm.ModelFailure: errors.Is(err, llm.ErrModelFailed)), as does a call
+// the server refused for the model's sake (template, cap, context window). A spec with
 // only questions returns ErrNeedsAnswers without calling the model. The
 // returned Plan's Usage sums the calls.
 func (p *Planner) Plan(ctx context.Context, spec *work.Spec) (*work.Plan, error) {
@@ -103,6 +105,7 @@ func (p *Planner) Plan(ctx context.Context, spec *work.Spec) (*work.Plan, error)
 	var (
 		usage llm.Usage
 		cost  float64
+		cuts  int // replies cut at the output limit
 	)
 	for attempt := 1; ; attempt++ {
 		resp, err := p.model.Chat(ctx, llm.Request{Role: llm.RolePlanner, Messages: msgs, JSON: true, MaxTokens: p.opts.MaxTokens})
@@ -110,7 +113,7 @@ func (p *Planner) Plan(ctx context.Context, spec *work.Spec) (*work.Plan, error)
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) && p.opts.Budget.MaxWall > 0 {
 				return nil, fmt.Errorf("plan: %w: wall time %s", ErrBudget, p.opts.Budget.MaxWall)
 			}
-			return nil, fmt.Errorf("plan: %w", err)
+			return nil, fmt.Errorf("plan: %w", callFailure(err))
 		}
 		usage, cost = usage.Add(resp.Usage), cost+resp.Cost
 		text := answerText(resp.Message.Content)
@@ -118,18 +121,51 @@ func (p *Planner) Plan(ctx context.Context, spec *work.Spec) (*work.Plan, error)
 		var plan *work.Plan
 		if resp.FinishReason == llm.FinishLength {
 			perr = errCut
+			cuts++
 		} else if plan, perr = readPlan(text, spec, p.opts.Exists); perr == nil {
 			plan.Usage = usage
 			return plan, nil
 		}
 		if attempt == maxAttempts {
-			return nil, fmt.Errorf("plan: %w: %v", ErrInvalidReply, perr)
+			return nil, fmt.Errorf("plan: %w: %w", ErrInvalidReply, replyFailure(attempt, cuts, text, perr))
 		}
 		if why := p.spent(attempt, usage, cost); why != "" {
 			return nil, fmt.Errorf("plan: %w (%s) before a valid plan: %v", ErrBudget, why, perr)
 		}
 		msgs = correction(msgs, text, perr)
 	}
+}
+
+// callFailure is the error of a model call that failed for good: the
+// model's failure (*llm.ModelFailure) when its server said the model
+// cannot take the request (a template or cap refusal, a prompt over its
+// context window or cut to fit one), else err as it came (unreachable, a
+// refused key, a spent budget: no failure of the model).
+func callFailure(err error) error {
+	var f *llm.ModelFailure
+	switch {
+	case errors.As(err, &f):
+		return f
+	case errors.Is(err, llm.ErrContextLength), errors.Is(err, llm.ErrTruncated):
+		return llm.StopFailure(llm.RolePlanner, llm.StopContextWindow, "", "", err)
+	}
+	return err
+}
+
+// replyFailure is the model's failure after n replies none of which was a
+// valid plan (cuts of them cut at the output limit): it names the last
+// problem and what to change.
+func replyFailure(n, cuts int, last string, perr error) *llm.ModelFailure {
+	if cuts == n {
+		return llm.StopFailure(llm.RolePlanner, llm.StopOutputLimit, "", "", nil)
+	}
+	f := &llm.ModelFailure{Role: llm.RolePlanner, Reason: llm.StopNoAction,
+		Cause: fmt.Sprintf("gave no valid plan in %d replies (the last: %v)", n, perr),
+		Fix:   "use a model that answers the planner with JSON as asked (ISSUESMITH_MODEL_ROLES planner:NAME)"}
+	if strings.TrimSpace(last) == "" {
+		f.Cause = fmt.Sprintf("gave no valid plan in %d replies (the last was empty)", n)
+	}
+	return f
 }
 
 // maxAttempts bounds the model calls of one Plan: an answer and up to two

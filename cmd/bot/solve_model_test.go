@@ -81,6 +81,13 @@ func solveModelRows() []solveModelRow {
 				"ISSUESMITH_MODEL_ROLES coder:NAME", "format: 3 replies in a row"},
 			before: "exit 0; the spec, the plan and 'code: main.go failed …' printed, no diff; then (session 1 of issue 34) " +
 				"exit 1 with 'every item of the plan failed, nothing was written: main.go: format: …', the model not named"},
+		{name: "the planner's model never gives a valid plan", script: llmtest.Script{
+			llmtest.Call("read_file", `{"path":"main.go"}`).When(llmtest.Expect{Role: "explorer"}),
+			llmtest.Call("submit_spec", greetSpec).When(llmtest.Expect{Role: "explorer", ToolResult: "fmt.Println"}),
+			llmtest.Reply("Edit main.go to print the goodbye after the greeting.").When(llmtest.Expect{Role: "planner"}).Always(),
+		}, args: []string{"--no-branch"},
+			want:   []string{"the model failed", "the planner's model gave no valid plan in 3 replies", "ISSUESMITH_MODEL_ROLES planner:NAME"},
+			before: "exit 1 with 'plan: the model did not produce a valid plan: …', the model not named as the cause"},
 		{name: "the coder's server refuses its request (template 500)", script: llmtest.Script{
 			llmtest.Call("read_file", `{"path":"main.go"}`).When(llmtest.Expect{Role: "explorer"}),
 			llmtest.Call("submit_spec", greetSpec).When(llmtest.Expect{Role: "explorer", ToolResult: "fmt.Println"}),
