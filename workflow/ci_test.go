@@ -105,7 +105,7 @@ func TestCIFixRoundThenGreen(t *testing.T) {
 	commits := h.branchCommits(pr.Head)
 
 	h.ciFinished(pr.Number, head) // lint still runs: the job waits
-	time.Sleep(200 * time.Millisecond)
+	h.waitObserved(workflow.StageCI, "snoozed", 1)
 	require.Equal(t, commits, h.branchCommits(pr.Head), "no round before every check finished")
 	h.gh.CompleteCheckRun(owner, name, lint, "success")
 	h.ciFinished(pr.Number, head)
@@ -276,11 +276,9 @@ func TestCITwoReplicasRunOneRound(t *testing.T) {
 		Number: pr.Number, IsPR: true, PRs: []int{pr.Number}, SHA: head, Sender: "github-actions[bot]"}
 	for _, eng := range []*workflow.Engine{h.eng, second, second, h.eng} {
 		require.NoError(t, eng.Handle(t.Context(), ev))
-		time.Sleep(30 * time.Millisecond)
 	}
 	h.waitCI(pr.Number, "pushed")
 	h.waitJobsDone()
-	time.Sleep(300 * time.Millisecond)
 	require.Equal(t, commits+1, h.branchCommits(pr.Head), "one round, one commit")
 	ag.mu.Lock()
 	defer ag.mu.Unlock()

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -42,6 +43,8 @@ type harness struct {
 	// bell rings (ring) each time a job settles; until waits on it.
 	bell     chan struct{}
 	bellOnce sync.Once
+	seenMu   sync.Mutex
+	seen     map[string]int // "stage outcome" → how often the engine observed it
 	t        *testing.T
 	gh       *ghtest.Server
 	app      *ghapp.App
@@ -186,10 +189,29 @@ func (h *harness) waitState(what string, ok func(*store.Run) bool) *store.Run {
 // ring is the engine's Observe: a job settled, so what tests wait for may
 // have happened.
 func (h *harness) ring(stage, outcome string) {
+	h.seenMu.Lock()
+	if h.seen == nil {
+		h.seen = map[string]int{}
+	}
+	h.seen[stage+" "+outcome]++
+	h.seenMu.Unlock()
 	h.bellOnce.Do(func() { h.bell = make(chan struct{}, 1) })
 	select {
 	case h.bell <- struct{}{}:
 	default: // a ring is pending already
+	}
+}
+
+// waitObserved waits until the engine observed a job of stage end with
+// outcome at least n times in all.
+func (h *harness) waitObserved(stage, outcome string, n int) {
+	h.t.Helper()
+	if !h.until(func() bool {
+		h.seenMu.Lock()
+		defer h.seenMu.Unlock()
+		return h.seen[stage+" "+outcome] >= n
+	}) {
+		h.t.Fatalf("the engine never observed %d × %s %s", n, stage, outcome)
 	}
 }
 
@@ -473,21 +495,27 @@ func (h *harness) branchMessage(branch string) string {
 	return git(h.t, h.bare, "log", "-1", "--format=%B", branch)
 }
 
-// waitJobsDone waits until no stage or label job is queued or running.
-func (h *harness) waitJobsDone() {
+// waitJobsDone waits until no job of the given kinds (stage and label
+// jobs when none are given) is queued or running.
+func (h *harness) waitJobsDone(kinds ...string) {
 	h.t.Helper()
-	require.Eventually(h.t, func() bool {
+	if len(kinds) == 0 {
+		kinds = []string{"issuesmith_stage", "issuesmith_label"}
+	}
+	if !h.until(func() bool {
 		jobs, err := h.eng.Queue().Jobs(h.t.Context(), nil)
 		if err != nil {
 			return false
 		}
 		for _, j := range jobs {
-			if (j.Kind == "issuesmith_stage" || j.Kind == "issuesmith_label") && j.State != "completed" {
+			if slices.Contains(kinds, j.Kind) && j.State != "completed" && j.State != "discarded" && j.State != "cancelled" {
 				return false
 			}
 		}
 		return true
-	}, 15*time.Second, 20*time.Millisecond, "jobs never finished")
+	}) {
+		h.t.Fatalf("jobs of %v never finished", kinds)
+	}
 }
 
 // leaseWaitTest is the harness's wait of a job for a busy issue. Not 0: a

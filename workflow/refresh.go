@@ -79,6 +79,7 @@ func (w *refreshWorker) Work(ctx context.Context, job *river.Job[RefreshArgs]) e
 		}
 		// A refresh may take many minutes: look again every half
 		// minute or so (LeaseWait is 5s by default), not every poll.
+		e.observe("refresh", "snoozed")
 		return river.JobSnooze(6*e.o.LeaseWait + time.Duration(job.ID%5)*e.o.LeaseWait)
 	}
 	gh, err := e.d.GitHub.Client(ctx, a.InstallationID)

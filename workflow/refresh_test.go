@@ -46,7 +46,7 @@ func TestPushDuringARefreshIsFollowedByOneMore(t *testing.T) {
 	}
 	require.NoError(t, h.event(workflow.Pushed))
 	require.NoError(t, h.event(workflow.Pushed))
-	time.Sleep(200 * time.Millisecond) // the follow-up waits for the running refresh
+	h.waitObserved("refresh", "snoozed", 1) // the follow-up waits for the running refresh
 	require.Equal(t, 1, h.agents.refreshCount(), "the follow-up does not run alongside")
 	close(release)
 	require.Eventually(t, func() bool {
@@ -54,7 +54,7 @@ func TestPushDuringARefreshIsFollowedByOneMore(t *testing.T) {
 		err := h.st.DB().QueryRowContext(t.Context(), `SELECT COUNT(*) FROM river_job WHERE kind = 'issuesmith_refresh' AND state = 'completed'`).Scan(&n)
 		return err == nil && n == 2
 	}, 10*time.Second, 20*time.Millisecond, "two refreshes complete")
-	time.Sleep(100 * time.Millisecond)
+	h.waitJobsDone("issuesmith_refresh") // a third would be queued or running
 	require.Equal(t, 2, h.agents.refreshCount(), "one follow-up for both pushes")
 	require.Zero(t, overlap.Load(), "refreshes of one repository never overlap")
 }

@@ -19,7 +19,7 @@ func TestStopWithNothingRunningRepliesOnce(t *testing.T) {
 	require.Eventually(t, func() bool { return len(h.botComments()["stop-idle"]) == 1 }, 10*time.Second, 20*time.Millisecond,
 		"no reply to /stop")
 	require.NoError(t, h.event(workflow.CommandGiven, stop)) // redelivery
-	time.Sleep(300 * time.Millisecond)                       // a second job would have run by now
+	h.waitJobsDone("issuesmith_idle_stop")                   // a second job would have run
 	replies := h.botComments()["stop-idle"]
 	require.Len(t, replies, 1)
 	require.Contains(t, strings.ToLower(replies[0].Body), "nothing is running for this issue")

@@ -2,7 +2,6 @@ package workflow_test
 
 import (
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -32,7 +31,7 @@ func TestRepositoryRemovedCancelsItsRunsWithoutGitHub(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, store.StateCancelled, r.State)
 	require.Contains(t, r.Reason, "removed")
-	time.Sleep(300 * time.Millisecond) // a cancel job would have run by now
+	h.waitJobsDone() // a report job would have run
 	require.Len(t, h.gh.Requests(), calls, "no GitHub call for a removed repository")
 
 	// Redelivered: nothing open any more.
