@@ -44,46 +44,39 @@ func (c *Caches) trimModules(rep *TrimReport) error {
 	for k, e := range c.index {
 		mods = append(mods, mod{k, *e})
 	}
+	budget := c.opts.ModuleBudget
 	c.mu.Unlock()
-	var total int64
+	var entries []lruEntry
 	for i := range mods {
-		if mods[i].e.Size == 0 {
-			mods[i].e.Size = sizeOf(append([]string{mods[i].e.Dir}, mods[i].e.Files...)...)
+		m := &mods[i]
+		if m.e.Size == 0 {
+			m.e.Size = sizeOf(append([]string{m.e.Dir}, m.e.Files...)...)
 			c.mu.Lock()
-			if e := c.index[mods[i].key]; e != nil {
-				e.Size = mods[i].e.Size
+			if e := c.index[m.key]; e != nil {
+				e.Size = m.e.Size
 			}
 			c.mu.Unlock()
 		}
-		total += mods[i].e.Size
+		entries = append(entries, lruEntry{lease: "mod:" + m.key, used: m.e.Used, size: m.e.Size, remove: func() error {
+			if err := removeTree(m.e.Dir); err != nil {
+				return err
+			}
+			for _, f := range m.e.Files {
+				_ = os.Remove(f)
+			}
+			c.mu.Lock()
+			delete(c.index, m.key)
+			c.downloaded = map[string][]string{}
+			c.mu.Unlock()
+			return nil
+		}})
 	}
-	sort.Slice(mods, func(i, j int) bool { return mods[i].e.Used.Before(mods[j].e.Used) })
-	c.mu.Lock()
-	budget := c.opts.ModuleBudget
-	c.mu.Unlock()
-	for _, m := range mods {
-		if budget <= 0 || total <= budget {
-			break
-		}
-		if c.leased("mod:" + m.key) {
-			rep.KeptInUse++
-			continue
-		}
-		if err := removeTree(m.e.Dir); err != nil {
-			return err
-		}
-		for _, f := range m.e.Files {
-			_ = os.Remove(f)
-		}
-		total -= m.e.Size
-		rep.Freed += m.e.Size
-		rep.Modules++
-		c.mu.Lock()
-		delete(c.index, m.key)
-		c.downloaded = map[string][]string{}
-		c.mu.Unlock()
-	}
+	removed, total, err := c.evictLRU(entries, budget, rep)
+	rep.Modules += removed
 	rep.ModuleBytes = total
+	if err != nil {
+		return err
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.saveIndex()
@@ -95,44 +88,60 @@ func (c *Caches) trimRepos(rep *TrimReport) error {
 	if err != nil {
 		return err
 	}
-	type repoCache struct {
-		dir  string
-		used time.Time
-		size int64
-	}
-	var repos []repoCache
-	var total int64
+	var entries []lruEntry
 	for _, e := range ents {
 		fi, err := e.Info()
 		if err != nil || !e.IsDir() {
 			continue
 		}
 		dir := filepath.Join(c.root, "repos", e.Name())
-		rc := repoCache{dir: dir, used: fi.ModTime(), size: sizeOf(dir)}
-		repos = append(repos, rc)
-		total += rc.size
+		entries = append(entries, lruEntry{lease: "repo:" + dir, used: fi.ModTime(), size: sizeOf(dir),
+			remove: func() error { return removeTree(dir) }})
 	}
-	sort.Slice(repos, func(i, j int) bool { return repos[i].used.Before(repos[j].used) })
 	c.mu.Lock()
 	budget := c.opts.BuildBudget
 	c.mu.Unlock()
-	for _, r := range repos {
+	removed, total, err := c.evictLRU(entries, budget, rep)
+	rep.Repos += removed
+	rep.BuildBytes = total
+	return err
+}
+
+// lruEntry is one cache entry Trim may evict: its lease key, last use,
+// size and how to remove it.
+type lruEntry struct {
+	lease  string
+	used   time.Time
+	size   int64
+	remove func() error
+}
+
+// evictLRU is Trim's one rule: it removes entries, least recently used
+// first, until their total is within budget (none when budget <= 0),
+// never one a running command holds (counted in rep.KeptInUse). It
+// returns how many it removed and the total left, adding what it freed to
+// rep.Freed.
+func (c *Caches) evictLRU(entries []lruEntry, budget int64, rep *TrimReport) (removed int, total int64, err error) {
+	for _, e := range entries {
+		total += e.size
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].used.Before(entries[j].used) })
+	for _, e := range entries {
 		if budget <= 0 || total <= budget {
 			break
 		}
-		if c.leased("repo:" + r.dir) {
+		if c.leased(e.lease) {
 			rep.KeptInUse++
 			continue
 		}
-		if err := removeTree(r.dir); err != nil {
-			return err
+		if err := e.remove(); err != nil {
+			return removed, total, err
 		}
-		total -= r.size
-		rep.Freed += r.size
-		rep.Repos++
+		total -= e.size
+		rep.Freed += e.size
+		removed++
 	}
-	rep.BuildBytes = total
-	return nil
+	return removed, total, nil
 }
 
 // sizeOf is the bytes of the files under each path.
