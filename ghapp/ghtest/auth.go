@@ -70,7 +70,7 @@ func (s *Server) authenticate(c *call) (response, bool) {
 		return s.authenticateUser(c, cred)
 	}
 	tok, ok := s.st.tokens[cred]
-	if !ok || !time.Now().Before(tok.expires) {
+	if !ok || !s.now().Before(tok.expires) {
 		s.failf("%s with an unknown or expired installation token", c.op)
 		return errorResp(http.StatusUnauthorized, "Bad credentials"), false
 	}
@@ -120,7 +120,7 @@ func (s *Server) newToken(installation int64) (string, time.Time) {
 	b := make([]byte, 18)
 	_, _ = rand.Read(b)
 	tok := "ghs_" + hex.EncodeToString(b)
-	exp := time.Now().Add(s.opts.TokenTTL)
+	exp := s.now().Add(s.opts.TokenTTL)
 	s.st.tokens[tok] = token{installation: installation, expires: exp}
 	s.st.tokensIssued++
 	return tok, exp
@@ -149,5 +149,5 @@ func (s *Server) ValidToken(owner, name, tok string) bool {
 	defer s.mu.Unlock()
 	t, ok := s.st.tokens[tok]
 	rp := s.st.repos[owner+"/"+name]
-	return ok && time.Now().Before(t.expires) && rp != nil && rp.Installation == t.installation
+	return ok && s.now().Before(t.expires) && rp != nil && rp.Installation == t.installation
 }

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -130,7 +129,7 @@ func (s *Server) tokenInstallation(auth string) (int64, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	tok, ok := s.st.tokens[cred]
-	if !ok || !time.Now().Before(tok.expires) {
+	if !ok || !s.now().Before(tok.expires) {
 		return 0, false
 	}
 	return tok.installation, true

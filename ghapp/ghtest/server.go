@@ -29,6 +29,9 @@ type Options struct {
 	Installation int64
 	// TokenTTL is how long installation tokens live (1h, as on GitHub).
 	TokenTTL time.Duration
+	// Now is the clock installation tokens are issued and expire by
+	// (time.Now): a test of their lifetime moves it instead of sleeping.
+	Now func() time.Time
 }
 
 // Fault makes the fake answer requests for Op ("METHOD /path/template" as
@@ -68,7 +71,8 @@ type Server struct {
 	key  *rsa.PrivateKey
 	pem  []byte
 
-	closed atomic.Bool // set when the test ended: no more failures reported
+	closed  atomic.Bool // set when the test ended: no more failures reported
+	changes changes     // wakes Wait after every request served
 
 	mu       sync.Mutex // guards everything below
 	faults   []*Fault
@@ -93,6 +97,9 @@ func New(t tb.TB, opts Options) *Server {
 	if opts.TokenTTL == 0 {
 		opts.TokenTTL = time.Hour
 	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
 	key, pem := appKey(t)
 	s := &Server{t: t, opts: opts, key: key, pem: pem, st: newState()}
 	s.srv = httptest.NewUnstartedServer(s)
@@ -108,6 +115,9 @@ func New(t tb.TB, opts Options) *Server {
 	})
 	return s
 }
+
+// now is the tokens' clock (Options.Now).
+func (s *Server) now() time.Time { return s.opts.Now() }
 
 // URL is the API root to give ghapp.AppConfig.BaseURL (with a trailing slash).
 func (s *Server) URL() string { return s.srv.URL + "/" }
@@ -176,16 +186,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rec := Request{Method: r.Method, Path: r.URL.Path, Op: r.Method + " " + r.URL.Path, Body: string(body)}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		rec.Status = s.serveOAuth(w, r)
-		s.mu.Lock()
-		s.requests = append(s.requests, rec)
-		s.mu.Unlock()
+		s.record(rec)
 		return
 	case r.URL.Path == "/graphql":
 		rec := Request{Method: r.Method, Path: r.URL.Path, Op: "POST /graphql", Body: string(body)}
 		rec.Status = s.serveGraphQL(w, r, body)
-		s.mu.Lock()
-		s.requests = append(s.requests, rec)
-		s.mu.Unlock()
+		s.record(rec)
 		return
 	}
 	escapeContentsPath(r)
@@ -197,6 +203,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	s.runServed(rec)
 	resp.write(w, s)
+	s.changes.served()
+}
+
+// record keeps a request served outside the REST path and wakes Wait.
+func (s *Server) record(rec Request) {
+	s.mu.Lock()
+	s.requests = append(s.requests, rec)
+	s.mu.Unlock()
+	s.changes.served()
 }
 
 // servedHook is one OnServed registration.

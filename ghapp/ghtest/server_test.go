@@ -125,11 +125,15 @@ func TestRequestsGitHubWouldRejectFailTheTest(t *testing.T) {
 func TestExpiredTokenIsRefused(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{TB: t}
-	s := New(rec, Options{TokenTTL: time.Millisecond})
+	clock := newClock()
+	s := New(rec, Options{TokenTTL: time.Minute, Now: clock.now})
 	s.AddRepo(Repo{Owner: "o", Name: "r"})
 	tok := getToken(t, s)
-	time.Sleep(5 * time.Millisecond)
+	clock.add(time.Minute - time.Nanosecond)
 	code, _ := do(t, s, "GET", "/repos/o/r", "token "+tok, "")
+	assert.Equal(t, http.StatusOK, code, "valid until its last moment")
+	clock.add(time.Nanosecond)
+	code, _ = do(t, s, "GET", "/repos/o/r", "token "+tok, "")
 	assert.Equal(t, http.StatusUnauthorized, code)
 	assert.Len(t, rec.take(), 1)
 }
@@ -138,7 +142,8 @@ func TestExpiredTokenIsRefused(t *testing.T) {
 // checks git's password: issued, unexpired, for the repository's installation.
 func TestIssuedTokensAndValidToken(t *testing.T) {
 	t.Parallel()
-	s := New(t, Options{TokenTTL: 50 * time.Millisecond})
+	clock := newClock()
+	s := New(t, Options{TokenTTL: time.Hour, Now: clock.now})
 	s.AddRepo(Repo{Owner: "o", Name: "r"})
 	s.AddRepo(Repo{Owner: "o", Name: "elsewhere", Installation: 7})
 	require.Empty(t, s.IssuedTokens())
@@ -153,7 +158,7 @@ func TestIssuedTokensAndValidToken(t *testing.T) {
 	require.False(t, s.ValidToken("o", "elsewhere", a), "another installation's repository")
 	require.False(t, s.ValidToken("o", "missing", a))
 	require.False(t, s.ValidToken("o", "r", "ghs_forged"))
-	time.Sleep(60 * time.Millisecond)
+	clock.add(time.Hour)
 	require.False(t, s.ValidToken("o", "r", a), "expired")
 	require.Len(t, s.IssuedTokens(), 2, "expired tokens are still listed")
 }
@@ -213,4 +218,24 @@ func TestAnswersHaveGitHubsShape(t *testing.T) {
 	assert.NoError(t, check(obj{"id": 1, "name": "r", "full_name": "o/r", "default_branch": "main"}))
 	assert.Error(t, check(obj{"id": "one", "name": "r"}), "id must be an integer")
 	assert.Error(t, check(obj{"id": 1, "private": "no"}), "private must be a boolean")
+}
+
+// clock is a test's clock for the fake's tokens: it moves only when told.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newClock() *clock { return &clock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)} }
+
+func (c *clock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
 }
