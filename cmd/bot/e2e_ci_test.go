@@ -110,8 +110,8 @@ func (e *e2e) ciComment(pr int) string {
 
 func (e *e2e) waitCI(pr int, want string) string {
 	e.t.Helper()
-	require.Eventually(e.t, func() bool { return strings.Contains(e.ciComment(pr), want) }, 60*time.Second, 25*time.Millisecond,
-		"the CI comment never said %q; it says:\n%s", want, e.ciComment(pr))
+	e.await(60*time.Second, func() bool { return strings.Contains(e.ciComment(pr), want) },
+		"the CI comment never said %q; it says:\n%s", want, func() string { return e.ciComment(pr) })
 	return e.ciComment(pr)
 }
 
@@ -159,10 +159,10 @@ func TestCrashMidCIRound(t *testing.T) {
 	before := len(e.gh.Requests())
 	e.start()
 	// The resumed job reads the checks again and finds its round done.
-	require.Eventually(t, func() bool {
+	e.await(60*time.Second, func() bool {
 		return strings.Contains(opsAfter(e, before), "GET /repos/{owner}/{repo}/commits/{ref}/check-runs 200")
-	}, 60*time.Second, 50*time.Millisecond, "the killed CI job was not resumed")
-	time.Sleep(3 * time.Second) // room to redo (wrongly) what was done
+	}, "the killed CI job was not resumed")
+	e.stageJobsDone(before) // what a wrong redo would do is done by then
 	// CI passes on the round's commit: the comment, rendered again from
 	// the recorded rounds, still shows the round.
 	fixed := e.git.Head(t, name, pr.Head)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/issuesmith/issuesmith/ghapp/ghtest"
@@ -61,14 +62,11 @@ func TestCrashMidRevise(t *testing.T) {
 	replies := func() []ghtest.ReviewComment { return e.botReplies(pr.Number, rc) }
 	// The restarted server resumes the killed revise job: it finds its
 	// commit pushed and its reply posted, and edits the progress comment.
-	require.Eventually(t, func() bool {
+	e.await(60*time.Second, func() bool {
 		return strings.Contains(opsAfter(e, before), "PATCH /repos/{owner}/{repo}/issues/comments/{comment_id} 200")
-	}, 60*time.Second, 50*time.Millisecond, "the killed revise job was not resumed")
-	time.Sleep(3 * time.Second) // room to redo (wrongly) what was done
+	}, "the killed revise job was not resumed")
+	db := e.stageJobsDone(before) // what a wrong redo would do is done by then
 	require.NoError(t, e.stop())
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(e.dir, "issuesmith.db")+"?_pragma=busy_timeout(5000)")
-	require.NoError(t, err)
-	defer db.Close()
 	var open int
 	require.NoError(t, db.QueryRow(`SELECT count(*) FROM river_job WHERE kind = 'issuesmith_stage'
 		AND state NOT IN ('completed', 'cancelled', 'discarded')`).Scan(&open))
@@ -81,6 +79,40 @@ func TestCrashMidRevise(t *testing.T) {
 	require.Len(t, got, 1, "one reply in the thread")
 	require.Contains(t, got[0].Body, "Done in "+log[0].Hash)
 	require.Zero(t, model.Remaining(), "the revise asked the model once")
+}
+
+// stageJobsDone waits until the running server's database holds no
+// unfinished stage job, and returns the database (closed with the test): a
+// resumed job that would wrongly redo what was done has done it by then.
+// (The database is read from outside the server: no request marks a job's
+// end, so this one wait polls.)
+func (e *e2e) stageJobsDone(before int) *sql.DB {
+	e.t.Helper()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(e.dir, "issuesmith.db")+"?_pragma=busy_timeout(5000)")
+	require.NoError(e.t, err)
+	e.t.Cleanup(func() { db.Close() })
+	open := -1
+	if !assert.Eventually(e.t, func() bool {
+		return db.QueryRow(`SELECT count(*) FROM river_job WHERE kind = 'issuesmith_stage'
+			AND state NOT IN ('completed', 'cancelled', 'discarded')`).Scan(&open) == nil && open == 0
+	}, 60*time.Second, 50*time.Millisecond) {
+		e.t.Fatalf("stage jobs still open: %s\n%s", jobsIn(db), opsAfter(e, before))
+	}
+	return db
+}
+
+// jobsIdle waits until the running server's database holds no job to run
+// (available, running, retryable or pending), of any kind.
+func (e *e2e) jobsIdle() {
+	e.t.Helper()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(e.dir, "issuesmith.db")+"?_pragma=busy_timeout(5000)")
+	require.NoError(e.t, err)
+	defer db.Close()
+	require.Eventually(e.t, func() bool {
+		var n int
+		err := db.QueryRow(`SELECT count(*) FROM river_job WHERE state IN ('available', 'running', 'retryable', 'pending')`).Scan(&n)
+		return err == nil && n == 0
+	}, 60*time.Second, 50*time.Millisecond, "jobs still to run")
 }
 
 // jobsIn lists the stage jobs in db (for a failure message).

@@ -85,7 +85,7 @@ func TestServeStartsWhileTheDatabaseIsDown(t *testing.T) {
 	}, 10*time.Second, 50*time.Millisecond)
 	_, dups := countIntake(t, st, total)
 	require.Zero(t, dups, "a delivery recorded twice")
-	require.Eventually(t, func() bool { return e.progress() != "" }, 60*time.Second, 50*time.Millisecond,
+	e.await(60*time.Second, func() bool { return e.progress() != "" },
 		"the labelled issue's run never started")
 	require.Len(t, e.botComments()["progress"], 1)
 	require.Empty(t, e.gh.Redeliveries())

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strconv"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -124,13 +125,13 @@ func TestEndToEndLabelToPRWithRestartAndReview(t *testing.T) {
 	require.Equal(t, http.StatusAccepted, e.deliver("pull_request_review_comment", "pull_request_review_comment.created.json",
 		e.reviewComment(pr.Number, pr.Head, rc, "@issuesmith use a capital H in the greeting", e2eUser, "User")))
 	var reply ghtest.ReviewComment
-	require.Eventually(t, func() bool {
+	e.await(60*time.Second, func() bool {
 		if r := e.botReplies(pr.Number, rc); len(r) > 0 {
 			reply = r[0]
 			return true
 		}
 		return false
-	}, 60*time.Second, 25*time.Millisecond, "no reply in the review thread")
+	}, "no reply in the review thread")
 	log = e.git.Log(t, name, pr.Head)
 	require.Len(t, log, 3)
 	require.Contains(t, reply.Body, "Done in "+log[0].Hash)
@@ -204,7 +205,7 @@ func (e *e2e) submitReview(pr ghtest.PullRequest, text string) string {
 		obj(p, "review")["body"], obj(p, "review")["state"] = text, "changes_requested"
 	}))
 	var reply string
-	require.Eventually(e.t, func() bool {
+	e.await(60*time.Second, func() bool {
 		for _, c := range e.gh.Comments(e2eOwner, e2eRepo, pr.Number) {
 			if c.User == e.gh.BotLogin() && strings.Contains(c.Body, "> @"+e2eUser+": "+text) {
 				reply = c.Body
@@ -212,7 +213,7 @@ func (e *e2e) submitReview(pr ghtest.PullRequest, text string) string {
 			}
 		}
 		return false
-	}, 60*time.Second, 25*time.Millisecond, "no reply to the review in the conversation")
+	}, "no reply to the review in the conversation")
 	return reply
 }
 
@@ -272,8 +273,11 @@ func TestEndToEndModelKeepsFailing(t *testing.T) {
 	out, err := exec.Command("git", "-C", e.git.Dir(e2eOwner+"/"+e2eRepo), "branch", "--list", "issuesmith/*").CombinedOutput()
 	require.NoError(t, err, string(out))
 	require.Empty(t, strings.TrimSpace(string(out)), "no branch pushed")
-	is, _ := e.gh.Issue(e2eOwner, e2eRepo, e.issue)
-	require.NotContains(t, is.Labels, "issuesmith", "the label is reset so it can be added again")
+	// The label is reset after the comment says why, so it can be added again.
+	e.await(30*time.Second, func() bool {
+		is, _ := e.gh.Issue(e2eOwner, e2eRepo, e.issue)
+		return !slices.Contains(is.Labels, "issuesmith")
+	}, "the label was not reset")
 	require.Positive(t, calls.Load())
 	metrics := e.get("/metrics")
 	for _, want := range []string{

@@ -69,13 +69,13 @@ func TestEndToEndPushFromFork(t *testing.T) {
 	require.Equal(t, http.StatusAccepted, e.deliver("pull_request_review_comment", "pull_request_review_comment.created.json",
 		e.reviewComment(pr.Number, branch, rc, ask, e2eUser, "User")))
 	var reply ghtest.ReviewComment
-	require.Eventually(t, func() bool {
+	e.await(90*time.Second, func() bool {
 		if r := e.botReplies(pr.Number, rc); len(r) > 0 {
 			reply = r[0]
 			return true
 		}
 		return false
-	}, 90*time.Second, 50*time.Millisecond, "the review comment got no reply")
+	}, "the review comment got no reply")
 	log = e.git.Log(t, fork, branch)
 	require.Len(t, log, 3, "the follow-up commit is on the fork")
 	require.Contains(t, reply.Body, "Done in "+log[0].Hash)

@@ -68,7 +68,7 @@ func TestEndToEndLoopGuardStopsAPingPong(t *testing.T) {
 	// Two rounds for the helper's requests, each a commit and a reply.
 	for i, ask := range []string{"@issuesmith use a capital H in the greeting", "@issuesmith now say Hi instead"} {
 		rc := comment(helper, "User", ask)
-		require.Eventually(t, func() bool { return replied(rc) }, 60*time.Second, 25*time.Millisecond, "round %d: no reply", i+1)
+		e.await(60*time.Second, func() bool { return replied(rc) }, "round %d: no reply", i+1)
 	}
 	log := e.git.Log(t, name, pr.Head)
 	require.Len(t, log, 4, "seed, the run's commit, two rounds")
@@ -77,7 +77,7 @@ func TestEndToEndLoopGuardStopsAPingPong(t *testing.T) {
 
 	// The third request: refused, and said once on the pull request.
 	third := comment(helper, "User", "@issuesmith now say Hey instead")
-	require.Eventually(t, func() bool { return len(loopComments()) == 1 }, 60*time.Second, 25*time.Millisecond, "the refusal was not said")
+	e.await(60*time.Second, func() bool { return len(loopComments()) == 1 }, "the refusal was not said")
 	said := loopComments()[0].Body
 	require.Contains(t, said, "the loop guard stopped here.** This issue had 2 revise rounds in the last hour")
 	require.Contains(t, said, "`ISSUESMITH_LOOP_MAX_PER_HOUR`")

@@ -30,7 +30,7 @@ func TestServeRecordsDeliveriesWhileTheLimitIsSpent(t *testing.T) {
 	require.Less(t, time.Since(t0), 2*time.Second, "the handler waits on no GitHub call")
 	require.Contains(t, e.get("/metrics"), `issuesmith_webhook_deliveries_total{event="issues",result="dispatched"} 1`)
 
-	require.Eventually(t, func() bool { return e.progress() != "" }, 60*time.Second, 50*time.Millisecond,
+	e.await(60*time.Second, func() bool { return e.progress() != "" },
 		"the run never started after the reset")
 	require.False(t, time.Now().Before(f.Until), "nothing was written before the reset")
 	require.Len(t, e.botComments()["progress"], 1)

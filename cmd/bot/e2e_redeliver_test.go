@@ -35,17 +35,20 @@ func TestServeRedeliversMissedDeliveries(t *testing.T) {
 		Status: 503, DeliveredAt: time.Now().Add(-10 * time.Minute), Payload: body})
 
 	e.start()
-	require.Eventually(t, func() bool {
+	e.await(30*time.Second, func() bool {
 		for _, a := range e.gh.DeliveryLog() {
 			if a.GUID == "missed-during-outage" && a.Redelivery && a.Status == 202 {
 				return true
 			}
 		}
 		return false
-	}, 30*time.Second, 50*time.Millisecond, "the missed delivery was not redelivered and answered")
+	}, "the missed delivery was not redelivered and answered")
 	require.Contains(t, e.get("/metrics"), `issuesmith_webhook_deliveries_total{event="pull_request",result="dispatched"} 1`)
-	// Passes run every second: three more find it recovered.
-	time.Sleep(3 * time.Second)
+	// Passes run every second, each reading the delivery log: three more
+	// find it recovered.
+	const logRead = "GET /app/hook/deliveries"
+	passes := e.gh.Calls(logRead)
+	e.await(30*time.Second, func() bool { return e.gh.Calls(logRead) >= passes+3 }, "no three more reconciliation passes")
 	require.Equal(t, []string{"missed-during-outage"}, e.gh.Redeliveries())
 	metrics := e.get("/metrics")
 	require.Contains(t, metrics, "issuesmith_redeliveries_asked_total 1")

@@ -336,8 +336,25 @@ func (e *e2e) progress() string {
 
 func (e *e2e) waitProgress(want string) {
 	e.t.Helper()
-	require.Eventually(e.t, func() bool { return strings.Contains(e.progress(), want) }, 60*time.Second, 25*time.Millisecond,
-		"progress comment never said %q; last:\n%s", want, e.progress())
+	e.await(60*time.Second, func() bool { return strings.Contains(e.progress(), want) },
+		"progress comment never said %q; last:\n%s", want, e.progress)
+}
+
+// await waits until cond, which reads the fake GitHub, holds: it is checked
+// each time the fake answered a request (ghtest.Server.Wait), never on a
+// timer. The message's arguments may be funcs returning a string, called
+// only when it failed (the state then).
+func (e *e2e) await(timeout time.Duration, cond func() bool, msg string, args ...any) {
+	e.t.Helper()
+	if e.gh.Wait(timeout, cond) {
+		return
+	}
+	for i, a := range args {
+		if f, ok := a.(func() string); ok {
+			args[i] = f()
+		}
+	}
+	e.t.Fatalf("not within %s: "+msg, append([]any{timeout}, args...)...)
 }
 
 // modelURL serves the script (or the given handler) as the model endpoint.

@@ -59,5 +59,13 @@ func indent(prefix, s string) string {
 // (server.Coder), on the user's own checkout, where the repository's
 // run_commands is the user's own choice to run.
 func solveCoder() agents.Coder {
-	return agents.Coder{AllowChecks: true}
+	c := agents.Coder{AllowChecks: true}
+	c.Options.Sandbox.Repo = solveCacheKey
+	return c
 }
+
+// solveCacheKey, when not "", names the repository whose sandbox caches
+// the checks use instead of the checkout's own (sandbox.RepoKey of its
+// path). Only the tests set it: their many temporary copies of one module
+// then share one build cache, and the standard library is compiled once.
+var solveCacheKey string

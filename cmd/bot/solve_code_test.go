@@ -6,11 +6,21 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/issuesmith/issuesmith/coder"
 	"github.com/issuesmith/issuesmith/llm/llmtest"
 )
+
+// The goodbye module's solve runs share one sandbox build cache
+// (solveCacheKey), filled by whichever runs first.
+var goodbyeCache struct {
+	sync.Mutex
+	warm bool
+}
+
+func init() { solveCacheKey = "test:cmd/bot's goodbye module" }
 
 // goodbyeTree writes a small Go module: a greet package and a main using it.
 func goodbyeTree(t *testing.T) string {
@@ -46,6 +56,15 @@ const goodbyeDiff = `--- a/greet/greet.go
 
 func runGoodbye(t *testing.T, dir string, args ...string) (string, string, *llmtest.Server) {
 	t.Helper()
+	goodbyeCache.Lock()
+	if goodbyeCache.warm {
+		goodbyeCache.Unlock()
+	} else { // the first run fills the shared build cache alone; the rest find it warm
+		defer func() {
+			goodbyeCache.warm = true
+			goodbyeCache.Unlock()
+		}()
+	}
 	srv := llmtest.NewServer(t, llmtest.LoadScript(t, "testdata/solve_code.yaml"))
 	cmd := newSolveCmdWith(func() []string {
 		return []string{"ISSUESMITH_MODEL_BASE_URL=" + srv.URL(), "ISSUESMITH_MODEL_NAME=scripted", "ISSUESMITH_MODEL_MAX_RETRIES=0"}
