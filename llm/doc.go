@@ -20,9 +20,11 @@
 // to models that need it; every request is made valid for strict servers
 // (hygiene in client_wire.go); context overflow, silent truncation, quota
 // and missing tool support are named errors. The context window is read
-// where each server states it (window.go: vLLM, Ollama, llama.cpp) and
+// where each server states it (window.go: vLLM, Ollama, llama.cpp;
+// window_lmstudio.go: LM Studio's loaded_context_length) and
 // travels in Response.Window and State.Window for the roles to size their
-// compression; a prompt the server cut without an error (Ollama's num_ctx)
+// compression; a prompt the server cut without an error (Ollama's num_ctx,
+// LM Studio's rolling window)
 // is caught by its counts in the client and the loop (truncation.go,
 // ErrTruncated) and its reply never used. Calls written as text are read
 // in the shapes models write (textcalls_shapes.go: Hermes and Qwen3-Coder

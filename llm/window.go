@@ -15,18 +15,20 @@ import (
 
 // Window is a model's context window as its server states it: what one
 // request (prompt and completion together) may hold. Tokens is 0 when the
-// server did not say (hosted APIs, LM Studio, an Ollama model neither
-// configured with num_ctx nor loaded).
+// server did not say (hosted APIs, an Ollama model neither configured with
+// num_ctx nor loaded, an LM Studio model not loaded yet).
 type Window struct {
 	Tokens int
-	// Server is who said it: "Ollama", "llama.cpp" or "vLLM" ("" when
-	// nobody did); Ollama also when it said only the trained length.
+	// Server is who said it: "Ollama", "llama.cpp", "vLLM" or "LM Studio"
+	// ("" when nobody did); Ollama and LM Studio also when they said only
+	// the trained length.
 	Server string
 	// Source is the field read ("num_ctx", "context_length of the loaded
-	// model", "n_ctx", "max_model_len").
+	// model", "n_ctx", "max_model_len", "loaded_context_length").
 	Source string
 	// Trained is the model's trained context length (Ollama's model_info
-	// "<arch>.context_length"), when the server said it.
+	// "<arch>.context_length", LM Studio's max_context_length), when the
+	// server said it.
 	Trained int
 }
 
@@ -44,6 +46,8 @@ func windowSetting(server string) string {
 		return "llama.cpp's --ctx-size (e.g. --ctx-size 32768)"
 	case "vLLM":
 		return "vLLM's --max-model-len (e.g. --max-model-len 32768)"
+	case "LM Studio":
+		return "the model's context length in LM Studio (load it with a larger Context Length, e.g. lms load MODEL --context-length 32768)"
 	}
 	return "the server's context size (Ollama num_ctx, e.g. OLLAMA_CONTEXT_LENGTH=32768; llama.cpp --ctx-size; vLLM --max-model-len)"
 }
@@ -100,8 +104,10 @@ func (ws *windows) set(model string, w Window) {
 // asks, in turn: vLLM's GET /v1/models (max_model_len), Ollama's POST
 // /api/show (parameters num_ctx, model_info "<arch>.context_length") and
 // GET /api/ps (context_length), and llama.cpp's GET /props
-// (default_generation_settings.n_ctx). A server that answers none of them
-// has an unknown window (Tokens 0); it never fails.
+// (default_generation_settings.n_ctx), and LM Studio's GET
+// /api/v0/models/{model} (loaded_context_length; asked again until the
+// model is loaded). A server that answers none of them has an unknown
+// window (Tokens 0); it never fails.
 func (c *Client) ContextWindow(ctx context.Context, role Role) Window {
 	r, err := c.cfg.resolve(role)
 	if err != nil {
@@ -118,6 +124,11 @@ func (c *Client) window(ctx context.Context, model string) Window {
 	case !w.Known() && w.Server == "Ollama" && c.windows.again(model):
 		if n := c.ollamaLoaded(ctx, model); n > 0 {
 			w.Tokens, w.Source = n, "context_length of the loaded model"
+		}
+	case !w.Known() && w.Server == "LM Studio" && c.windows.again(model):
+		root, _ := strings.CutSuffix(strings.TrimRight(c.cfg.BaseURL, "/"), "/v1")
+		if lw, ok := c.lmStudio(ctx, root, model); ok {
+			w = lw
 		}
 	default:
 		return w
@@ -162,6 +173,9 @@ func (c *Client) readWindow(ctx context.Context, model string) Window {
 	}
 	if c.getJSON(ctx, http.MethodGet, root+"/props", nil, &props) == nil && props.Settings.NCtx > 0 {
 		return Window{Tokens: props.Settings.NCtx, Server: "llama.cpp", Source: "n_ctx"}
+	}
+	if w, ok := c.lmStudio(ctx, root, model); ok {
+		return w
 	}
 	return Window{}
 }

@@ -26,6 +26,10 @@ func TestContextWindowReadFromTheServer(t *testing.T) {
 		{"ollama default, not loaded", []llmtest.Option{llmtest.WithOllama(llmtest.Ollama{Ctx: 4096, Trained: 40960})}, "not stated (Ollama's default; the model was trained for 40960 tokens)"},
 		{"llama.cpp", []llmtest.Option{llmtest.WithLlamaCpp(16384)}, "16384 tokens (llama.cpp n_ctx)"},
 		{"vllm", []llmtest.Option{llmtest.WithModels("test-model"), llmtest.WithVLLM(32768)}, "32768 tokens (vLLM max_model_len)"},
+		{"LM Studio, model loaded", []llmtest.Option{llmtest.WithLMStudio(llmtest.LMStudio{Max: 32768, Loaded: 4096})},
+			"4096 tokens (LM Studio loaded_context_length)"},
+		{"LM Studio, not loaded", []llmtest.Option{llmtest.WithLMStudio(llmtest.LMStudio{Max: 32768})},
+			"not stated (LM Studio's default; the model was trained for 32768 tokens)"},
 		{"hosted API", nil, "not stated by the server"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -100,4 +104,27 @@ func TestPromptReportedUnderTheWindowIsACut(t *testing.T) {
 	require.ErrorIs(t, err, llm.ErrTruncated)
 	assert.Contains(t, err.Error(), "read 3990 prompt tokens of about 4")
 	assert.Contains(t, err.Error(), "--ctx-size")
+}
+
+// LM Studio at its default context length drops the oldest messages by its
+// rolling-window overflow policy, without an error: read from its REST API,
+// the window lets the client catch the cut, whose failure names LM Studio's
+// setting.
+func TestLMStudioTrimmingIsCaught(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.Script{llmtest.Reply("made up")},
+		llmtest.WithLMStudio(llmtest.LMStudio{Max: 32768, Loaded: 1024, Truncate: true}))
+	c, _ := newClient(t, srv)
+	// About 1190 tokens: over the 1024 loaded, under the 25% past it the
+	// client refuses to send.
+	issue := "# The issue\n" + strings.Repeat("The greeting must say goodbye after hello. ", 70)
+	page := strings.Repeat("lorem ipsum dolor sit amet ", 120)
+	msgs := []llm.Message{{Role: llm.System, Content: "You read pages."}, {Role: llm.User, Content: issue},
+		{Role: llm.Assistant, ToolCalls: []llm.ToolCall{{ID: "c1", Name: "read", Arguments: "{}"}}},
+		{Role: llm.ToolRole, ToolCallID: "c1", Content: page}}
+	_, err := c.Chat(t.Context(), llm.Request{Role: llm.RoleExplorer, Messages: msgs})
+	require.ErrorIs(t, err, llm.ErrTruncated)
+	assert.Contains(t, err.Error(), "LM Studio")
+	assert.Contains(t, err.Error(), "--context-length")
+	assert.Equal(t, "1024 tokens (LM Studio loaded_context_length)", c.ContextWindow(t.Context(), llm.RoleExplorer).String())
 }

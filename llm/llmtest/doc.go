@@ -60,8 +60,9 @@
 // unless an option plays that server (engines.go, each in the shape its
 // documentation gives): WithOllama (POST /api/show, GET /api/ps, and with
 // Truncate Ollama's dropping of the oldest messages past num_ctx, reported
-// in prompt_tokens), WithLlamaCpp (GET /props) and WithVLLM (max_model_len
-// in GET /v1/models).
+// in prompt_tokens), WithLlamaCpp (GET /props), WithVLLM (max_model_len
+// in GET /v1/models) and WithLMStudio (lmstudio.go: GET /api/v0/models,
+// and with Truncate its rolling window's dropping of the oldest messages).
 //
 // Requests sent concurrently (summary workers) match a group of exchanges
 // marked any_order: true (llmtest.Unordered in Go) in whatever order they

@@ -68,6 +68,9 @@ func WithVLLM(maxLen int) Option {
 // API; it reports whether path was one of them.
 func (s *Server) engineEndpoint(w http.ResponseWriter, hr *http.Request) bool {
 	root := strings.TrimSuffix(s.prefix, "/v1")
+	if s.lmStudioEndpoint(w, hr, root) {
+		return true
+	}
 	switch {
 	case hr.Method == http.MethodPost && hr.URL.Path == root+"/api/show" && s.ollama != nil:
 		var req struct {

@@ -44,6 +44,7 @@ type Server struct {
 	shown       []string // models asked about in /api/show
 	llamaCtx    int
 	maxModelLen int
+	lmstudio    *LMStudio
 }
 
 // Option configures a Server.
@@ -196,6 +197,9 @@ func (s *Server) handle(w http.ResponseWriter, hr *http.Request) {
 	a := s.withCache(ex.Reply, req)
 	if o := s.ollama; o != nil && o.Truncate && a.Usage == nil && !a.NoUsage {
 		a.Usage = &Usage{Prompt: o.kept(req), Completion: 5}
+	}
+	if l := s.lmstudio; l != nil && l.Truncate && l.Loaded > 0 && a.Usage == nil && !a.NoUsage {
+		a.Usage = &Usage{Prompt: (&Ollama{Ctx: l.Loaded, Truncate: true}).kept(req), Completion: 5}
 	}
 	serveAnswer(w, hr, a, req)
 }
