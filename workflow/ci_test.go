@@ -338,11 +338,11 @@ func TestCILoopOffOnlyMarksReady(t *testing.T) {
 	require.NoError(t, h.event(workflow.ReviewComment, func(ev *workflow.Event) {
 		ev.Number, ev.IsPR, ev.CommentID, ev.Body, ev.Path, ev.Line = pr.Number, true, rc, "@issuesmith fix the greeting", "greet.go", 1
 	}))
-	require.Eventually(t, func() bool { return h.head(pr.Head) != head }, 15*time.Second, 20*time.Millisecond)
+	h.eventually(func() bool { return h.head(pr.Head) != head }, "condition never held")
 	next := h.head(pr.Head)
 	h.gh.AddCheckRun(owner, name, ghtest.CheckRun{HeadSHA: next, Name: "test", Conclusion: "success"})
 	h.ciFinished(pr.Number, next)
-	require.Eventually(t, func() bool { return !h.gh.PullRequests(owner, name)[0].Draft }, 15*time.Second, 20*time.Millisecond)
+	h.eventually(func() bool { return !h.gh.PullRequests(owner, name)[0].Draft }, "condition never held")
 }
 
 // /retry on a PR where no check ran says so instead of waiting.

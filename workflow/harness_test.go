@@ -525,3 +525,16 @@ func (h *harness) waitJobsDone(kinds ...string) {
 // they waited for; under a CPU hog with the package's parallel tests that
 // stretched three rounds past 15 s.
 const leaseWaitTest = 100 * time.Millisecond
+
+// eventually fails the test unless cond holds within 15 s, looking again
+// each time a job settles (until).
+func (h *harness) eventually(cond func() bool, msgAndArgs ...any) {
+	h.t.Helper()
+	if !h.until(cond) {
+		msg := "condition never held"
+		if len(msgAndArgs) > 0 {
+			msg = fmt.Sprintf(fmt.Sprint(msgAndArgs[0]), msgAndArgs[1:]...)
+		}
+		h.t.Fatal(msg)
+	}
+}

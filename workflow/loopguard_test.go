@@ -59,10 +59,10 @@ func TestLoopGuardRuns(t *testing.T) {
 	// The label path counts too: another issue's label is its own.
 	other := h.gh.AddIssue(owner, name, ghtest.Issue{Title: "Other", Body: "x", User: "alice", Labels: []string{"issuesmith"}})
 	require.NoError(t, h.event(workflow.Labeled, func(ev *workflow.Event) { ev.Number = other }))
-	require.Eventually(t, func() bool {
+	h.eventually(func() bool {
 		r, err := h.st.LatestRun(t.Context(), store.IssueKey{Owner: owner, Repo: name, Issue: other})
 		return err == nil && r.State == store.StateWaiting
-	}, 15*time.Second, 20*time.Millisecond)
+	}, "condition never held")
 }
 
 // TestLoopGuardReviseRounds: two bots ping-ponging review mentions on

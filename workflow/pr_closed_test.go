@@ -3,7 +3,6 @@ package workflow_test
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -92,7 +91,7 @@ func TestMentionOnAClosedPRGetsAReply(t *testing.T) {
 	require.NoError(t, h.event(workflow.Mention, func(ev *workflow.Event) {
 		ev.Number, ev.CommentID, ev.Body = pr.Number, comment, "@issuesmith one more tweak please"
 	}))
-	require.Eventually(t, func() bool { return len(h.prReplies(pr.Number)) == 1 }, 15*time.Second, 20*time.Millisecond, "no reply")
+	h.eventually(func() bool { return len(h.prReplies(pr.Number)) == 1 }, "no reply")
 	h.waitJobsDone()
 	require.Contains(t, h.prReplies(pr.Number)["reply-comment-"+itoa(comment)], "is closed")
 	require.Equal(t, before, h.branchCommits(pr.Head), "nothing pushed")

@@ -117,7 +117,7 @@ func TestIntakeChecksTheSendersWrite(t *testing.T) {
 		require.Empty(t, dup)
 	}
 	intakeDone := func(h *harness) {
-		require.Eventually(t, func() bool {
+		h.eventually(func() bool {
 			jobs, err := h.eng.Queue().Jobs(t.Context(), nil)
 			require.NoError(t, err)
 			for _, j := range jobs {
@@ -126,7 +126,7 @@ func TestIntakeChecksTheSendersWrite(t *testing.T) {
 				}
 			}
 			return true
-		}, 15*time.Second, 20*time.Millisecond)
+		}, "condition never held")
 	}
 	t.Run("reader", func(t *testing.T) {
 		t.Parallel()

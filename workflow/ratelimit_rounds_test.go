@@ -90,7 +90,7 @@ func TestRateLimitedReviseRoundResumes(t *testing.T) {
 			require.NoError(t, h.event(workflow.Mention, func(ev *workflow.Event) {
 				ev.Number, ev.CommentID, ev.Body = pr.Number, comment, "@issuesmith please greet politely"
 			}))
-			require.Eventually(t, func() bool { return len(h.prReplies(pr.Number)) == 1 }, 15*time.Second, 20*time.Millisecond)
+			h.eventually(func() bool { return len(h.prReplies(pr.Number)) == 1 }, "condition never held")
 			h.waitJobsDone()
 
 			require.False(t, until().IsZero(), "the limit was met")

@@ -103,10 +103,10 @@ func TestRunKeepsASessionLinkedFromTheProgressComment(t *testing.T) {
 			require.NoError(t, h.event(workflow.ReviewComment, func(ev *workflow.Event) {
 				ev.Number, ev.CommentID, ev.Body = pr.Number, rc, "@issuesmith say hi"
 			}))
-			require.Eventually(t, func() bool {
+			h.eventually(func() bool {
 				w := writes(runSession(t, st, run.ID))
 				return len(w) == 6 && !runSession(t, st, run.ID).Session.Running()
-			}, 15*time.Second, 20*time.Millisecond)
+			}, "condition never held")
 			rec = runSession(t, st, run.ID)
 			require.Equal(t, []string{"revise 1: commit to issuesmith/issue-1", fmt.Sprintf("revise 1: review reply #%d comment %d", pr.Number, rc)},
 				writes(rec)[4:])

@@ -49,11 +49,11 @@ func TestPushDuringARefreshIsFollowedByOneMore(t *testing.T) {
 	h.waitObserved("refresh", "snoozed", 1) // the follow-up waits for the running refresh
 	require.Equal(t, 1, h.agents.refreshCount(), "the follow-up does not run alongside")
 	close(release)
-	require.Eventually(t, func() bool {
+	h.eventually(func() bool {
 		var n int
 		err := h.st.DB().QueryRowContext(t.Context(), `SELECT COUNT(*) FROM river_job WHERE kind = 'issuesmith_refresh' AND state = 'completed'`).Scan(&n)
 		return err == nil && n == 2
-	}, 10*time.Second, 20*time.Millisecond, "two refreshes complete")
+	}, "two refreshes complete")
 	h.waitJobsDone("issuesmith_refresh") // a third would be queued or running
 	require.Equal(t, 2, h.agents.refreshCount(), "one follow-up for both pushes")
 	require.Zero(t, overlap.Load(), "refreshes of one repository never overlap")
@@ -75,19 +75,18 @@ func TestPeriodicRefreshCoversUsedRepositories(t *testing.T) {
 	h.stop(10 * time.Second)
 	h.refreshSchedule = river.PeriodicInterval(100 * time.Millisecond)
 	h.start()
-	require.Eventually(t, func() bool { return h.completedJobs(workflow.RefreshAllArgs{}.Kind()) >= 1 },
-		10*time.Second, 20*time.Millisecond, "the periodic job ran")
+	h.eventually(func() bool { return h.completedJobs(workflow.RefreshAllArgs{}.Kind()) >= 1 }, "the periodic job ran")
 	require.Zero(t, h.agents.refreshCount(), "no repository used yet")
 
 	_, _, err := h.st.OpenRun(t.Context(), store.IssueKey{Owner: owner, Repo: name, Issue: h.issue}, h.gh.Installation(), "alice")
 	require.NoError(t, err)
 	// Refresh counts a call before it lists the checkout: wait for the
 	// listing, not the count.
-	require.Eventually(t, func() bool {
+	h.eventually(func() bool {
 		h.agents.mu.Lock()
 		defer h.agents.mu.Unlock()
 		return slices.Contains(h.agents.refreshed, "greet.go")
-	}, 10*time.Second, 20*time.Millisecond, "the used repository is refreshed from a checkout of the default branch")
+	}, "the used repository is refreshed from a checkout of the default branch")
 }
 
 // A repository the bot worked on is refreshed every night for as long as
@@ -97,8 +96,7 @@ func TestPeriodicRefreshOutlivesRiversJobRows(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, &agents{})
 	require.NoError(t, h.event(workflow.Pushed)) // no run: known from the push alone
-	require.Eventually(t, func() bool { return h.completedJobs(workflow.RefreshArgs{}.Kind()) == 1 },
-		10*time.Second, 20*time.Millisecond, "the push refreshed")
+	h.eventually(func() bool { return h.completedJobs(workflow.RefreshArgs{}.Kind()) == 1 }, "the push refreshed")
 	restart := func() {
 		h.stop(10 * time.Second)
 		// What River's cleaner does to completed jobs after 24 hours.
@@ -106,12 +104,10 @@ func TestPeriodicRefreshOutlivesRiversJobRows(t *testing.T) {
 		require.NoError(t, err)
 		h.refreshSchedule = river.PeriodicInterval(100 * time.Millisecond)
 		h.start()
-		require.Eventually(t, func() bool { return h.completedJobs(workflow.RefreshAllArgs{}.Kind()) >= 1 },
-			10*time.Second, 20*time.Millisecond, "the periodic job ran")
+		h.eventually(func() bool { return h.completedJobs(workflow.RefreshAllArgs{}.Kind()) >= 1 }, "the periodic job ran")
 	}
 	restart()
-	require.Eventually(t, func() bool { return h.completedJobs(workflow.RefreshArgs{}.Kind()) >= 1 },
-		10*time.Second, 20*time.Millisecond, "the repository is still refreshed")
+	h.eventually(func() bool { return h.completedJobs(workflow.RefreshArgs{}.Kind()) >= 1 }, "the repository is still refreshed")
 	require.GreaterOrEqual(t, h.agents.refreshCount(), 2)
 
 	require.NoError(t, h.eng.Uninstalled(t.Context(), h.gh.Installation(), nil))

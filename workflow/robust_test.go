@@ -203,7 +203,7 @@ func TestMentionOnAMergedPRChangesNothingAndSaysWhy(t *testing.T) {
 	require.NoError(t, h.event(workflow.Mention, func(ev *workflow.Event) {
 		ev.Number, ev.CommentID, ev.Body = pr.Number, comment, "@issuesmith thanks, one more tweak please"
 	}))
-	require.Eventually(t, func() bool { return len(h.prReplies(pr.Number)) == 1 }, 15*time.Second, 20*time.Millisecond)
+	h.eventually(func() bool { return len(h.prReplies(pr.Number)) == 1 }, "condition never held")
 	h.waitJobsDone()
 	require.Contains(t, h.prReplies(pr.Number)["reply-comment-"+itoa(comment)], "merged")
 	require.Equal(t, before, h.branchCommits(pr.Head), "nothing pushed to the merged branch")
@@ -328,10 +328,10 @@ func TestFailureIsReportedWhenGitHubIsBack(t *testing.T) {
 	h.waitProgress("issuesmith: stopped")
 	// The label goes after the comment is written: wait for it, not for
 	// the comment alone.
-	require.Eventually(t, func() bool {
+	h.eventually(func() bool {
 		is, _ := h.gh.Issue(owner, name, h.issue)
 		return !slices.Contains(is.Labels, "issuesmith")
-	}, 30*time.Second, 20*time.Millisecond, "the label is reset too")
+	}, "the label is reset too")
 }
 
 // GitHub refuses the progress comment's edit right after the coder is

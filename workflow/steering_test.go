@@ -84,12 +84,12 @@ func TestOldDeliveriesArePrunedPeriodically(t *testing.T) {
 	fresh, err := st.RecordDelivery(t.Context(), "new", "issues")
 	require.NoError(t, err)
 	require.True(t, fresh)
-	newHarnessOn(t, &agents{}, st) // the engine prunes on start, then every few hours
-	require.Eventually(t, func() bool {
+	h := newHarnessOn(t, &agents{}, st) // the engine prunes on start, then every few hours
+	h.eventually(func() bool {
 		var n int
 		err := st.DB().QueryRowContext(t.Context(), `SELECT COUNT(*) FROM deliveries WHERE id = 'old'`).Scan(&n)
 		return err == nil && n == 0
-	}, 10*time.Second, 20*time.Millisecond)
+	}, "condition never held")
 	fresh, err = st.RecordDelivery(t.Context(), "new", "issues")
 	require.NoError(t, err)
 	require.False(t, fresh, "a recent delivery is kept")
@@ -100,11 +100,11 @@ func TestPushRefreshesSummariesOfTheDefaultBranch(t *testing.T) {
 	h := newHarness(t, &agents{})
 	h.gh.SetFile(owner, name, "main", workflow.RepoConfigPath, []byte("version: 1\nroles:\n  summarizer:\n    model: small-summarizer\n"))
 	require.NoError(t, h.event(workflow.Pushed))
-	require.Eventually(t, func() bool {
+	h.eventually(func() bool {
 		h.agents.mu.Lock()
 		defer h.agents.mu.Unlock()
 		return slices.Contains(h.agents.refreshed, "greet.go")
-	}, 10*time.Second, 20*time.Millisecond, "the refresh saw a checkout of main")
+	}, "the refresh saw a checkout of main")
 	h.agents.mu.Lock()
 	defer h.agents.mu.Unlock()
 	require.NotNil(t, h.agents.refreshCfg, "the refresh got the repository's settings")
@@ -118,11 +118,11 @@ func TestPushWithAnInvalidConfigRefreshesNothing(t *testing.T) {
 	h := newHarness(t, &agents{})
 	h.gh.SetFile(owner, name, "main", workflow.RepoConfigPath, []byte("version: 1\nroles:\n  summariser: {}\n"))
 	require.NoError(t, h.event(workflow.Pushed))
-	require.Eventually(t, func() bool {
+	h.eventually(func() bool {
 		var n int
 		err := h.st.DB().QueryRowContext(t.Context(), `SELECT COUNT(*) FROM river_job WHERE kind = 'issuesmith_refresh' AND state = 'completed'`).Scan(&n)
 		return err == nil && n == 1
-	}, 10*time.Second, 20*time.Millisecond, "the refresh job ends without retries")
+	}, "the refresh job ends without retries")
 	h.agents.mu.Lock()
 	defer h.agents.mu.Unlock()
 	require.Empty(t, h.agents.refreshed)
@@ -144,7 +144,7 @@ func TestStopDuringCodingStopsTheCoderAndOpensNoPR(t *testing.T) {
 	require.False(t, ok, "the live stage's lease expired")
 	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) { ev.Body = "/stop" }))
 	h.waitProgress("issuesmith: cancelled")
-	require.Eventually(t, func() bool {
+	h.eventually(func() bool {
 		jobs, err := h.eng.Queue().Jobs(t.Context(), nil)
 		if err != nil {
 			return false
@@ -155,7 +155,7 @@ func TestStopDuringCodingStopsTheCoderAndOpensNoPR(t *testing.T) {
 			}
 		}
 		return true
-	}, 10*time.Second, 20*time.Millisecond, "the code job ended (not left to retry)")
+	}, "the code job ended (not left to retry)")
 	require.Empty(t, h.gh.PullRequests(owner, name))
 	require.Equal(t, 1, h.agents.implementCount())
 	require.Equal(t, 1, h.branchCommits("main"))
@@ -174,9 +174,9 @@ func TestEditedSpecIsUsedByPlan(t *testing.T) {
 	h.gh.EditComment(spec.ID, strings.Replace(spec.Body, "- [x] **add** `greet_test.go`", "- [ ] **add** `greet_test.go`", 1))
 
 	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) { ev.Body = "/plan" }))
-	require.Eventually(t, func() bool {
+	h.eventually(func() bool {
 		return !strings.Contains(h.botComments()["plan"][0].Body, "greet_test.go")
-	}, 10*time.Second, 20*time.Millisecond, "the plan made from the edited spec drops the unticked file")
+	}, "the plan made from the edited spec drops the unticked file")
 	h.waitRun("approval again", waitingForApproval)
 	require.Len(t, h.botComments()["plan"], 1, "the plan comment is edited, not duplicated")
 	require.Contains(t, h.botComments()["plan"][0].Body, "`greet.go`")
@@ -197,7 +197,7 @@ func TestReviewCommentsAreHandledOneAtATimeInOrder(t *testing.T) {
 		ids = append(ids, id)
 		require.NoError(t, h.event(workflow.ReviewComment, func(ev *workflow.Event) { ev.Number, ev.CommentID, ev.Body = pr.Number, id, body }))
 	}
-	require.Eventually(t, func() bool {
+	h.eventually(func() bool {
 		replies := 0
 		for _, c := range h.gh.ReviewComments(owner, name, pr.Number) {
 			if c.User == h.gh.BotLogin() {
@@ -205,7 +205,7 @@ func TestReviewCommentsAreHandledOneAtATimeInOrder(t *testing.T) {
 			}
 		}
 		return replies == 3
-	}, 15*time.Second, 20*time.Millisecond)
+	}, "condition never held")
 	require.Equal(t, before+3, h.branchCommits(pr.Head), "one commit per comment, none lost to a concurrent push")
 	got := h.branchFile(pr.Head, "greet.go")
 	first, second, third := strings.Index(got, "first"), strings.Index(got, "second"), strings.Index(got, "third")
@@ -220,7 +220,7 @@ func TestRepositoryTriggerLabel(t *testing.T) {
 
 	// The server's default label is not this repository's trigger.
 	require.NoError(t, h.event(workflow.Labeled))
-	require.Eventually(t, func() bool {
+	h.eventually(func() bool {
 		jobs, err := h.eng.Queue().Jobs(t.Context(), nil)
 		if err != nil {
 			return false
@@ -231,7 +231,7 @@ func TestRepositoryTriggerLabel(t *testing.T) {
 			}
 		}
 		return false
-	}, 10*time.Second, 20*time.Millisecond)
+	}, "condition never held")
 	_, err := h.st.LatestRun(t.Context(), store.IssueKey{Owner: owner, Repo: name, Issue: h.issue})
 	require.ErrorIs(t, err, store.ErrNotFound, "no run for a label that is not the trigger")
 

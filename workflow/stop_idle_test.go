@@ -3,7 +3,6 @@ package workflow_test
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -16,8 +15,7 @@ func TestStopWithNothingRunningRepliesOnce(t *testing.T) {
 	h := newHarness(t, &agents{})
 	stop := func(ev *workflow.Event) { ev.Body, ev.CommentID = "/stop", 4242 }
 	require.NoError(t, h.event(workflow.CommandGiven, stop))
-	require.Eventually(t, func() bool { return len(h.botComments()["stop-idle"]) == 1 }, 10*time.Second, 20*time.Millisecond,
-		"no reply to /stop")
+	h.eventually(func() bool { return len(h.botComments()["stop-idle"]) == 1 }, "no reply to /stop")
 	require.NoError(t, h.event(workflow.CommandGiven, stop)) // redelivery
 	h.waitJobsDone("issuesmith_idle_stop")                   // a second job would have run
 	replies := h.botComments()["stop-idle"]

@@ -101,7 +101,7 @@ func TestHappyPathEditedPlanToPRAndReview(t *testing.T) {
 		ev.Number, ev.CommentID, ev.Body = pr.Number, rc, "@issuesmith say hi instead"
 	}))
 	var reply ghtest.ReviewComment
-	require.Eventually(t, func() bool {
+	h.eventually(func() bool {
 		for _, c := range h.gh.ReviewComments(owner, name, pr.Number) {
 			if c.InReplyTo == rc {
 				reply = c
@@ -109,7 +109,7 @@ func TestHappyPathEditedPlanToPRAndReview(t *testing.T) {
 			}
 		}
 		return false
-	}, 15*time.Second, 20*time.Millisecond)
+	}, "condition never held")
 	require.Equal(t, h.gh.BotLogin(), reply.User)
 	require.Contains(t, reply.Body, "Done in ")
 	require.Equal(t, before+1, h.branchCommits("issuesmith/issue-1"))
@@ -146,9 +146,9 @@ func TestUnlabelCancelsAndApprovalIsThenIgnored(t *testing.T) {
 	require.NoError(t, h.event(workflow.Unlabeled))
 	run = h.waitRun("cancelled", func(r *store.Run) bool { return r.State == store.StateCancelled })
 	require.Contains(t, run.Reason, "label was removed by @alice")
-	require.Eventually(t, func() bool {
+	h.eventually(func() bool {
 		return strings.Contains(h.botComments()["progress"][0].Body, "issuesmith: cancelled")
-	}, 10*time.Second, 20*time.Millisecond)
+	}, "condition never held")
 	plan := h.botComments()["plan"][0]
 	edited := editPlan(t, plan.Body)
 	require.ErrorIs(t, h.event(workflow.CommentEdited, func(ev *workflow.Event) { ev.CommentID, ev.Body = plan.ID, edited }),
@@ -198,10 +198,10 @@ func TestResumedEarlierStageJobDoesNothing(t *testing.T) {
 	for _, stage := range []string{workflow.StageExplore, workflow.StagePlan} {
 		id, _, err := h.eng.Queue().Insert(t.Context(), workflow.StageArgs{RunID: run.ID, Stage: stage}, nil)
 		require.NoError(t, err)
-		require.Eventually(t, func() bool {
+		h.eventually(func() bool {
 			j, err := h.eng.Queue().Job(t.Context(), id)
 			return err == nil && j.State == "completed"
-		}, 10*time.Second, 20*time.Millisecond)
+		}, "condition never held")
 	}
 	h.agents.mu.Lock()
 	require.Equal(t, 1, h.agents.explores)
@@ -281,10 +281,10 @@ func TestCrashedReplicasJobIsRescuedOnPostgres(t *testing.T) {
 	// of seconds on a loaded 2-core CI machine: wait longer than the
 	// harness's usual 15 s. The figure that matters is far below the old
 	// "job timeout plus a minute" (61 min), which is what this test guards.
-	require.Eventually(t, func() bool {
+	h.eventually(func() bool {
 		r, err := h.st.LatestRun(ctx, store.IssueKey{Owner: owner, Repo: name, Issue: h.issue})
 		return err == nil && waitingForApproval(r)
-	}, 2*time.Minute, 50*time.Millisecond, "the dead replica's job was never rescued")
+	}, "the dead replica's job was never rescued")
 	t.Logf("the dead replica's explore job ran %s after a live replica started", time.Since(started).Round(time.Millisecond))
 	ag.mu.Lock()
 	defer ag.mu.Unlock()
