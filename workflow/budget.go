@@ -18,7 +18,7 @@ import (
 // start work on an issue (explore, plan, code), refuses the stage before
 // any model call when one of its scope's limits is spent. Without a
 // Deps.Budget nothing is limited.
-func (s *session) meter(ctx context.Context, stage string) (context.Context, error) {
+func (s *runJob) meter(ctx context.Context, stage string) (context.Context, error) {
 	g := s.e.d.Budget
 	if g == nil {
 		return ctx, nil
@@ -72,7 +72,7 @@ func (e *Engine) refreshMeter(ctx context.Context, a RefreshArgs, cfg *config.Re
 }
 
 // overLimit is the limit that stopped the stage's model calls, or nil.
-func (s *session) overLimit() *budget.Exceeded {
+func (s *runJob) overLimit() *budget.Exceeded {
 	if s.spend == nil {
 		return nil
 	}
@@ -83,7 +83,7 @@ func (s *session) overLimit() *budget.Exceeded {
 // the limit's message (what the stage had validated is kept: the code
 // stage pushed its done items before it finished the run), instead of
 // going on to a next stage or retrying.
-func (s *session) limited(t transition, err error) (transition, error) {
+func (s *runJob) limited(t transition, err error) (transition, error) {
 	if f := s.spendFault(); f != nil && !errors.Is(err, store.ErrClosed) {
 		return stay, f // the limits could not be checked: try the stage again
 	}
@@ -102,7 +102,7 @@ func (s *session) limited(t transition, err error) (transition, error) {
 // spendFault is the ledger failure that refused a model call of the
 // stage (not a limit): the stage's result is not to be kept, it is tried
 // again.
-func (s *session) spendFault() error {
+func (s *runJob) spendFault() error {
 	if s.spend == nil {
 		return nil
 	}
@@ -114,7 +114,7 @@ func (s *session) spendFault() error {
 
 // limitReason adds the limit that stopped the stage to a failed run's
 // reason.
-func (s *session) limitReason(reason string) string {
+func (s *runJob) limitReason(reason string) string {
 	e := s.overLimit()
 	if e == nil || strings.Contains(reason, e.Error()) {
 		return reason
@@ -125,7 +125,7 @@ func (s *session) limitReason(reason string) string {
 // limitNotes are the spending notes shown under the progress comment: a
 // limit the repository asked above the server's ceiling, a window this
 // run took past 80%, a model without a price.
-func (s *session) limitNotes() string {
+func (s *runJob) limitNotes() string {
 	if s.spend == nil {
 		return ""
 	}

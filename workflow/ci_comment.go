@@ -19,14 +19,14 @@ func commitKey(sha string) string { return "commit." + sha }
 // noteCommit records sha as the bot's before it is pushed: a crash after
 // the push still leaves the commit known as the bot's (not a person's), and
 // which request made it.
-func (s *session) noteCommit(ctx context.Context, sha, request string) error {
+func (s *runJob) noteCommit(ctx context.Context, sha, request string) error {
 	_, err := s.e.d.Store.Checkpoint(ctx, s.run.ID, commitKey(sha), request)
 	return err
 }
 
 // botCommit reports whether sha is a commit the bot pushed: noted, or
 // recorded by a push or revise checkpoint of a run made before notes.
-func (s *session) botCommit(ctx context.Context, sha string) (bool, error) {
+func (s *runJob) botCommit(ctx context.Context, sha string) (bool, error) {
 	st := s.e.d.Store
 	if _, ok, err := st.StepResult(ctx, s.run.ID, commitKey(sha)); err != nil || ok {
 		return ok, err
@@ -50,7 +50,7 @@ func (s *session) botCommit(ctx context.Context, sha string) (bool, error) {
 }
 
 // ciComment writes the pull request's CI comment from the records.
-func (s *session) ciComment(ctx context.Context, recs []ciRecord) error {
+func (s *runJob) ciComment(ctx context.Context, recs []ciRecord) error {
 	o := s.run
 	body := fitBody(renderCI(recs, s.cfg.CI.FixRounds))
 	if _, err := s.gh.UpsertComment(ctx, o.Owner, o.Repo, o.PRNumber, ghtext.Marker{Kind: kindCI, Run: runID(o)}, body); err != nil {

@@ -9,7 +9,7 @@ import (
 )
 
 // ciChecks reads the latest check runs of a commit ("" has none).
-func (s *session) ciChecks(ctx context.Context, sha string) ([]cievidence.Check, error) {
+func (s *runJob) ciChecks(ctx context.Context, sha string) ([]cievidence.Check, error) {
 	if sha == "" {
 		return nil, nil
 	}
@@ -21,7 +21,7 @@ func (s *session) ciChecks(ctx context.Context, sha string) ([]cievidence.Check,
 // left out with a note; the round goes on with the checks' output. GitHub's
 // rate limit is the one error returned: the round waits for the reset
 // rather than fix without its evidence.
-func (s *session) ciEvidence(ctx context.Context, checks []cievidence.Check) ([]cievidence.Check, string, error) {
+func (s *runJob) ciEvidence(ctx context.Context, checks []cievidence.Check) ([]cievidence.Check, string, error) {
 	o, note := s.run, ""
 	out := slices.Clone(checks)
 	for i := range out {

@@ -54,7 +54,7 @@ func (g forkGit) Checkout(ctx context.Context, r RepoRef, branch string) (Worktr
 
 // prHead is the run's pull request head: its branch, or with push: fork
 // "forkowner:branch".
-func (s *session) prHead() string {
+func (s *runJob) prHead() string {
 	if s.e.d.Forks == nil {
 		return s.run.Branch
 	}
@@ -66,7 +66,7 @@ func (s *session) prHead() string {
 // on the fork owner's account), nothing was pushed: the run forgets its
 // branch, so the progress comment does not point at one, and the reason
 // says how to carry on once the cause is fixed.
-func (s *session) checkoutFailed(ctx context.Context, err error) error {
+func (s *runJob) checkoutFailed(ctx context.Context, err error) error {
 	err = fmt.Errorf("check out %s: %w", s.run.Branch, err)
 	var perm errPermanent
 	if !errors.As(err, &perm) {
@@ -105,7 +105,7 @@ func (e *Engine) ciFinishedOnFork(ctx context.Context, c *completion, ev Event) 
 
 // shown is the run as the progress comment shows it: with push: fork its
 // branch is named where it lives, "forkowner:branch".
-func (s *session) shown(run *store.Run) *store.Run {
+func (s *runJob) shown(run *store.Run) *store.Run {
 	if s.e.d.Forks == nil || run.Branch == "" {
 		return run
 	}

@@ -20,7 +20,7 @@ func (o ownerOnly) Fork(context.Context, string, string) (*Fork, error) {
 func TestForkBranchShown(t *testing.T) {
 	t.Parallel()
 	run := &store.Run{State: store.StateFailed, Stage: StageCode, Branch: "issuesmith/issue-7", Reason: "incomplete"}
-	s := &session{e: &Engine{d: Deps{Forks: ownerOnly("bots")}}, run: run}
+	s := &runJob{e: &Engine{d: Deps{Forks: ownerOnly("bots")}}, run: run}
 	if got := s.prHead(); got != "bots:issuesmith/issue-7" {
 		t.Fatalf("prHead = %q", got)
 	}

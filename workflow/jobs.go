@@ -296,7 +296,7 @@ func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run,
 	if !saidUntil(run.Step).IsZero() {
 		run.Step = "" // the rate limit's wait is over: the stage says its own
 	}
-	s, err := e.newSession(ctx, log, run, fmt.Sprintf("run%d-%s-job%d", run.ID, a.Stage, jobID))
+	s, err := e.newRunJob(ctx, log, run, fmt.Sprintf("run%d-%s-job%d", run.ID, a.Stage, jobID))
 	if err != nil {
 		return stay, err
 	}

@@ -101,7 +101,7 @@ func (w *progressWorker) Work(ctx context.Context, job *river.Job[ProgressArgs])
 	} else if latest.ID != run.ID {
 		return nil
 	}
-	s, err := e.newSession(ctx, e.log, run, fmt.Sprintf("run%d-progress-job%d", run.ID, job.ID))
+	s, err := e.newRunJob(ctx, e.log, run, fmt.Sprintf("run%d-progress-job%d", run.ID, job.ID))
 	if err != nil {
 		return err
 	}

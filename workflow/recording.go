@@ -35,7 +35,7 @@ type recording struct {
 // the run's existing one) first, and returns ctx carrying the recorder:
 // the agents' models and tools, and the GitHub and git decorators, record
 // to it. A step that had finished (a resumed job) records nothing again.
-func (s *session) record(ctx context.Context, stage, key string) context.Context {
+func (s *runJob) record(ctx context.Context, stage, key string) context.Context {
 	if s.e.o.Sessions == nil || key == "" {
 		return ctx
 	}
@@ -57,7 +57,7 @@ func (s *session) record(ctx context.Context, stage, key string) context.Context
 }
 
 // round numbers the revise step key among the session's revise steps.
-func (s *session) round(ctx context.Context, key string) int {
+func (s *runJob) round(ctx context.Context, key string) int {
 	steps, err := s.e.d.Store.SessionSteps(ctx, s.rec.rec.ID())
 	if err != nil {
 		s.sessionFailed(err)
@@ -74,7 +74,7 @@ func (s *session) round(ctx context.Context, key string) int {
 
 // recordEnd closes the job's part of the session: the step finished when
 // the stage did, and the session ended when the run did.
-func (s *session) recordEnd(ctx context.Context, t transition, err error) {
+func (s *runJob) recordEnd(ctx context.Context, t transition, err error) {
 	after := *s.run
 	if err == nil && moveRun(&after, t.o) != nil {
 		after = *s.run
@@ -154,14 +154,14 @@ func (e *Engine) sessionFailed(err error) {
 	e.log.Warn("session: the session store failed; the run goes on without it", "err", redact(err.Error()))
 }
 
-func (s *session) sessionFailed(err error) { s.e.sessionFailed(err) }
+func (s *runJob) sessionFailed(err error) { s.e.sessionFailed(err) }
 
 func isNotFound(err error) bool { return errors.Is(err, store.ErrNotFound) }
 
 // sessionFooter is what the progress comment shows of the run's session:
 // the "View session" link when the page is on, and once the run has ended
 // the "What I looked at" fold. "" without a session.
-func (s *session) sessionFooter(ctx context.Context, run *store.Run) string {
+func (s *runJob) sessionFooter(ctx context.Context, run *store.Run) string {
 	o := s.e.o.Sessions
 	if o == nil {
 		return ""
@@ -183,7 +183,7 @@ func (s *session) sessionFooter(ctx context.Context, run *store.Run) string {
 }
 
 // sessionID is the run's session id: the recorder's, else looked up once.
-func (s *session) sessionID(ctx context.Context) int64 {
+func (s *runJob) sessionID(ctx context.Context) int64 {
 	if s.rec.idKnown {
 		return s.rec.id
 	}
@@ -201,7 +201,7 @@ func (s *session) sessionID(ctx context.Context) int64 {
 
 // lookedAt renders the session's "What I looked at" fold, with the spec's
 // reason for each file it names as the explorer's verdict on it.
-func (s *session) lookedAt(ctx context.Context, id int64) string {
+func (s *runJob) lookedAt(ctx context.Context, id int64) string {
 	raw, err := s.e.d.Store.SessionEvents(ctx, id, 0, 0)
 	if err != nil {
 		s.sessionFailed(err)

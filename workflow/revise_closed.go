@@ -11,7 +11,7 @@ import (
 // prEnded says how the run's pull request ended ("merged", "closed"), or
 // "" while it is open. A revise on an ended PR would push to a branch
 // nobody reads (or bring back one GitHub deleted after the merge).
-func (s *session) prEnded(ctx context.Context) (string, error) {
+func (s *runJob) prEnded(ctx context.Context) (string, error) {
 	o := s.run
 	pr, err := s.gh.FindPR(ctx, o.Owner, o.Repo, s.prHead())
 	if errors.Is(err, ErrNotFound) {
@@ -31,7 +31,7 @@ func (s *session) prEnded(ctx context.Context) (string, error) {
 
 // declineEnded answers a review request on an ended pull request in its
 // thread or conversation, changes nothing, and marks the request done.
-func (s *session) declineEnded(ctx context.Context, a StageArgs, doneKey, how string) error {
+func (s *runJob) declineEnded(ctx context.Context, a StageArgs, doneKey, how string) error {
 	o := s.run
 	text := fmt.Sprintf("This pull request is %s, so I changed nothing. "+
 		"To change the code again, comment `/retry` on issue #%d.", how, o.Issue)

@@ -101,7 +101,7 @@ func (e *Engine) ciFinished(ctx context.Context, c *completion, ev Event) error 
 // acts: a fix round for failures that are the PR's, ready for review when
 // all passed, or a stop with its reason. queued is when the job was made:
 // checks still running are looked at again every CIPoll until CIWait.
-func (s *session) ci(ctx context.Context, a StageArgs, queued time.Time) error {
+func (s *runJob) ci(ctx context.Context, a StageArgs, queued time.Time) error {
 	o := s.run
 	if o.PRNumber == 0 {
 		return nil
@@ -173,7 +173,7 @@ func (s *session) ci(ctx context.Context, a StageArgs, queued time.Time) error {
 
 // ciGreen records a passing head and marks the draft ready for review
 // when the repository asks for it.
-func (s *session) ciGreen(ctx context.Context, key string, rec *ciRecord, recs []ciRecord, pr *PullRequest) error {
+func (s *runJob) ciGreen(ctx context.Context, key string, rec *ciRecord, recs []ciRecord, pr *PullRequest) error {
 	rec.Outcome = ciGreen
 	if s.cfg.CI.ReadyWhenGreen && pr.Draft {
 		if err := s.gh.MarkReady(ctx, s.run.Owner, s.run.Repo, s.run.PRNumber); err != nil {
@@ -189,7 +189,7 @@ func (s *session) ciGreen(ctx context.Context, key string, rec *ciRecord, recs [
 // the head is the commit this very round pushed before a crash (noted
 // before the push), the round is recorded as done; otherwise the newer
 // commit gets its own CI job and this one records nothing to show.
-func (s *session) ciSuperseded(ctx context.Context, key string, rec *ciRecord, recs []ciRecord, cur string, d cievidence.Decision) error {
+func (s *runJob) ciSuperseded(ctx context.Context, key string, rec *ciRecord, recs []ciRecord, cur string, d cievidence.Decision) error {
 	rec.Outcome = ciSuperseded
 	if round, ok, err := s.e.d.Store.StepResult(ctx, s.run.ID, commitKey(cur)); err != nil {
 		return err
@@ -208,7 +208,7 @@ func (s *session) ciSuperseded(ctx context.Context, key string, rec *ciRecord, r
 
 // ciRound runs one fix round on the failures that are the PR's, unless a
 // stop rule says not to.
-func (s *session) ciRound(ctx context.Context, key string, rec *ciRecord, recs []ciRecord, pr *PullRequest,
+func (s *runJob) ciRound(ctx context.Context, key string, rec *ciRecord, recs []ciRecord, pr *PullRequest,
 	d cievidence.Decision, a StageArgs) error {
 	o := s.run
 	ours, note, err := s.ciEvidence(ctx, d.Ours)
@@ -282,7 +282,7 @@ func (s *session) ciRound(ctx context.Context, key string, rec *ciRecord, recs [
 }
 
 // ciSave records the outcome, then (show) updates the CI comment.
-func (s *session) ciSave(ctx context.Context, key string, rec *ciRecord, recs []ciRecord, show bool) error {
+func (s *runJob) ciSave(ctx context.Context, key string, rec *ciRecord, recs []ciRecord, show bool) error {
 	rec.Quiet = !show
 	raw, err := json.Marshal(rec)
 	if err != nil {
@@ -298,7 +298,7 @@ func (s *session) ciSave(ctx context.Context, key string, rec *ciRecord, recs []
 }
 
 // ciRecords are the run's CI records in the order they were made.
-func (s *session) ciRecords(ctx context.Context) ([]ciRecord, error) {
+func (s *runJob) ciRecords(ctx context.Context) ([]ciRecord, error) {
 	steps, err := s.e.d.Store.Steps(ctx, s.run.ID, ciPrefix)
 	if err != nil {
 		return nil, err

@@ -28,7 +28,7 @@ type pushRecord struct {
 
 // code implements the plan as people left it, pushes the branch and opens
 // the pull request; each part is skipped when a checkpoint says it is done.
-func (s *session) code(ctx context.Context) (transition, error) {
+func (s *runJob) code(ctx context.Context) (transition, error) {
 	if err := s.step(ctx, StageCode, "reading the approved plan"); err != nil {
 		return stay, err
 	}
@@ -62,7 +62,7 @@ func (s *session) code(ctx context.Context) (transition, error) {
 
 // pushed returns the push record, coding and pushing first unless a
 // checkpoint says that was done.
-func (s *session) pushed(ctx context.Context, spec *work.Spec, plan *work.Plan) (*pushRecord, error) {
+func (s *runJob) pushed(ctx context.Context, spec *work.Spec, plan *work.Plan) (*pushRecord, error) {
 	st := s.e.d.Store
 	if raw, ok, err := st.StepResult(ctx, s.run.ID, stepPushed); err != nil || ok {
 		if err != nil {
@@ -152,7 +152,7 @@ func committedKey(sha string) string { return stepCommitted + "." + sha }
 // and the checkpoint): the checked-out branch's head is a commit noted for
 // the code stage, with its record. The coder is not run again on its own
 // change (it would find nothing to change); nil when there is no such commit.
-func (s *session) codePushedBefore(ctx context.Context, wt Worktree, msg string) (*pushRecord, error) {
+func (s *runJob) codePushedBefore(ctx context.Context, wt Worktree, msg string) (*pushRecord, error) {
 	head, ok, err := s.headNotedFor(ctx, wt, msg, stepPushed)
 	if err != nil || !ok {
 		return nil, err
@@ -174,7 +174,7 @@ func (s *session) codePushedBefore(ctx context.Context, wt Worktree, msg string)
 
 // openPR finds the branch's pull request or opens it and asks the
 // requester to review; the run then ends.
-func (s *session) openPR(ctx context.Context, spec *work.Spec, plan *work.Plan, rec *pushRecord) error {
+func (s *runJob) openPR(ctx context.Context, spec *work.Spec, plan *work.Plan, rec *pushRecord) error {
 	if err := s.step(ctx, StagePR, "opening the pull request"); err != nil {
 		return err
 	}
@@ -207,7 +207,7 @@ func (s *session) openPR(ctx context.Context, spec *work.Spec, plan *work.Plan, 
 	return nil
 }
 
-func (s *session) resetLabel(ctx context.Context) error {
+func (s *runJob) resetLabel(ctx context.Context) error {
 	label := s.e.o.Label
 	switch {
 	case s.run.TriggerLabel != "":
@@ -224,7 +224,7 @@ func (s *session) resetLabel(ctx context.Context) error {
 
 // coAuthors are the people credited on the run's commits: the requester
 // (who labelled the issue or gave the command that started the run).
-func (s *session) coAuthors(more ...string) []string {
+func (s *runJob) coAuthors(more ...string) []string {
 	var out []string
 	for _, login := range append([]string{s.run.Requester}, more...) {
 		if login != "" && !strings.HasSuffix(login, "[bot]") && !slices.Contains(out, login) {

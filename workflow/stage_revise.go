@@ -41,7 +41,7 @@ func reviseKey(a StageArgs) string {
 // (the PR's changed files and the text go to the coder; the reply goes in
 // the conversation). The result is a new commit on the same branch. Jobs for
 // one issue run one at a time (the lease), in the order they were queued.
-func (s *session) revise(ctx context.Context, a StageArgs) error {
+func (s *runJob) revise(ctx context.Context, a StageArgs) error {
 	doneKey := reviseKey(a)
 	if _, ok, err := s.e.d.Store.StepResult(ctx, s.run.ID, doneKey); err != nil || ok {
 		return err
@@ -64,7 +64,7 @@ func (s *session) revise(ctx context.Context, a StageArgs) error {
 }
 
 // reviseLine addresses a review comment on a line of the diff.
-func (s *session) reviseLine(ctx context.Context, commentID int64, doneKey string) error {
+func (s *runJob) reviseLine(ctx context.Context, commentID int64, doneKey string) error {
 	o := s.run
 	rc, err := s.gh.GetReviewComment(ctx, o.Owner, o.Repo, commentID)
 	if err != nil {
@@ -100,7 +100,7 @@ func (s *session) reviseLine(ctx context.Context, commentID int64, doneKey strin
 // reviseConversation addresses a PR conversation comment or a submitted
 // review: no file or line, so the coder gets the PR's changed files. The
 // reply is a conversation comment of its own (found by marker on a retry).
-func (s *session) reviseConversation(ctx context.Context, a StageArgs, doneKey string) error {
+func (s *runJob) reviseConversation(ctx context.Context, a StageArgs, doneKey string) error {
 	o := s.run
 	files, err := s.prFiles(ctx)
 	if err != nil {
@@ -127,7 +127,7 @@ func (s *session) reviseConversation(ctx context.Context, a StageArgs, doneKey s
 
 // prFiles are the pull request's changed files: the items the code stage
 // pushed (done), then the files later revisions changed, in that order.
-func (s *session) prFiles(ctx context.Context) ([]string, error) {
+func (s *runJob) prFiles(ctx context.Context) ([]string, error) {
 	raw, ok, err := s.e.d.Store.StepResult(ctx, s.run.ID, stepPushed)
 	if err != nil {
 		return nil, err
@@ -151,7 +151,7 @@ func (s *session) prFiles(ctx context.Context) ([]string, error) {
 // revisePushed runs the coder on the branch and pushes its commit
 // (crediting requester), unless a checkpoint says that was done. The
 // commit is noted as the bot's, for request, before it is pushed.
-func (s *session) revisePushed(ctx context.Context, key string, req Review, msg, requester, request string) (*reviseRecord, error) {
+func (s *runJob) revisePushed(ctx context.Context, key string, req Review, msg, requester, request string) (*reviseRecord, error) {
 	st := s.e.d.Store
 	if raw, ok, err := st.StepResult(ctx, s.run.ID, key); err != nil || ok {
 		if err != nil {
@@ -229,7 +229,7 @@ func (s *session) revisePushed(ctx context.Context, key string, req Review, msg,
 // when its checkpoint (key) was not stored: the branch's head is a commit
 // noted for request. The coder is not run again on its own change; the
 // record holds the commit (nil when there is none).
-func (s *session) pushedBefore(ctx context.Context, wt Worktree, key, msg, request string) (*reviseRecord, error) {
+func (s *runJob) pushedBefore(ctx context.Context, wt Worktree, key, msg, request string) (*reviseRecord, error) {
 	head, ok, err := s.headNotedFor(ctx, wt, msg, request)
 	if err != nil || !ok {
 		return nil, err
@@ -246,7 +246,7 @@ func (s *session) pushedBefore(ctx context.Context, wt Worktree, key, msg, reque
 // headNotedFor returns the fresh checkout wt's head and whether it is a
 // commit the bot noted for request before pushing it (an earlier attempt
 // pushed it, then died before its checkpoint).
-func (s *session) headNotedFor(ctx context.Context, wt Worktree, msg, request string) (string, bool, error) {
+func (s *runJob) headNotedFor(ctx context.Context, wt Worktree, msg, request string) (string, bool, error) {
 	head, changed, err := wt.Commit(ctx, msg) // a fresh checkout: nothing to commit, the head back
 	if err != nil || changed {
 		return "", false, err
@@ -305,7 +305,7 @@ const mentionHint = "I change code for review comments: open **Files changed**, 
 	"and mention me there. Each such comment becomes a commit on this branch and a reply in its thread."
 
 // answerMention posts (once per PR, edited in place) how to ask for a change.
-func (s *session) answerMention(ctx context.Context) error {
+func (s *runJob) answerMention(ctx context.Context) error {
 	_, err := s.gh.UpsertComment(ctx, s.run.Owner, s.run.Repo, s.run.PRNumber, ghtext.Marker{Kind: "hint"}, mentionHint)
 	if err != nil {
 		return fmt.Errorf("answer mention: %w", err)

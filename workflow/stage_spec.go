@@ -27,7 +27,7 @@ const (
 
 // explore reads the repository at the base branch, writes the spec comment
 // and hands over to plan. A spec that only asks questions parks the run.
-func (s *session) explore(ctx context.Context) (transition, error) {
+func (s *runJob) explore(ctx context.Context) (transition, error) {
 	st := s.e.d.Store
 	if _, done, err := st.StepResult(ctx, s.run.ID, stepSpec); err != nil {
 		return stay, err
@@ -71,7 +71,7 @@ const openQuestions = "the spec has open questions: answer them in the issue and
 
 // specDraft returns the rendered spec and the spec: the checkpointed draft
 // of an earlier attempt, else the explorer's answer (then checkpointed).
-func (s *session) specDraft(ctx context.Context) (string, *work.Spec, error) {
+func (s *runJob) specDraft(ctx context.Context) (string, *work.Spec, error) {
 	st := s.e.d.Store
 	if body, ok, err := st.StepResult(ctx, s.run.ID, stepSpecDraft); err != nil {
 		return "", nil, err
@@ -113,7 +113,7 @@ func (s *session) specDraft(ctx context.Context) (string, *work.Spec, error) {
 
 // plan reads the spec comment as people left it, plans, and writes the plan
 // comment with its approve box; the run then waits for approval.
-func (s *session) plan(ctx context.Context) (transition, error) {
+func (s *runJob) plan(ctx context.Context) (transition, error) {
 	if err := s.step(ctx, StagePlan, "reading the spec and planning"); err != nil {
 		return stay, err
 	}

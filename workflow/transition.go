@@ -118,7 +118,7 @@ func (e *Engine) report(ctx context.Context, run *store.Run, a StageArgs) error 
 	if !run.Open() {
 		e.endSession(ctx, run.ID, run.State)
 	}
-	s, err := e.newSession(ctx, e.log, run, fmt.Sprintf("run%d-report", run.ID))
+	s, err := e.newRunJob(ctx, e.log, run, fmt.Sprintf("run%d-report", run.ID))
 	if err != nil {
 		return err
 	}

@@ -19,9 +19,9 @@ import (
 	"github.com/issuesmith/issuesmith/workflow/lifecycle"
 )
 
-// session is one job's view of its run: the run row, the installation's
+// runJob is one job's view of its run: the run row, the installation's
 // GitHub client and the repository. It lives for one job.
-type session struct {
+type runJob struct {
 	e   *Engine
 	log *slog.Logger
 	run *store.Run
@@ -47,7 +47,7 @@ const RepoConfigPath = ".github/issuesmith.yml"
 // loadConfig reads the repository's settings from its default branch:
 // missing file → defaults; invalid file → a permanent failure whose text
 // names the wrong key, so the run ends with a comment and nothing runs.
-func (s *session) loadConfig(ctx context.Context) error {
+func (s *runJob) loadConfig(ctx context.Context) error {
 	cfg, err := readRepoConfig(ctx, s.gh, s.run.Owner, s.run.Repo, s.ref.Base)
 	if err != nil {
 		return err
@@ -60,7 +60,7 @@ func (s *session) loadConfig(ctx context.Context) error {
 	return nil
 }
 
-func (e *Engine) newSession(ctx context.Context, log *slog.Logger, run *store.Run, job string) (*session, error) {
+func (e *Engine) newRunJob(ctx context.Context, log *slog.Logger, run *store.Run, job string) (*runJob, error) {
 	gh, err := e.d.GitHub.Client(ctx, run.InstallationID)
 	if err != nil {
 		return nil, fmt.Errorf("github client for installation %d: %w", run.InstallationID, err)
@@ -74,12 +74,12 @@ func (e *Engine) newSession(ctx context.Context, log *slog.Logger, run *store.Ru
 	if ref.Base == "" {
 		ref.Base = "main"
 	}
-	return &session{e: e, log: log, run: run, gh: recordingGitHub{gh}, ref: ref}, nil
+	return &runJob{e: e, log: log, run: run, gh: recordingGitHub{gh}, ref: ref}, nil
 }
 
 // branch is the run's branch: one per issue, so a resumed or repeated run
 // finds its earlier work.
-func (s *session) branch() string { return fmt.Sprintf(runBranch, s.run.Issue) }
+func (s *runJob) branch() string { return fmt.Sprintf(runBranch, s.run.Issue) }
 
 // runBranch is the format of a run's branch name.
 const runBranch = "issuesmith/issue-%d"
@@ -96,10 +96,10 @@ func RunBranchIssue(branch string) (int, bool) {
 
 // save writes the run; it fails with store.ErrClosed when the run was
 // cancelled meanwhile, which stops the stage at this checkpoint.
-func (s *session) save(ctx context.Context) error { return s.e.d.Store.SaveOpenRun(ctx, s.run) }
+func (s *runJob) save(ctx context.Context) error { return s.e.d.Store.SaveOpenRun(ctx, s.run) }
 
 // addUsage adds an agent's tokens and cost to the run.
-func (s *session) addUsage(ctx context.Context, role llm.Role, sp Spend) error {
+func (s *runJob) addUsage(ctx context.Context, role llm.Role, sp Spend) error {
 	u, cost := sp.Usage, s.e.priced(role, sp)
 	r, err := s.e.d.Store.AddUsage(ctx, s.run.ID, int64(u.PromptTokens), int64(u.CompletionTokens), cost)
 	if err != nil {
@@ -113,7 +113,7 @@ func (s *session) addUsage(ctx context.Context, role llm.Role, sp Spend) error {
 }
 
 // step records the current step and updates the progress comment.
-func (s *session) step(ctx context.Context, stage, step string) error {
+func (s *runJob) step(ctx context.Context, stage, step string) error {
 	if err := moveRun(s.run, lifecycle.StepAt(stage, step)); err != nil {
 		return permanent(err)
 	}
@@ -136,7 +136,7 @@ func wait(stage, step string) transition { return transition{o: lifecycle.WaitAt
 
 // end ends the run in state with reason (a failure's reason with the
 // spending limit that stopped it, when one did).
-func (s *session) end(state, reason string) transition {
+func (s *runJob) end(state, reason string) transition {
 	step := ""
 	if state == lifecycle.Failed {
 		reason = s.limitReason(reason)
@@ -149,7 +149,7 @@ func (s *session) end(state, reason string) transition {
 
 // softStep is step for a report that may fail: the run is saved, and a
 // progress comment GitHub refuses is only logged (the next step retries).
-func (s *session) softStep(ctx context.Context, stage, step string) error {
+func (s *runJob) softStep(ctx context.Context, stage, step string) error {
 	if err := moveRun(s.run, lifecycle.StepAt(stage, step)); err != nil {
 		return permanent(err)
 	}
@@ -164,19 +164,19 @@ func (s *session) softStep(ctx context.Context, stage, step string) error {
 
 // progress writes the run's one progress comment (found by marker, edited
 // in place) and remembers its id.
-func (s *session) progress(ctx context.Context) error {
+func (s *runJob) progress(ctx context.Context) error {
 	return s.say(ctx, s.progressBody(ctx, s.run))
 }
 
 // progressBody is run's progress comment as this job shows it (its items,
 // diagnostics, spending notes and session link).
-func (s *session) progressBody(ctx context.Context, run *store.Run) string {
+func (s *runJob) progressBody(ctx context.Context, run *store.Run) string {
 	return renderProgress(s.shown(run), s.items, s.diags...) + s.limitNotes() + s.sessionFooter(ctx, run)
 }
 
 // decided renders the progress comment of a reported outcome as the run
 // will be once t is saved, so its report says what this job knew.
-func (s *session) decided(ctx context.Context, t transition) transition {
+func (s *runJob) decided(ctx context.Context, t transition) transition {
 	if !lifecycle.Reported(t.o) {
 		return t
 	}
@@ -189,7 +189,7 @@ func (s *session) decided(ctx context.Context, t transition) transition {
 
 // say writes body as the run's one progress comment and remembers its id
 // (a version-checked save of the run, so a stale copy never undoes it).
-func (s *session) say(ctx context.Context, body string) error {
+func (s *runJob) say(ctx context.Context, body string) error {
 	ctx = reserved(ctx) // the run's own state, said even when GitHub's limit is nearly spent
 	ic, err := s.gh.UpsertComment(ctx, s.run.Owner, s.run.Repo, s.run.Issue, ghtext.Marker{Kind: kindProgress}, body)
 	if err != nil {
@@ -205,7 +205,7 @@ func (s *session) say(ctx context.Context, body string) error {
 // events into the items' statuses, and the progress comment shows them and
 // is edited only when one changes state, so a long coder run makes a
 // handful of edits, not one per model call.
-func (s *session) itemProgress(ctx context.Context) work.Progress {
+func (s *runJob) itemProgress(ctx context.Context) work.Progress {
 	return func(ev work.Event) {
 		s.itemMu.Lock()
 		defer s.itemMu.Unlock()
@@ -232,7 +232,7 @@ const (
 )
 
 // readSpec reads the spec comment as it is now (people may have edited it).
-func (s *session) readSpec(ctx context.Context) (*work.Spec, error) {
+func (s *runJob) readSpec(ctx context.Context) (*work.Spec, error) {
 	body, id, err := s.readComment(ctx, s.run.SpecCommentID, work.KindSpec)
 	if err != nil {
 		return nil, err
@@ -251,7 +251,7 @@ func (s *session) readSpec(ctx context.Context) (*work.Spec, error) {
 }
 
 // readPlan reads the plan comment as it is now.
-func (s *session) readPlan(ctx context.Context) (*work.Plan, work.PlanState, error) {
+func (s *runJob) readPlan(ctx context.Context) (*work.Plan, work.PlanState, error) {
 	body, id, err := s.readComment(ctx, s.run.PlanCommentID, work.KindPlan)
 	if err != nil {
 		return nil, work.PlanState{}, err
@@ -267,7 +267,7 @@ func (s *session) readPlan(ctx context.Context) (*work.Plan, work.PlanState, err
 	return plan, st, nil
 }
 
-func (s *session) readComment(ctx context.Context, id int64, kind string) (string, int64, error) {
+func (s *runJob) readComment(ctx context.Context, id int64, kind string) (string, int64, error) {
 	if id != 0 {
 		ic, err := s.gh.GetComment(ctx, s.run.Owner, s.run.Repo, id)
 		if err == nil {
