@@ -26,14 +26,24 @@ import (
 func TestEveryTemplateTakesEveryShape(t *testing.T) {
 	engine := llamatest.Find(t)
 	var table []string
+	// The requests the loop sent the first family whose calls ran (with
+	// its calls, their results and its reasoning in the history), sent
+	// again to every family: each template takes each shape whatever its
+	// own random model wrote.
+	var captured []llm.Request
 	for _, fam := range engine.Load(t) {
 		t.Run(fam.Name, func(t *testing.T) {
 			srv := engine.Start(t, fam.Model(t), llamatest.Options{
 				Context: 16384, ForceTools: true, TextGrammar: textAction,
 			})
+			replay := captured
+			var record *[]llm.Request
+			if captured == nil && fam.Grammar {
+				record = &captured
+			}
 			for _, sh := range shapes {
 				t.Run(sh.name, func(t *testing.T) {
-					r := runShape(t, srv, sh)
+					r := runShape(t, srv, sh, record)
 					table = append(table, fmt.Sprintf("| %s | %s | %d/%d | %d/%d | %s |",
 						fam.Name, sh.name, r.accepted, r.requests, r.parsed, r.ran, r.outcome))
 					if r.accepted != r.requests {
@@ -51,6 +61,17 @@ func TestEveryTemplateTakesEveryShape(t *testing.T) {
 					}
 				})
 			}
+			if len(replay) == 0 {
+				return
+			}
+			t.Run("replayed", func(t *testing.T) {
+				accepted, advised := replayAll(t, srv, replay, fam.TextOnly)
+				outcome := "-"
+				if fam.TextOnly {
+					outcome = fmt.Sprintf("%d with tool history refused by the template; the error names the text protocol", advised)
+				}
+				table = append(table, fmt.Sprintf("| %s | replayed | %d/%d | - | %s |", fam.Name, accepted, len(replay), outcome))
+			})
 		})
 	}
 	sort.Strings(table)
@@ -109,13 +130,20 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
-// counting counts the tool calls in the client's replies.
+// counting counts the tool calls in the client's replies, and records the
+// requests when record is set.
 type counting struct {
 	llm.Model
-	calls int
+	calls  int
+	record *[]llm.Request
 }
 
 func (c *counting) Chat(ctx context.Context, req llm.Request) (*llm.Response, error) {
+	if c.record != nil {
+		kept := req
+		kept.Messages = append([]llm.Message(nil), req.Messages...)
+		*c.record = append(*c.record, kept)
+	}
 	resp, err := c.Model.Chat(ctx, req)
 	if err == nil {
 		c.calls += len(resp.Message.ToolCalls)
@@ -123,7 +151,45 @@ func (c *counting) Chat(ctx context.Context, req llm.Request) (*llm.Response, er
 	return resp, err
 }
 
-func runShape(t *testing.T, srv *llamatest.Server, sh shape) result {
+// replayAll sends each request again through a fresh client (eight
+// tokens each: the template's acceptance is what counts). Every request
+// must be accepted, except, for a textOnly template, those whose history
+// holds tool calls: their refusal must be the client's template error
+// naming the text protocol. It returns how many were accepted and how
+// many were refused so.
+func replayAll(t *testing.T, srv *llamatest.Server, reqs []llm.Request, textOnly bool) (accepted, advised int) {
+	cfg := srv.Config()
+	cfg.SendReasoning = map[string]bool{"tiny": true}
+	client, err := llm.NewClient(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, req := range reqs {
+		req.MaxTokens = 8
+		_, err := client.Chat(t.Context(), req)
+		switch {
+		case err == nil:
+			accepted++
+		case textOnly && hasToolHistory(req) && errors.Is(err, llm.ErrTemplate) && strings.Contains(err.Error(), "text protocol"):
+			advised++
+		default:
+			t.Errorf("replayed request %d (%d messages, %d tools) refused: %v", i, len(req.Messages), len(req.Tools), err)
+		}
+	}
+	return accepted, advised
+}
+
+// hasToolHistory says whether req's history holds a tool call or result.
+func hasToolHistory(req llm.Request) bool {
+	for _, m := range req.Messages {
+		if len(m.ToolCalls) > 0 || m.Role == llm.ToolRole {
+			return true
+		}
+	}
+	return false
+}
+
+func runShape(t *testing.T, srv *llamatest.Server, sh shape, record *[]llm.Request) result {
 	rec := &recorder{}
 	cfg := srv.Config()
 	cfg.HTTPClient = &http.Client{Transport: rec}
@@ -136,7 +202,7 @@ func runShape(t *testing.T, srv *llamatest.Server, sh shape) result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	model := &counting{Model: client}
+	model := &counting{Model: client, record: record}
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
 	var r result

@@ -28,6 +28,11 @@ type Family struct {
 	// constrains a required call with its grammar, so a forced run must
 	// run calls its parser read.
 	Grammar bool
+	// TextOnly: the template knows no tool role and raises "Conversation
+	// roles must alternate" on a history holding tool calls and results,
+	// so only the text protocol can serve it; the client's error for
+	// such a request must say so (a template error naming the protocol).
+	TextOnly bool
 	// Text is the template (filled by Load).
 	Text string
 }
@@ -44,8 +49,8 @@ var Families = []Family{
 		Specials: []string{"<|end_of_text|>"}, Grammar: true},
 	{Name: "llama3.2", Source: "library/llama3.2:3b", BOS: "<|begin_of_text|>", EOS: "<|eot_id|>",
 		Specials: []string{"<|end_of_text|>"}, Grammar: true},
-	{Name: "mistral-small", Source: "library/mistral-small:24b", BOS: "<s>", EOS: "</s>"},
-	{Name: "devstral", Source: "library/devstral:latest", BOS: "<s>", EOS: "</s>"},
+	{Name: "mistral-small", Source: "library/mistral-small:24b", BOS: "<s>", EOS: "</s>", TextOnly: true},
+	{Name: "devstral", Source: "library/devstral:latest", BOS: "<s>", EOS: "</s>", TextOnly: true},
 	{Name: "deepseek-v3", Source: "library/deepseek-v3:671b", BOS: "<｜begin▁of▁sentence｜>", EOS: "<｜end▁of▁sentence｜>"},
 	// llama.cpp b10257 finds a format in DeepSeek V3.1's template, but its
 	// grammar keeps the probe values of its analysis ({'path': 'XXXX'},
@@ -56,7 +61,7 @@ var Families = []Family{
 		EOS: "<｜end▁of▁sentence｜>", Favor: []string{"'}"}},
 	{Name: "deepseek-r1", Source: "library/deepseek-r1:8b", BOS: "<｜begin▁of▁sentence｜>", EOS: "<｜end▁of▁sentence｜>"},
 	{Name: "glm4", Source: "library/glm4:9b", EOS: "<|endoftext|>", Specials: []string{"<|user|>", "<|observation|>"}},
-	{Name: "gemma3", Source: "library/gemma3:1b", BOS: "<bos>", EOS: "<eos>"},
+	{Name: "gemma3", Source: "library/gemma3:1b", BOS: "<bos>", EOS: "<eos>", TextOnly: true},
 }
 
 // fileFamilies gives the tokens of templates read from files, by the

@@ -61,10 +61,15 @@ const serial = (fn) => {
   return run
 }
 
+// Ids of 32 alphanumerics, as llama-server gives a call whose model wrote
+// none; drawn from a counter, so that a run is the same every time.
+let idSeq = 0
 const randomID = () => {
   const abc = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
-  return Array.from(crypto.randomBytes(32), (b) => abc[b % abc.length]).join('')
+  const h = crypto.createHash('sha256').update(`id ${idSeq++}`).digest()
+  return Array.from(h, (b) => abc[b % abc.length]).join('')
 }
+
 
 function options(body) {
   const tools = Array.isArray(body.tools) && body.tools.length > 0 ? body.tools : undefined
@@ -110,8 +115,10 @@ function usage(result) {
   }
 }
 
-// complete runs one completion; onToken gets llama.node's partial parses.
-async function complete(body, onToken) {
+// complete runs one completion; onStart is called once the request was
+// formatted (a template's refusal comes before any answer, as a 500),
+// onToken with llama.node's partial parses.
+async function complete(body, onStart, onToken) {
   const opts = options(body)
   // The prompt's full length, as llama-server reports prompt_tokens
   // (tokens_evaluated leaves out what the KV cache reused).
@@ -132,6 +139,7 @@ async function complete(body, onToken) {
   } else if (textGrammar && !opts.tools && !opts.response_format) {
     opts.grammar = textGrammar
   }
+  onStart?.()
   const result = await ctx.completion(opts, onToken)
   result.prompt_tokens = tokens.length
   if (process.env.LLAMATEST_DEBUG) {
@@ -191,7 +199,7 @@ async function chat(req, res, body) {
   const created = Math.floor(Date.now() / 1000)
   const model = body.model || 'tiny'
   if (!body.stream) {
-    const result = await serial(() => complete(body))
+    const result = await serial(() => complete(body, null, null))
     const calls = toolCalls(result.tool_calls)
     send(res, 200, {
       id, object: 'chat.completion', created, model,
@@ -227,10 +235,8 @@ async function chat(req, res, body) {
     if (Object.keys(delta).length > 0) chunk(delta)
   }
   try {
-    const result = await serial(() => {
-      chunk({ role: 'assistant', content: '' })
-      return complete(body, (t) => stream(t.content, t.reasoning_content))
-    })
+    const result = await serial(() => complete(body, () => chunk({ role: 'assistant', content: '' }),
+      (t) => stream(t.content, t.reasoning_content)))
     const calls = toolCalls(result.tool_calls)
     const msg = message(result, calls)
     stream(msg.content, msg.reasoning_content)
