@@ -252,14 +252,14 @@ func (e *Engine) releaseOrphanLeases(ctx context.Context) error {
 		if !e.queue.Orphan(j) || json.Unmarshal(j.EncodedArgs, &a) != nil {
 			continue
 		}
-		run, err := e.d.Store.Run(ctx, a.RunID)
+		run, err := getRun(ctx, e.d.Store, a.RunID)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}
 		if err != nil {
 			return err
 		}
-		if err := e.d.Store.ReleaseLease(ctx, run.IssueKey, leaseHolder(j.ID, j.Attempt)); err != nil {
+		if err := e.d.Store.ReleaseLease(ctx, run.IssueKey.row(), leaseHolder(j.ID, j.Attempt)); err != nil {
 			return err
 		}
 	}

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-
-	"github.com/issuesmith/issuesmith/store"
 )
 
 // EventKind says what happened on GitHub, as far as the workflow cares.
@@ -109,8 +107,8 @@ type Event struct {
 	CheckWrite bool `json:"CheckWrite,omitempty"`
 }
 
-func (ev Event) key() store.IssueKey {
-	return store.IssueKey{Owner: ev.Owner, Repo: ev.Repo, Issue: ev.Number}
+func (ev Event) key() IssueKey {
+	return IssueKey{Owner: ev.Owner, Repo: ev.Repo, Issue: ev.Number}
 }
 
 // ErrIgnored is returned (possibly wrapped) by Handle for an event that asks

@@ -75,7 +75,7 @@ func (e *Engine) command(ctx context.Context, c *completion, ev Event) error {
 	}
 	if ev.IsPR && cmd == CmdRetry {
 		// /retry on the bot's pull request: one more CI fix round.
-		if run, err := e.d.Store.RunByPR(ctx, ev.Owner, ev.Repo, ev.Number); err == nil {
+		if run, err := runByPR(ctx, e.d.Store, ev.Owner, ev.Repo, ev.Number); err == nil {
 			return e.insert(ctx, c, run, StageArgs{Stage: StageCI, CommentID: ev.CommentID, Author: ev.Sender})
 		} else if !errors.Is(err, store.ErrNotFound) {
 			return err
@@ -92,7 +92,7 @@ func (e *Engine) command(ctx context.Context, c *completion, ev Event) error {
 		return e.startRun(ctx, c, ev, StageCode, true)
 	default: // CmdRetry: carry on from where the last run stopped
 		stage := StageExplore
-		if last, err := e.d.Store.LatestRun(ctx, ev.key()); err == nil {
+		if last, err := latestRun(ctx, e.d.Store, ev.key()); err == nil {
 			stage = lifecycle.Retry(last.Stage, last.SpecCommentID != 0, last.PlanCommentID != 0)
 		}
 		return e.startRun(ctx, c, ev, stage, true)
@@ -100,13 +100,13 @@ func (e *Engine) command(ctx context.Context, c *completion, ev Event) error {
 }
 
 func (e *Engine) commentEdited(ctx context.Context, c *completion, ev Event) error {
-	run, err := e.d.Store.OpenRunFor(ctx, ev.key())
+	run, err := openRunFor(ctx, e.d.Store, ev.key())
 	if errors.Is(err, store.ErrNotFound) {
 		// After a failed run, ticking Approve again (untick, tick) is a
 		// new approval of the plan as it now stands: a new run codes it.
 		// A cancelled run was stopped on purpose, a done one has its PR.
-		run, err = e.d.Store.LatestRun(ctx, ev.key())
-		if errors.Is(err, store.ErrNotFound) || err == nil && run.State != store.StateFailed {
+		run, err = latestRun(ctx, e.d.Store, ev.key())
+		if errors.Is(err, store.ErrNotFound) || err == nil && run.State != lifecycle.Failed {
 			return ErrIgnored
 		}
 	}
@@ -129,7 +129,7 @@ func (e *Engine) commentEdited(ctx context.Context, c *completion, ev Event) err
 		_, was, _ := work.ParsePlan(run.PlanBody)
 		if !st.Approved && was.Approved {
 			run.PlanBody = ev.Body
-			if err := e.d.Store.SaveRun(ctx, run); err != nil {
+			if err := saveRun(ctx, e.d.Store, run); err != nil {
 				return err
 			}
 		}
@@ -147,7 +147,7 @@ func (e *Engine) reviewComment(ctx context.Context, c *completion, ev Event) err
 	if !e.mentioned(ev.Body) {
 		return ErrIgnored
 	}
-	run, err := e.d.Store.RunByPR(ctx, ev.Owner, ev.Repo, ev.Number)
+	run, err := runByPR(ctx, e.d.Store, ev.Owner, ev.Repo, ev.Number)
 	if errors.Is(err, store.ErrNotFound) {
 		return ErrIgnored // not the bot's pull request
 	}
@@ -164,7 +164,7 @@ func (e *Engine) conversation(ctx context.Context, c *completion, ev Event, sour
 	if !e.mentioned(ev.Body) || ev.CommentID == 0 {
 		return ErrIgnored
 	}
-	run, err := e.d.Store.RunByPR(ctx, ev.Owner, ev.Repo, ev.Number)
+	run, err := runByPR(ctx, e.d.Store, ev.Owner, ev.Repo, ev.Number)
 	if errors.Is(err, store.ErrNotFound) {
 		return ErrIgnored // not the bot's pull request
 	}
@@ -188,7 +188,7 @@ func (e *Engine) startRun(ctx context.Context, c *completion, ev Event, stage st
 		if err := e.loopGuard(ctx, tx, ev.key(), loopRun); err != nil {
 			return err
 		}
-		run, created, err := tx.OpenRun(ctx, ev.key(), ev.InstallationID, ev.Sender)
+		run, created, err := openRun(ctx, tx, ev.key(), ev.InstallationID, ev.Sender)
 		if err != nil {
 			return err
 		}
@@ -223,9 +223,9 @@ func (e *Engine) startRun(ctx context.Context, c *completion, ev Event, stage st
 
 // inherit copies the comment ids of the issue's previous run into run, so
 // a new run edits the same spec, plan and progress comments.
-func inherit(ctx context.Context, tx *store.Tx, run *store.Run) error {
+func inherit(ctx context.Context, tx *store.Tx, run *Run) error {
 	// LatestRun is run itself; look at the previous one by id order.
-	prev, err := tx.PreviousRun(ctx, run.IssueKey, run.ID)
+	prev, err := previousRun(ctx, tx, run.IssueKey, run.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil
 	}
@@ -243,9 +243,9 @@ func inherit(ctx context.Context, tx *store.Tx, run *store.Run) error {
 // cancel ends the issue's open run and queues its final report in one
 // transaction; a running job stops at its next checkpoint. keepLabel
 // leaves the trigger label alone (the cancel is its removal).
-func (e *Engine) cancel(ctx context.Context, c *completion, key store.IssueKey, why string, keepLabel bool) error {
+func (e *Engine) cancel(ctx context.Context, c *completion, key IssueKey, why string, keepLabel bool) error {
 	return e.commit(ctx, c, func(tx *store.Tx) error {
-		run, err := tx.OpenRunFor(ctx, key)
+		run, err := openRunFor(ctx, tx, key)
 		if errors.Is(err, store.ErrNotFound) {
 			return ErrIgnored
 		}

@@ -90,7 +90,7 @@ func (e *Engine) ciFinishedOnFork(ctx context.Context, c *completion, ev Event) 
 	if e.d.Forks == nil || !ok {
 		return ErrIgnored
 	}
-	run, err := e.d.Store.LatestRun(ctx, store.IssueKey{Owner: ev.Owner, Repo: ev.Repo, Issue: n})
+	run, err := latestRun(ctx, e.d.Store, IssueKey{Owner: ev.Owner, Repo: ev.Repo, Issue: n})
 	if errors.Is(err, store.ErrNotFound) {
 		return ErrIgnored
 	}
@@ -105,7 +105,7 @@ func (e *Engine) ciFinishedOnFork(ctx context.Context, c *completion, ev Event) 
 
 // shown is the run as the progress comment shows it: with push: fork its
 // branch is named where it lives, "forkowner:branch".
-func (s *runJob) shown(run *store.Run) *store.Run {
+func (s *runJob) shown(run *Run) *Run {
 	if s.e.d.Forks == nil || run.Branch == "" {
 		return run
 	}

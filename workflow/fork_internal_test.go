@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/issuesmith/issuesmith/store"
+	"github.com/issuesmith/issuesmith/workflow/lifecycle"
 )
 
 type ownerOnly string
@@ -19,7 +19,7 @@ func (o ownerOnly) Fork(context.Context, string, string) (*Fork, error) {
 // where it lives, on the fork; without it, the repository's branch.
 func TestForkBranchShown(t *testing.T) {
 	t.Parallel()
-	run := &store.Run{State: store.StateFailed, Stage: StageCode, Branch: "issuesmith/issue-7", Reason: "incomplete"}
+	run := &Run{Status: lifecycle.Status{State: lifecycle.Failed, Stage: StageCode, Reason: "incomplete"}, Branch: "issuesmith/issue-7"}
 	s := &runJob{e: &Engine{d: Deps{Forks: ownerOnly("bots")}}, run: run}
 	if got := s.prHead(); got != "bots:issuesmith/issue-7" {
 		t.Fatalf("prHead = %q", got)

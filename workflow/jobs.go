@@ -78,12 +78,12 @@ const reportAttempts = 10
 
 // insert enqueues args (RunID and Issue filled from run), completing ctx's
 // job in the same transaction (commit).
-func (e *Engine) insert(ctx context.Context, c *completion, run *store.Run, args StageArgs) error {
+func (e *Engine) insert(ctx context.Context, c *completion, run *Run, args StageArgs) error {
 	return e.commit(ctx, c, func(tx *store.Tx) error { return e.insertTx(ctx, tx, run, args) })
 }
 
 // insertTx enqueues args in tx (RunID and Issue filled from run).
-func (e *Engine) insertTx(ctx context.Context, tx *store.Tx, run *store.Run, args StageArgs) error {
+func (e *Engine) insertTx(ctx context.Context, tx *store.Tx, run *Run, args StageArgs) error {
 	args.RunID, args.Issue = run.ID, run.IssueKey.String()
 	stage := args.Stage
 	var opts *river.InsertOpts
@@ -121,7 +121,7 @@ func permanent(err error) error { return errPermanent{err} }
 func (w *worker) Work(ctx context.Context, job *river.Job[StageArgs]) (err error) {
 	e, a := w.e, job.Args
 	log := e.log.With("run", a.RunID, "issue", a.Issue, "stage", a.Stage, "job", job.ID, "attempt", job.Attempt)
-	var run *store.Run
+	var run *Run
 	defer func() {
 		if p := recover(); p != nil {
 			log.Error("stage panicked", "panic", p)
@@ -134,7 +134,7 @@ func (w *worker) Work(ctx context.Context, job *river.Job[StageArgs]) (err error
 			}
 		}
 	}()
-	run, err = e.d.Store.Run(ctx, a.RunID)
+	run, err = getRun(ctx, e.d.Store, a.RunID)
 	if errors.Is(err, store.ErrNotFound) {
 		log.Warn("job for an unknown run dropped")
 		return nil
@@ -156,7 +156,7 @@ func (w *worker) Work(ctx context.Context, job *river.Job[StageArgs]) (err error
 		}
 	}
 	holder := leaseHolder(job.ID, job.Attempt)
-	ok, err := e.d.Store.AcquireLease(ctx, run.IssueKey, holder, e.o.LeaseTTL)
+	ok, err := e.d.Store.AcquireLease(ctx, run.IssueKey.row(), holder, e.o.LeaseTTL)
 	if err != nil {
 		return err
 	}
@@ -168,7 +168,7 @@ func (w *worker) Work(ctx context.Context, job *river.Job[StageArgs]) (err error
 	// done gives the lease back and completes the job, in the transaction
 	// that saves what the job decided.
 	done := func(ctx context.Context, tx *store.Tx) error {
-		if err := tx.ReleaseLease(ctx, run.IssueKey, holder); err != nil {
+		if err := tx.ReleaseLease(ctx, run.IssueKey.row(), holder); err != nil {
 			return err
 		}
 		return store.CompleteJob(ctx, tx, job)
@@ -179,7 +179,7 @@ func (w *worker) Work(ctx context.Context, job *river.Job[StageArgs]) (err error
 		}
 		released = true
 		// The lease is ours: give it back even when ctx is done.
-		if rerr := e.d.Store.ReleaseLease(context.WithoutCancel(ctx), run.IssueKey, holder); rerr != nil {
+		if rerr := e.d.Store.ReleaseLease(context.WithoutCancel(ctx), run.IssueKey.row(), holder); rerr != nil {
 			log.Warn("release lease", "err", rerr)
 		}
 	}
@@ -210,7 +210,7 @@ func (w *worker) Work(ctx context.Context, job *river.Job[StageArgs]) (err error
 // settle decides what an error from a stage means for the run and the job;
 // a failure that ends the run is saved with done (the lease and the job's
 // completion).
-func (e *Engine) settle(ctx context.Context, log *slog.Logger, run *store.Run, job *river.Job[StageArgs], err error, done func(context.Context, *store.Tx) error) error {
+func (e *Engine) settle(ctx context.Context, log *slog.Logger, run *Run, job *river.Job[StageArgs], err error, done func(context.Context, *store.Tx) error) error {
 	stage := job.Args.Stage
 	switch {
 	case err == nil:
@@ -264,7 +264,7 @@ func (e *Engine) settle(ctx context.Context, log *slog.Logger, run *store.Run, j
 }
 
 // runStage runs stage a of run and returns what it decided.
-func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *store.Run, a StageArgs, job *river.Job[StageArgs]) (t transition, err error) {
+func (e *Engine) runStage(ctx context.Context, log *slog.Logger, run *Run, a StageArgs, job *river.Job[StageArgs]) (t transition, err error) {
 	jobID := job.ID
 	if a.Stage == StageReport {
 		return stay, e.report(ctx, run, a)

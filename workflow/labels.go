@@ -35,7 +35,7 @@ func (LabelArgs) InsertOpts() river.InsertOpts {
 }
 
 func (e *Engine) labeled(ctx context.Context, c *completion, ev Event) error {
-	if _, err := e.d.Store.OpenRunFor(ctx, ev.key()); err == nil {
+	if _, err := openRunFor(ctx, e.d.Store, ev.key()); err == nil {
 		return ErrIgnored // a run is already going
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return err
@@ -47,7 +47,7 @@ func (e *Engine) labeled(ctx context.Context, c *completion, ev Event) error {
 // unlabeled cancels the open run when the label removed is the one that
 // started it (or, for a run started by a command, the default label).
 func (e *Engine) unlabeled(ctx context.Context, c *completion, ev Event) error {
-	run, err := e.d.Store.OpenRunFor(ctx, ev.key())
+	run, err := openRunFor(ctx, e.d.Store, ev.key())
 	if errors.Is(err, store.ErrNotFound) {
 		return ErrIgnored
 	}

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/issuesmith/issuesmith/store"
+	"github.com/issuesmith/issuesmith/workflow/lifecycle"
 )
 
 // errRunEnded is the cancel cause of a stage whose run was cancelled.
@@ -32,7 +32,7 @@ func leaseHolder(jobID int64, attempt int) string {
 // cancelled (/stop, unlabel, close), so a long agent call stops promptly
 // instead of at the next checkpoint. It works the same on SQLite (no
 // LISTEN/NOTIFY) and PostgreSQL: it polls the run row.
-func (e *Engine) watchRun(ctx context.Context, run *store.Run, holder string, cancellable bool) (context.Context, func()) {
+func (e *Engine) watchRun(ctx context.Context, run *Run, holder string, cancellable bool) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	done := make(chan struct{})
 	go func() {
@@ -47,7 +47,7 @@ func (e *Engine) watchRun(ctx context.Context, run *store.Run, holder string, ca
 			case <-ctx.Done():
 				return
 			case <-renew.C:
-				ok, err := e.d.Store.AcquireLease(ctx, run.IssueKey, holder, e.o.LeaseTTL)
+				ok, err := e.d.Store.AcquireLease(ctx, run.IssueKey.row(), holder, e.o.LeaseTTL)
 				if err == nil && !ok {
 					cancel(errLeaseLost)
 					return
@@ -56,7 +56,7 @@ func (e *Engine) watchRun(ctx context.Context, run *store.Run, holder string, ca
 				if !cancellable {
 					continue
 				}
-				if r, err := e.d.Store.Run(ctx, run.ID); err == nil && r.State == store.StateCancelled {
+				if r, err := getRun(ctx, e.d.Store, run.ID); err == nil && r.State == lifecycle.Cancelled {
 					cancel(errRunEnded)
 					return
 				}

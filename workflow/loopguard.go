@@ -26,7 +26,7 @@ const loopWindow = time.Hour
 type LoopError struct {
 	Kind string
 	Max  int
-	key  store.IssueKey // the issue whose share is spent
+	key  IssueKey // the issue whose share is spent
 }
 
 // Error says what was refused and what to change.
@@ -41,12 +41,12 @@ func (e *LoopError) Unwrap() error { return ErrIgnored }
 // loopGuard records, in tx, that work of kind starts for the issue, or
 // refuses it with a *LoopError when the issue had its hour's share. Without
 // Options.Limits nothing is counted.
-func (e *Engine) loopGuard(ctx context.Context, tx trigger, key store.IssueKey, kind string) error {
+func (e *Engine) loopGuard(ctx context.Context, tx trigger, key IssueKey, kind string) error {
 	if e.o.Limits == nil || e.o.Limits.LoopMaxPerHour <= 0 {
 		return nil
 	}
 	max := e.o.Limits.LoopMaxPerHour
-	ok, _, err := tx.Trigger(ctx, key, kind, loopWindow, max)
+	ok, _, err := tx.Trigger(ctx, key.row(), kind, loopWindow, max)
 	if err != nil {
 		return err
 	}
@@ -66,7 +66,7 @@ type trigger interface {
 
 // insertGuarded queues args for run in one transaction with the loop
 // guard's count of kind.
-func (e *Engine) insertGuarded(ctx context.Context, c *completion, run *store.Run, kind string, args StageArgs) error {
+func (e *Engine) insertGuarded(ctx context.Context, c *completion, run *Run, kind string, args StageArgs) error {
 	return e.commit(ctx, c, func(tx *store.Tx) error {
 		if err := e.loopGuard(ctx, tx, run.IssueKey, kind); err != nil {
 			return err
@@ -91,7 +91,7 @@ func (e *Engine) sayLoop(ctx context.Context, ev Event, err error) {
 	if !errors.As(err, &le) || le.Kind == loopCI || ev.Number == 0 {
 		return
 	}
-	ok, _, err := e.d.Store.Trigger(ctx, le.key, le.Kind+"-said", loopWindow, 1)
+	ok, _, err := e.d.Store.Trigger(ctx, le.key.row(), le.Kind+"-said", loopWindow, 1)
 	if err != nil {
 		e.log.Warn("loop guard: not said", "issue", le.key.String(), "err", err)
 		return

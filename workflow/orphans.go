@@ -56,7 +56,8 @@ func (e *Engine) ResumeOrphans(ctx context.Context, idle time.Duration) error {
 	if err != nil {
 		return err
 	}
-	for _, r := range runs {
+	for _, row := range runs {
+		r := runOf(row)
 		stage, ok := lifecycle.Resume(r.Stage)
 		if !ok {
 			e.log.Error("an active run had no job and cannot be resumed at its stage; ending it", "run", r.ID, "issue", r.IssueKey.String(), "stage", r.Stage)
@@ -67,7 +68,7 @@ func (e *Engine) ResumeOrphans(ctx context.Context, idle time.Duration) error {
 		}
 		e.log.Warn("an active run had no job; resuming it", "run", r.ID, "issue", r.IssueKey.String(), "stage", stage)
 		err := e.inTx(ctx, func(tx *store.Tx) error {
-			fresh, err := tx.Run(ctx, r.ID)
+			fresh, err := getRun(ctx, tx, r.ID)
 			if err != nil {
 				return err
 			}

@@ -21,7 +21,7 @@ func (e *Engine) prClosed(ctx context.Context, c *completion, ev Event) error {
 }
 
 func (e *Engine) prClosedTx(ctx context.Context, tx *store.Tx, ev Event) error {
-	run, err := tx.RunByPR(ctx, ev.Owner, ev.Repo, ev.Number)
+	run, err := runByPR(ctx, tx, ev.Owner, ev.Repo, ev.Number)
 	if errors.Is(err, store.ErrNotFound) {
 		return ErrIgnored // not the bot's pull request
 	}
@@ -52,14 +52,14 @@ func (e *Engine) prClosedTx(ctx context.Context, tx *store.Tx, ev Event) error {
 // the spec's open questions: the edit is most likely the answer. Other
 // edits change nothing (the spec and plan comments are what runs read).
 func (e *Engine) issueEdited(ctx context.Context, c *completion, ev Event) error {
-	run, err := e.d.Store.OpenRunFor(ctx, ev.key())
+	run, err := openRunFor(ctx, e.d.Store, ev.key())
 	if errors.Is(err, store.ErrNotFound) {
 		return ErrIgnored
 	}
 	if err != nil {
 		return err
 	}
-	if run.State != store.StateWaiting || run.Stage != StageExplore {
+	if run.State != lifecycle.Waiting || run.Stage != StageExplore {
 		return ErrIgnored
 	}
 	return e.startRun(ctx, c, ev, StageExplore, true)
@@ -92,11 +92,11 @@ func (w *progressWorker) Timeout(*river.Job[ProgressArgs]) time.Duration { retur
 // it by now.
 func (w *progressWorker) Work(ctx context.Context, job *river.Job[ProgressArgs]) error {
 	e := w.e
-	run, err := e.d.Store.Run(ctx, job.Args.RunID)
+	run, err := getRun(ctx, e.d.Store, job.Args.RunID)
 	if err != nil {
 		return err
 	}
-	if latest, err := e.d.Store.LatestRun(ctx, run.IssueKey); err != nil {
+	if latest, err := latestRun(ctx, e.d.Store, run.IssueKey); err != nil {
 		return err
 	} else if latest.ID != run.ID {
 		return nil

@@ -93,7 +93,7 @@ func saidUntil(step string) time.Time {
 func (e *Engine) sayWaiting(ctx context.Context, log *slog.Logger, runID int64, wait time.Duration) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
-	run, err := e.d.Store.Run(ctx, runID)
+	run, err := getRun(ctx, e.d.Store, runID)
 	if err != nil || !run.Open() {
 		return
 	}
@@ -112,7 +112,7 @@ func (e *Engine) sayWaiting(ctx context.Context, log *slog.Logger, runID int64, 
 		log.Warn("the rate-limit wait not said on the issue", "err", err)
 		return
 	}
-	if err := e.d.Store.SaveOpenRun(ctx, run); err != nil && !errors.Is(err, store.ErrStale) {
+	if err := saveOpenRun(ctx, e.d.Store, run); err != nil && !errors.Is(err, store.ErrStale) {
 		log.Warn("the rate-limit wait said but not saved", "err", err)
 	}
 }
@@ -135,7 +135,7 @@ func Reserved(ctx context.Context) bool { v, _ := ctx.Value(reservedKey{}).(bool
 
 // sayLimited is what settle says of a stage that met a rate limit: the
 // snooze, after the line on the issue.
-func (e *Engine) sayLimited(ctx context.Context, log *slog.Logger, run *store.Run, stage string, wait time.Duration, err error) error {
+func (e *Engine) sayLimited(ctx context.Context, log *slog.Logger, run *Run, stage string, wait time.Duration, err error) error {
 	log.Warn("GitHub's rate limit: the stage runs again when it resets", "wait", wait, "err", err)
 	e.observe(stage, "snoozed")
 	e.sayWaiting(ctx, log, run.ID, wait)

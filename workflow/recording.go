@@ -9,6 +9,7 @@ import (
 	srec "github.com/issuesmith/issuesmith/session"
 	"github.com/issuesmith/issuesmith/store"
 	"github.com/issuesmith/issuesmith/work"
+	"github.com/issuesmith/issuesmith/workflow/lifecycle"
 )
 
 // Sessions are what the engine records of each run (package session): the
@@ -42,7 +43,7 @@ func (s *runJob) record(ctx context.Context, stage, key string) context.Context 
 	if s.rec.rec == nil {
 		s.rec.rec = srec.Start(ctx, s.e.d.Store, store.Session{InstallationID: s.run.InstallationID, RunID: s.run.ID,
 			Owner: s.run.Owner, Repo: s.run.Repo, Issue: s.run.Issue, Requester: s.run.Requester,
-			State: store.StateActive, Stage: stage}, s.e.o.Sessions.Options)
+			State: lifecycle.Active, Stage: stage}, s.e.o.Sessions.Options)
 		if s.rec.rec == nil {
 			s.rec.idKnown = true // no session this job: no second failing look-up for the link
 			return ctx           // logged and counted by Start
@@ -161,7 +162,7 @@ func isNotFound(err error) bool { return errors.Is(err, store.ErrNotFound) }
 // sessionFooter is what the progress comment shows of the run's session:
 // the "View session" link when the page is on, and once the run has ended
 // the "What I looked at" fold. "" without a session.
-func (s *runJob) sessionFooter(ctx context.Context, run *store.Run) string {
+func (s *runJob) sessionFooter(ctx context.Context, run *Run) string {
 	o := s.e.o.Sessions
 	if o == nil {
 		return ""

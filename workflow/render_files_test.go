@@ -17,7 +17,7 @@ import (
 // never a call into it.
 var renderImports = []string{"fmt", "regexp", "slices", "strings", "unicode/utf8", "github.com/dustin/go-humanize",
 	"github.com/issuesmith/issuesmith/internal/clip", "github.com/issuesmith/issuesmith/internal/fence",
-	"github.com/issuesmith/issuesmith/internal/ghtext", "github.com/issuesmith/issuesmith/store",
+	"github.com/issuesmith/issuesmith/internal/ghtext", "github.com/issuesmith/issuesmith/workflow/lifecycle",
 	"github.com/issuesmith/issuesmith/work"}
 
 // The comments' Markdown (render_*.go: progress comment, PR body, CI

@@ -9,7 +9,7 @@ import (
 	"github.com/issuesmith/issuesmith/internal/clip"
 	"github.com/issuesmith/issuesmith/internal/fence"
 	"github.com/issuesmith/issuesmith/internal/ghtext"
-	"github.com/issuesmith/issuesmith/store"
+	"github.com/issuesmith/issuesmith/workflow/lifecycle"
 )
 
 // progressStages are the checklist lines of the progress comment.
@@ -34,16 +34,16 @@ func stageIndex(stage string) int {
 // the stages as a list with a mark each (the code stage with its plan
 // items' statuses, when items is set, and the language-server errors the
 // coder left, diags), the current step, tokens and cost, links.
-func renderProgress(r *store.Run, items []ItemStatus, diags ...string) string {
+func renderProgress(r *Run, items []ItemStatus, diags ...string) string {
 	var b strings.Builder
 	switch r.State {
-	case store.StateDone:
+	case lifecycle.Done:
 		b.WriteString("### issuesmith: done\n\n")
-	case store.StateFailed:
+	case lifecycle.Failed:
 		b.WriteString("### issuesmith: stopped\n\n")
-	case store.StateCancelled:
+	case lifecycle.Cancelled:
 		b.WriteString("### issuesmith: cancelled\n\n")
-	case store.StateWaiting:
+	case lifecycle.Waiting:
 		b.WriteString("### issuesmith: waiting for you\n\n")
 	default:
 		b.WriteString("### issuesmith: working on it\n\n")
@@ -63,14 +63,14 @@ func renderProgress(r *store.Run, items []ItemStatus, diags ...string) string {
 	}
 	b.WriteString("\n")
 	switch {
-	case r.State == store.StateFailed || r.State == store.StateCancelled:
+	case r.State == lifecycle.Failed || r.State == lifecycle.Cancelled:
 		b.WriteString(explained("Why it stopped", r.Reason))
 	case r.Step != "":
 		// Our own words: a stage's step, or the reply saying which line of
 		// an edited comment to fix (Markdown with a fenced quote of it).
 		fmt.Fprintf(&b, "**Now:** %s\n\n", clipUTF8(strings.TrimSpace(r.Step), 3*maxDetailBytes))
 	}
-	if r.Branch != "" && r.PRNumber == 0 && r.State == store.StateFailed {
+	if r.Branch != "" && r.PRNumber == 0 && r.State == lifecycle.Failed {
 		fmt.Fprintf(&b, "**Branch:** `%s` holds what was done.\n\n", r.Branch)
 	}
 	fmt.Fprintf(&b, "**Usage:** %s tokens (%s in, %s out)",
@@ -86,17 +86,17 @@ func renderProgress(r *store.Run, items []ItemStatus, diags ...string) string {
 
 // stageMark is a stage's state as a plain mark, not a task-list box: a box
 // in the bot's comment would invite a click ("Approval") that does nothing.
-func stageMark(r *store.Run, i, cur int) string {
+func stageMark(r *Run, i, cur int) string {
 	switch {
-	case i < cur || r.State == store.StateDone:
+	case i < cur || r.State == lifecycle.Done:
 		return "✅"
 	case i > cur:
 		return "⬜"
-	case r.State == store.StateFailed:
+	case r.State == lifecycle.Failed:
 		return "❌"
-	case r.State == store.StateCancelled:
+	case r.State == lifecycle.Cancelled:
 		return "⏹️"
-	case r.State == store.StateWaiting:
+	case r.State == lifecycle.Waiting:
 		return "✋"
 	}
 	return "⏳"
@@ -138,7 +138,7 @@ func renderDiagnostics(b *strings.Builder, diags []string) {
 	}
 }
 
-func stageLink(r *store.Run, stage string) string {
+func stageLink(r *Run, stage string) string {
 	switch {
 	case stage == StageExplore && r.SpecCommentID != 0:
 		return fmt.Sprintf(" → [spec](#issuecomment-%d)", r.SpecCommentID)

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/issuesmith/issuesmith/store"
 	"github.com/issuesmith/issuesmith/work"
+	"github.com/issuesmith/issuesmith/workflow/lifecycle"
 )
 
 // outsideFences returns the lines of md that are not inside a code fence and
@@ -45,7 +45,7 @@ func TestProgressStopReasonKeepsReportVerbatim(t *testing.T) {
 	reason := "the change is incomplete, so I pushed branch `issuesmith/7` with what did work and opened no pull request.\n" +
 		"- `greet.go`: failed — no clean edit after 4 attempts; last report:\n" + report +
 		strings.Repeat("说明", 800)
-	r := &store.Run{State: store.StateFailed, Stage: StageCode, Reason: reason, Branch: "issuesmith/7"}
+	r := &Run{Status: lifecycle.Status{State: lifecycle.Failed, Stage: StageCode, Reason: reason}, Branch: "issuesmith/7"}
 	md := renderProgress(r, nil)
 	if !utf8.ValidString(md) {
 		t.Fatal("the comment is not valid UTF-8")
@@ -126,7 +126,7 @@ func TestPRBodyAndProgressDefuseModelText(t *testing.T) {
 		Summary: "- `a.go` (modify): skipped — resolves #8 @dave\n",
 	}
 	body := renderPRBody(12, spec, plan, rec)
-	progress := renderProgress(&store.Run{State: store.StateFailed, Stage: StageCode, Reason: "the coder declined: fixes #9, thanks @erin\nmore"}, nil)
+	progress := renderProgress(&Run{Status: lifecycle.Status{State: lifecycle.Failed, Stage: StageCode, Reason: "the coder declined: fixes #9, thanks @erin\nmore"}}, nil)
 	for _, md := range []string{body, progress} {
 		for _, bad := range []string{"fixes #5", "@alice", "@bob", "closes #7", "@carol", "resolves #8", "@dave", "fixes #9", "@erin"} {
 			if strings.Contains(md, bad) {
@@ -145,7 +145,7 @@ func TestPRBodyAndProgressDefuseModelText(t *testing.T) {
 func TestProgressShowsEditErrorInFull(t *testing.T) {
 	t.Parallel()
 	step := work.ErrorReply("plan", &work.ParseError{Line: 7, Text: "### rewrite `x.go`", Msg: "unknown action \"rewrite\""})
-	md := renderProgress(&store.Run{State: store.StateWaiting, Stage: StageApproval, Step: step}, nil)
+	md := renderProgress(&Run{Status: lifecycle.Status{State: lifecycle.Waiting, Stage: StageApproval, Step: step}}, nil)
 	if !strings.Contains(md, "**Now:** I could not read the edited plan at line 7:\n\n```\n### rewrite `x.go`\n```\n\nUnknown action") {
 		t.Fatalf("the edit error is not shown as written:\n%s", md)
 	}
@@ -165,7 +165,7 @@ func TestProgressShowsEditErrorInFull(t *testing.T) {
 // items under the code stage keep their boxes.
 func TestProgressStagesAreNotTaskBoxes(t *testing.T) {
 	t.Parallel()
-	r := &store.Run{State: store.StateWaiting, Stage: StageApproval, PlanCommentID: 5}
+	r := &Run{Status: lifecycle.Status{State: lifecycle.Waiting, Stage: StageApproval}, PlanCommentID: 5}
 	md := renderProgress(r, nil)
 	for _, l := range strings.Split(md, "\n") {
 		if strings.HasPrefix(strings.TrimSpace(l), "- [") {
@@ -177,7 +177,7 @@ func TestProgressStagesAreNotTaskBoxes(t *testing.T) {
 			t.Fatalf("progress lacks %q:\n%s", want, md)
 		}
 	}
-	failed := renderProgress(&store.Run{State: store.StateFailed, Stage: StageCode}, []ItemStatus{{Path: "a.go", Status: "failed"}})
+	failed := renderProgress(&Run{Status: lifecycle.Status{State: lifecycle.Failed, Stage: StageCode}}, []ItemStatus{{Path: "a.go", Status: "failed"}})
 	if !strings.Contains(failed, "- ❌ Write the code, validate, push\n  - `a.go` — ❌ failed\n") {
 		t.Fatalf("the failed stage is not marked:\n%s", failed)
 	}
@@ -187,7 +187,7 @@ func TestProgressStagesAreNotTaskBoxes(t *testing.T) {
 // says the tokens only.
 func TestProgressCostOnlyWhenPriced(t *testing.T) {
 	t.Parallel()
-	r := &store.Run{State: store.StateActive, Stage: StageExplore, PromptTokens: 12000, CompletionTokens: 345}
+	r := &Run{Status: lifecycle.Status{State: lifecycle.Active, Stage: StageExplore}, PromptTokens: 12000, CompletionTokens: 345}
 	if md := renderProgress(r, nil); !strings.Contains(md, "**Usage:** 12,345 tokens (12,000 in, 345 out)\n") || strings.Contains(md, "$") {
 		t.Fatalf("unpriced usage:\n%s", md)
 	}

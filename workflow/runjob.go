@@ -14,7 +14,6 @@ import (
 	"github.com/issuesmith/issuesmith/internal/ghtext"
 	secrets "github.com/issuesmith/issuesmith/internal/redact"
 	"github.com/issuesmith/issuesmith/llm"
-	"github.com/issuesmith/issuesmith/store"
 	"github.com/issuesmith/issuesmith/work"
 	"github.com/issuesmith/issuesmith/workflow/lifecycle"
 )
@@ -24,7 +23,7 @@ import (
 type runJob struct {
 	e   *Engine
 	log *slog.Logger
-	run *store.Run
+	run *Run
 	gh  GitHub
 	ref RepoRef
 	cfg *config.Repo // the repository's settings; loaded by loadConfig
@@ -60,7 +59,7 @@ func (s *runJob) loadConfig(ctx context.Context) error {
 	return nil
 }
 
-func (e *Engine) newRunJob(ctx context.Context, log *slog.Logger, run *store.Run, job string) (*runJob, error) {
+func (e *Engine) newRunJob(ctx context.Context, log *slog.Logger, run *Run, job string) (*runJob, error) {
 	gh, err := e.d.GitHub.Client(ctx, run.InstallationID)
 	if err != nil {
 		return nil, fmt.Errorf("github client for installation %d: %w", run.InstallationID, err)
@@ -96,7 +95,7 @@ func RunBranchIssue(branch string) (int, bool) {
 
 // save writes the run; it fails with store.ErrClosed when the run was
 // cancelled meanwhile, which stops the stage at this checkpoint.
-func (s *runJob) save(ctx context.Context) error { return s.e.d.Store.SaveOpenRun(ctx, s.run) }
+func (s *runJob) save(ctx context.Context) error { return saveOpenRun(ctx, s.e.d.Store, s.run) }
 
 // addUsage adds an agent's tokens and cost to the run.
 func (s *runJob) addUsage(ctx context.Context, role llm.Role, sp Spend) error {
@@ -170,7 +169,7 @@ func (s *runJob) progress(ctx context.Context) error {
 
 // progressBody is run's progress comment as this job shows it (its items,
 // diagnostics, spending notes and session link).
-func (s *runJob) progressBody(ctx context.Context, run *store.Run) string {
+func (s *runJob) progressBody(ctx context.Context, run *Run) string {
 	return renderProgress(s.shown(run), s.items, s.diags...) + s.limitNotes() + s.sessionFooter(ctx, run)
 }
 
@@ -196,7 +195,7 @@ func (s *runJob) say(ctx context.Context, body string) error {
 		return fmt.Errorf("update progress comment: %w", err)
 	}
 	if s.run.ProgressCommentID != ic.ID {
-		return s.e.d.Store.SetProgressComment(ctx, s.run, ic.ID)
+		return setProgressComment(ctx, s.e.d.Store, s.run, ic.ID)
 	}
 	return nil
 }
@@ -309,7 +308,7 @@ func (e *missingError) Error() string {
 // waitForFix parks the run until people fix the comment named by err.
 func waitForFix(stage string, err error) transition { return wait(stage, redact(err.Error())) }
 
-func runID(r *store.Run) string { return strconv.FormatInt(r.ID, 10) }
+func runID(r *Run) string { return strconv.FormatInt(r.ID, 10) }
 
 // redact removes credentials from text bound for GitHub or logs (the one
 // redactor, internal/redact).

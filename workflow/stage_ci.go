@@ -79,7 +79,7 @@ func (e *Engine) ciFinished(ctx context.Context, c *completion, ev Event) error 
 	}
 	queued := false
 	for _, n := range ev.PRs {
-		run, err := e.d.Store.RunByPR(ctx, ev.Owner, ev.Repo, n)
+		run, err := runByPR(ctx, e.d.Store, ev.Owner, ev.Repo, n)
 		if errors.Is(err, store.ErrNotFound) {
 			continue // not the bot's pull request
 		}

@@ -277,7 +277,7 @@ func hasReply(thread []DiffComment, m ghtext.Marker, bot string) bool {
 // before it takes the lease, so a later request never holds the
 // lease while the earlier one is refused it (both would snooze, again and
 // again, whenever they were fetched together).
-func (e *Engine) earlierReviewPending(ctx context.Context, run *store.Run, jobID int64) (bool, error) {
+func (e *Engine) earlierReviewPending(ctx context.Context, run *Run, jobID int64) (bool, error) {
 	params := river.NewJobListParams().Kinds(StageArgs{}.Kind()).First(1000).States(store.QueuedStates()...)
 	jobs, err := e.queue.Jobs(ctx, params)
 	if err != nil {

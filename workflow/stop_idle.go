@@ -47,7 +47,7 @@ func (e *Engine) stop(ctx context.Context, c *completion, ev Event) error {
 	if !errors.Is(err, ErrIgnored) {
 		return err
 	}
-	if _, err := e.d.Store.OpenRunFor(ctx, ev.key()); err == nil {
+	if _, err := openRunFor(ctx, e.d.Store, ev.key()); err == nil {
 		return ErrIgnored // a run opened meanwhile: "nothing is running" would be wrong
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return err

@@ -37,19 +37,20 @@ var stay = transition{o: lifecycle.Outcome{Kind: lifecycle.Stay}}
 
 // moveRun is the one place a run's stage and state change: r after o, as
 // lifecycle.Transition decides, or an error that leaves r as it was.
-func moveRun(r *store.Run, o lifecycle.Outcome) error {
-	st, err := lifecycle.Transition(lifecycle.Status{Stage: r.Stage, State: r.State, Step: r.Step, Reason: r.Reason}, o)
+func moveRun(r *Run, o lifecycle.Outcome) error {
+	st, err := lifecycle.Transition(r.Status, o)
 	if err != nil {
 		return err
 	}
-	r.Stage, r.State, r.Step, r.Reason = st.Stage, st.State, st.Step, redact(st.Reason)
+	st.Reason = redact(st.Reason)
+	r.Status = st
 	return nil
 }
 
 // applyTx saves t for run in tx and queues what it asks for: the next
 // stage, a new request's stage, or the report that says a wait or an end.
 // gen is the request generation a next stage carries on.
-func (e *Engine) applyTx(ctx context.Context, tx *store.Tx, run *store.Run, t transition, gen int64) error {
+func (e *Engine) applyTx(ctx context.Context, tx *store.Tx, run *Run, t transition, gen int64) error {
 	o := t.o
 	if o.Kind == lifecycle.Stay {
 		return nil
@@ -57,11 +58,11 @@ func (e *Engine) applyTx(ctx context.Context, tx *store.Tx, run *store.Run, t tr
 	if err := moveRun(run, o); err != nil {
 		return permanent(err)
 	}
-	save := tx.SaveOpenRun
+	save := saveOpenRun
 	if o.Kind == lifecycle.Merged || o.Kind == lifecycle.Closed {
-		save = tx.SaveRun // the run had ended: its pull request's end is news still
+		save = saveRun // the run had ended: its pull request's end is news still
 	}
-	if err := save(ctx, run); err != nil {
+	if err := save(ctx, tx, run); err != nil {
 		return err
 	}
 	switch {
@@ -75,7 +76,7 @@ func (e *Engine) applyTx(ctx context.Context, tx *store.Tx, run *store.Run, t tr
 		return e.insertTx(ctx, tx, run, StageArgs{Stage: o.Stage, Gen: gen})
 	case lifecycle.Reported(o) && !t.silent:
 		// Unique per saved version: a later wait or end is reported too.
-		return e.insertTx(ctx, tx, run, StageArgs{Stage: StageReport, Gen: run.Version, Body: t.body,
+		return e.insertTx(ctx, tx, run, StageArgs{Stage: StageReport, Gen: run.version, Body: t.body,
 			KeepLabel: t.keepLabel || o.Kind != lifecycle.End})
 	}
 	return nil
@@ -85,13 +86,13 @@ func (e *Engine) applyTx(ctx context.Context, tx *store.Tx, run *store.Run, t tr
 // the issue's lease given back and the job completed: a crash before it
 // runs the stage again from its checkpoints, a crash after it finds the
 // run moved on and only what was queued runs.
-func (e *Engine) apply(ctx context.Context, job *river.Job[StageArgs], run *store.Run, holder string, t transition) error {
+func (e *Engine) apply(ctx context.Context, job *river.Job[StageArgs], run *Run, holder string, t transition) error {
 	return e.queue.InTx(ctx, func(tx *store.Tx) error {
 		if err := e.applyTx(ctx, tx, run, t, job.Args.Gen); err != nil {
 			return err
 		}
 		if holder != "" {
-			if err := tx.ReleaseLease(ctx, run.IssueKey, holder); err != nil {
+			if err := tx.ReleaseLease(ctx, run.IssueKey.row(), holder); err != nil {
 				return err
 			}
 		}
@@ -105,13 +106,13 @@ func (e *Engine) apply(ctx context.Context, job *river.Job[StageArgs], run *stor
 // label reset unless a.KeepLabel. When a newer run of the issue exists,
 // or the run opened again, it says nothing: the comment and label are
 // theirs.
-func (e *Engine) report(ctx context.Context, run *store.Run, a StageArgs) error {
-	if latest, err := e.d.Store.LatestRun(ctx, run.IssueKey); err != nil {
+func (e *Engine) report(ctx context.Context, run *Run, a StageArgs) error {
+	if latest, err := latestRun(ctx, e.d.Store, run.IssueKey); err != nil {
 		return err
 	} else if latest.ID != run.ID {
 		return nil
 	}
-	moved := a.Gen != run.Version
+	moved := a.Gen != run.version
 	if moved && run.Open() && run.State != lifecycle.Waiting {
 		return nil // working again: its stage says its own
 	}
@@ -140,14 +141,14 @@ func (e *Engine) report(ctx context.Context, run *store.Run, a StageArgs) error 
 // report that says why queued, in one transaction with done (the failed
 // job's completion and lease, nil for none). A revise round's failure was
 // answered in its thread; a run that ended meanwhile stays as it is.
-func (e *Engine) fail(ctx context.Context, run *store.Run, stage string, cause error, done func(context.Context, *store.Tx) error) error {
+func (e *Engine) fail(ctx context.Context, run *Run, stage string, cause error, done func(context.Context, *store.Tx) error) error {
 	why := cause.Error()
 	var perm errPermanent
 	if !errors.As(cause, &perm) {
 		why = fmt.Sprintf("the %s stage kept failing: %s. Comment `/retry` to try again.", stage, why)
 	}
 	return e.inTx(ctx, func(tx *store.Tx) error {
-		fresh, err := tx.Run(ctx, run.ID)
+		fresh, err := getRun(ctx, tx, run.ID)
 		if err != nil {
 			return err
 		}

@@ -26,11 +26,11 @@ func (e *Engine) uninstalled(ctx context.Context, c *completion, installationID 
 	if len(repos) > 0 {
 		why = "the repository was removed from the App's installation"
 	}
-	var ended []*store.Run
+	var ended []*Run
 	var forgot, deleted int64
 	err := e.commit(ctx, c, func(tx *store.Tx) error {
 		ended, forgot, deleted = nil, 0, 0
-		open, err := tx.OpenRunsOf(ctx, installationID, repos)
+		open, err := openRunsOf(ctx, tx, installationID, repos)
 		if err != nil {
 			return err
 		}
