@@ -29,6 +29,8 @@ var vLine = regexp.MustCompile(`^\s*--- (PASS|FAIL|SKIP): (\S+)`)
 var (
 	pytestSummary = regexp.MustCompile(`^(PASSED|FAILED|ERROR|XFAIL|XPASS) (\S+::.+)$`)
 	pytestVerbose = regexp.MustCompile(`^(\S+::.+?) (PASSED|FAILED|ERROR|XFAIL|XPASS|SKIPPED)(\s|$)`)
+	// pytestSkipWhy is the reason -v prints after SKIPPED: "(needs PyQt 6.7)".
+	pytestSkipWhy = regexp.MustCompile(`^\s*\((.*?)\)\s*(\[\s*\d+%\])?\s*$`)
 	pytestStatus  = map[string]string{"PASSED": "pass", "XFAIL": "pass", "FAILED": "fail", "ERROR": "fail",
 		"XPASS": "fail", "SKIPPED": "skip"}
 )
@@ -46,6 +48,8 @@ func ParseResults(out []byte) map[string]string {
 			res[name] = st
 		case st == "pass":
 			res[name] = st
+		case strings.HasPrefix(st, "skip: ") && prev == "skip":
+			res[name] = st // the -v line's reason beats the summary's bare skip
 		}
 	}
 	sc := bufio.NewScanner(bytes.NewReader(out))
@@ -66,8 +70,12 @@ func ParseResults(out []byte) map[string]string {
 			set(string(m[2]), strings.ToLower(string(m[1])))
 		} else if m := pytestSummary.FindSubmatch(line); m != nil {
 			set(pytestNodeID(string(m[2])), pytestStatus[string(m[1])])
-		} else if m := pytestVerbose.FindSubmatch(line); m != nil {
-			set(string(m[1]), pytestStatus[string(m[2])])
+		} else if m := pytestVerbose.FindSubmatchIndex(line); m != nil {
+			name, st := string(line[m[2]:m[3]]), pytestStatus[string(line[m[4]:m[5]])]
+			if w := pytestSkipWhy.FindSubmatch(line[m[5]:]); st == "skip" && w != nil && len(w[1]) > 0 {
+				st = "skip: " + string(w[1]) // why, so a missing dependency is told from a failure
+			}
+			set(name, st)
 		}
 	}
 	return res
@@ -96,21 +104,39 @@ type Verdict struct {
 	// Failing are FAIL_TO_PASS tests that did not pass; Broken are
 	// PASS_TO_PASS tests that did not pass (each "name (status)").
 	Failing, Broken []string
+	// Skipped are the listed tests the run skipped (pytest's reason with
+	// each: "needs PyQt 6.7"): the environment could not run them, which
+	// says nothing of the change. A skipped FAIL_TO_PASS test still leaves
+	// the instance unresolved, and it is named here, not under Failing.
+	Skipped []string
 }
 
 // Judge decides whether every FAIL_TO_PASS and PASS_TO_PASS test passed.
 // A test that never reported is "not run" (its package did not build, or
-// the name is wrong); a skipped one did not pass.
+// the name is wrong); a skipped one is listed under Skipped. A name is
+// found as written, else in the shapes public sets write pytest's node ids
+// in (names): a parametrised id cut at the first space inside its
+// brackets, "//" collapsed to "/".
 func Judge(in *Instance, results map[string]string) Verdict {
 	var v Verdict
-	check := func(names []string) []string {
+	idx := indexNames(results)
+	skippedF2P := false
+	check := func(names []string, f2p bool) []string {
 		var bad []string
 		for _, n := range names {
-			st := results[n]
-			if st == "pass" {
+			st := idx.status(n)
+			switch {
+			case st == "pass":
 				continue
-			}
-			if st == "" {
+			case st == "skip" || strings.HasPrefix(st, "skip: "):
+				why := strings.TrimPrefix(strings.TrimPrefix(st, "skip"), ": ")
+				if why == "" {
+					why = "no reason given"
+				}
+				v.Skipped = append(v.Skipped, fmt.Sprintf("%s (skipped: %s)", n, why))
+				skippedF2P = skippedF2P || f2p
+				continue
+			case st == "":
 				st = "not run"
 			}
 			bad = append(bad, fmt.Sprintf("%s (%s)", n, st))
@@ -118,15 +144,20 @@ func Judge(in *Instance, results map[string]string) Verdict {
 		sort.Strings(bad)
 		return bad
 	}
-	v.Failing, v.Broken = check(in.FailToPass), check(in.PassToPass)
-	v.Resolved = len(v.Failing) == 0 && len(v.Broken) == 0
+	v.Failing, v.Broken = check(in.FailToPass, true), check(in.PassToPass, false)
+	sort.Strings(v.Skipped)
+	v.Resolved = len(v.Failing) == 0 && len(v.Broken) == 0 && !skippedF2P
 	return v
 }
 
 // Reason is the verdict in one line, naming at most three tests a list.
 func (v Verdict) Reason() string {
-	if v.Resolved {
+	if v.Resolved && len(v.Skipped) == 0 {
 		return "every FAIL_TO_PASS and PASS_TO_PASS test passed"
+	}
+	if v.Resolved {
+		return fmt.Sprintf("every FAIL_TO_PASS test passed and no PASS_TO_PASS test broke; %d skipped by the environment: %s",
+			len(v.Skipped), first(v.Skipped, 3))
 	}
 	var parts []string
 	if n := len(v.Failing); n > 0 {
@@ -134,6 +165,9 @@ func (v Verdict) Reason() string {
 	}
 	if n := len(v.Broken); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d PASS_TO_PASS broken: %s", n, first(v.Broken, 3)))
+	}
+	if n := len(v.Skipped); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d skipped by the environment, not failed: %s", n, first(v.Skipped, 3)))
 	}
 	return strings.Join(parts, "; ")
 }

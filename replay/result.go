@@ -34,8 +34,10 @@ type Result struct {
 	Gold    []string `json:"gold_files,omitempty"`
 	// Failing and Broken name the FAIL_TO_PASS / PASS_TO_PASS tests that
 	// did not pass.
-	Failing []string  `json:"fail_to_pass_failing,omitempty"`
-	Broken  []string  `json:"pass_to_pass_broken,omitempty"`
+	Failing []string `json:"fail_to_pass_failing,omitempty"`
+	Broken  []string `json:"pass_to_pass_broken,omitempty"`
+	// Skipped names the listed tests the environment skipped, with why.
+	Skipped []string  `json:"skipped,omitempty"`
 	Usage   llm.Usage `json:"usage"`
 	Cost    float64   `json:"cost,omitempty"`
 	// Calls counts the model calls (oracle); Faults is what the oracle's

@@ -281,7 +281,7 @@ func (r *Runner) test(ctx context.Context, dir string, in *Instance, test string
 func (r *Runner) judge(run *TestRun, in *Instance, res *Result) {
 	res.PeakRSSKB = run.PeakRSSKB
 	v := Judge(in, run.Results)
-	res.Failing, res.Broken = v.Failing, v.Broken
+	res.Failing, res.Broken, res.Skipped = v.Failing, v.Broken, v.Skipped
 	switch {
 	case run.TimedOut:
 		res.Status, res.Reason = StatusStageFailed+"tests", run.Err.Error()
