@@ -42,6 +42,9 @@ type Client struct {
 	// reasoning maps a model name to whether its history carries
 	// reasoning_content, once its server said so in a 400.
 	reasoning sync.Map
+	// singleCalls holds the models whose chat template takes one call per
+	// assistant message (client_calls.go), once their server said so.
+	singleCalls sync.Map
 	// http makes the requests go-openai does not (window.go);
 	// windows remembers each model's context window once read.
 	http    *http.Client
@@ -196,7 +199,22 @@ func (c *Client) attempt(ctx context.Context, r resolved, req Request) (*Respons
 		// reasoning_content in the thinking mode must be passed back to
 		// the API"); deepseek-reasoner refuses it. Learn which, per model.
 		c.reasoning.Store(r.model, !c.sendsReasoning(r.model))
-		oreq.Messages, _ = toOpenAIMessages(req.Messages, c.sendsReasoning(r.model))
+		ms := req.Messages
+		if c.sendsSingleCalls(r.model) {
+			ms = splitCalls(ms)
+		}
+		oreq.Messages, _ = toOpenAIMessages(ms, c.sendsReasoning(r.model))
+		resp, err = c.exchange(ctx, oreq)
+	}
+	if err != nil && singleCallsOnly(err) && hasParallelCalls(req.Messages) && !c.sendsSingleCalls(r.model) {
+		c.singleCalls.Store(r.model, true)
+		oreq, patches = c.buildRequest(r, req)
+		if h, _ := ctx.Value(hintKey{}).(*hint); h != nil {
+			h.patches = patches
+		}
+		if c.noJSONMode.Load() {
+			oreq.ResponseFormat = nil
+		}
 		resp, err = c.exchange(ctx, oreq)
 	}
 	return resp, err
@@ -247,7 +265,11 @@ func (c *Client) exchange(ctx context.Context, oreq openai.ChatCompletionRequest
 }
 
 func (c *Client) buildRequest(r resolved, req Request) (openai.ChatCompletionRequest, []extraPatch) {
-	msgs, patches := toOpenAIMessages(req.Messages, c.sendsReasoning(r.model))
+	ms := req.Messages
+	if c.sendsSingleCalls(r.model) {
+		ms = splitCalls(ms)
+	}
+	msgs, patches := toOpenAIMessages(ms, c.sendsReasoning(r.model))
 	oreq := openai.ChatCompletionRequest{
 		Model:       r.model,
 		Messages:    msgs,

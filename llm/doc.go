@@ -33,7 +33,10 @@
 // arguments sent as a JSON object are turned into the string go-openai
 // reads (client_args.go); every tool-call id goes on the wire as nine
 // alphanumerics (wireID: a stable hash of any other id, such as
-// llama-server's 32-character ones). With no completion cap set, each role
+// llama-server's 32-character ones); a turn of several calls goes as one
+// assistant message per call to a model whose template refused it
+// (client_calls.go: Llama 3.x's "only supports single tool-calls at
+// once"). With no completion cap set, each role
 // sends its default (caps.go, DefaultMaxTokens), lowered to fit a stated
 // window. A repetition loop is cut as soon as it shows
 // (repetition.go, StopRepetition). A run the model or server ended — not

@@ -61,6 +61,9 @@ func TestEveryTemplateTakesEveryShape(t *testing.T) {
 					}
 				})
 			}
+			if record != nil {
+				requireEveryShape(t, captured)
+			}
 			if len(replay) == 0 {
 				return
 			}
@@ -319,4 +322,40 @@ func withNote(msgs []llm.Message, note string) []llm.Message {
 		return out
 	}
 	return append(msgs, llm.Message{Role: llm.User, Content: note})
+}
+
+// requireEveryShape fails unless the recorded requests hold every shape
+// the agents send: tool results, reasoning sent back, an observer's note, a
+// side question, a compressed history, the text protocol and a JSON reply.
+func requireEveryShape(t *testing.T, reqs []llm.Request) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, req := range reqs {
+		if req.JSON {
+			seen["json"] = true
+		}
+		if len(req.Tools) == 0 && !req.JSON {
+			seen["text protocol"] = true
+		}
+		for _, m := range req.Messages {
+			switch {
+			case m.Role == llm.ToolRole:
+				seen["tool result"] = true
+			case m.Role == llm.Assistant && m.Reasoning != "":
+				seen["reasoning"] = true
+			}
+			for what, mark := range map[string]string{"observer note": "Observer:", "side question": "Which files matter",
+				"compressed history": "Record of earlier steps"} {
+				if strings.Contains(m.Content, mark) {
+					seen[what] = true
+				}
+			}
+		}
+	}
+	for _, want := range []string{"tool result", "reasoning", "observer note", "side question", "compressed history",
+		"text protocol", "json"} {
+		if !seen[want] {
+			t.Errorf("no request recorded with %s", want)
+		}
+	}
 }

@@ -42,7 +42,10 @@ type Family struct {
 // Devstral with tools) and gpt-oss's are in no registry package; they are
 // read from ISSUESMITH_LLAMA_TEMPLATES when set (see Load).
 var Families = []Family{
-	{Name: "qwen3", Source: "library/qwen3:0.6b", EOS: "<|im_end|>", Specials: []string{"<|endoftext|>"}, Grammar: true},
+	// Qwen3 favours opening and closing its reasoning: its replies carry
+	// some, which the loop sends back.
+	{Name: "qwen3", Source: "library/qwen3:0.6b", EOS: "<|im_end|>", Specials: []string{"<|endoftext|>"},
+		Favor: []string{"<think>\n", "\n</think>\n\n"}, Grammar: true},
 	{Name: "qwen3-coder", Source: "library/qwen3-coder:30b", EOS: "<|im_end|>", Specials: []string{"<|endoftext|>"},
 		Favor: []string{"\n</parameter>\n"}, Grammar: true},
 	{Name: "llama3.1", Source: "library/llama3.1:8b", BOS: "<|begin_of_text|>", EOS: "<|eot_id|>",
