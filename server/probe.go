@@ -46,6 +46,7 @@ func (s *Server) startProbe(ctx context.Context) func() {
 			s.log.Log(ctx, level, "model probe: "+p.String(), "role", p.Role, "model", p.Model, "took", p.Took)
 		}
 		s.probe.Store(&lines)
+		close(s.probed)
 	})
 	return wg.Wait
 }

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -70,7 +69,7 @@ func TestServeProbeChecksTheWindow(t *testing.T) {
 }
 
 // readyzAfterProbe serves the App against gh and model (logging to logs)
-// and returns /readyz once the start-up probe has ended (10 s at most).
+// and returns /readyz once the start-up probe has ended (a minute at most).
 func readyzAfterProbe(t *testing.T, gh *ghtest.Server, model *llmtest.Server, logs io.Writer) string {
 	t.Helper()
 	cfg := startEnv(t, gh, gh.PrivateKey(), model.URL())
@@ -82,17 +81,16 @@ func readyzAfterProbe(t *testing.T, gh *ghtest.Server, model *llmtest.Server, lo
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ctx, ln) }()
 	t.Cleanup(func() { cancel(); require.NoError(t, <-served, "the server shuts down cleanly") })
-	var body string
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		resp, err := http.Get("http://" + ln.Addr().String() + "/readyz")
-		if err != nil {
-			continue
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if body = string(b); resp.StatusCode == http.StatusOK && !strings.Contains(body, "model probe: running") {
-			break
-		}
+	select {
+	case <-srv.probed:
+	case <-time.After(time.Minute):
+		t.Fatal("the start-up probe did not end")
 	}
-	return body
+	resp, err := http.Get("http://" + ln.Addr().String() + "/readyz")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	require.NotContains(t, string(b), "model probe: running")
+	return string(b)
 }

@@ -50,8 +50,10 @@ type Server struct {
 	// warnings are start-up checks that failed without stopping the start
 	// (a model the server does not list); /readyz shows them.
 	warnings []string
-	// probe holds the start-up model probe's lines once it ended (probe.go).
+	// probe holds the start-up model probe's lines once it ended (probe.go);
+	// probed is closed then.
 	probe   atomic.Pointer[[]string]
+	probed  chan struct{}
 	mu      sync.Mutex // guards closers
 	closers []io.Closer
 	// sessions are the options of each run's session recorder (the
@@ -113,7 +115,7 @@ func New(ctx context.Context, cfg *config.Server, log *slog.Logger, tune Tuning)
 		return nil, err
 	}
 	m := newMetrics()
-	s := &Server{cfg: cfg, log: log, tune: tune}
+	s := &Server{cfg: cfg, log: log, tune: tune, probed: make(chan struct{})}
 	if err := s.assemble(ctx, m); err != nil {
 		s.Close()
 		return nil, err

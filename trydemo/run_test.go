@@ -28,7 +28,7 @@ func TestRunEndsInAPullRequestReadyForReview(t *testing.T) {
 	var logs bytes.Buffer
 	var steps []string
 	res, err := Run(t.Context(), Options{Dir: t.TempDir(), Log: slog.New(slog.NewTextHandler(&logs, nil)),
-		Progress: func(ev work.Event) { steps = append(steps, ev.Detail) }, CacheDir: t.TempDir()})
+		Progress: func(ev work.Event) { steps = append(steps, ev.Detail) }, CacheDir: t.TempDir()}) // empty caches: the first run's build
 	require.NoError(t, err, "server log:\n%s", logs.String())
 
 	require.Equal(t, "octo-org/units", res.Repo)

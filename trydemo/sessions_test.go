@@ -59,7 +59,10 @@ func TestSessionsOpenToTwoPeople(t *testing.T) {
 	var logs bytes.Buffer
 	seen := map[string]visit{}
 	var page []byte
-	res, err := Run(t.Context(), Options{Dir: t.TempDir(), CacheDir: t.TempDir(),
+	// The caches bot try keeps (Options.CacheDir's default), as the
+	// screenshot's run: only TestRunEndsInAPullRequestReadyForReview starts
+	// from empty ones.
+	res, err := Run(t.Context(), Options{Dir: t.TempDir(),
 		Log: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		Sessions: func(ctx context.Context, res *Result) error {
 			if len(res.SignIns) != 2 {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/issuesmith/issuesmith/coder"
 	"github.com/issuesmith/issuesmith/config"
+	"github.com/issuesmith/issuesmith/internal/sandbox"
 	"github.com/issuesmith/issuesmith/server"
 )
 
@@ -26,5 +27,7 @@ func TestServeAndSolveCodeWithTheSameOptions(t *testing.T) {
 	serve.Sandbox = got.Sandbox
 	require.Equal(t, serve, got)
 	require.Equal(t, coder.Options{Blocked: []string{"deploy/**"}, RunCommands: true, CheckCommands: []string{"go test ./..."},
-		MaxTokens: 1000, MaxWall: 10 * 60e9, MaxCost: 2, MaxSteps: 30}, got, "the coder role's cost and step budgets (defaults) reach the coder")
+		MaxTokens: 1000, MaxWall: 10 * 60e9, MaxCost: 2, MaxSteps: 30,
+		Sandbox: sandbox.Policy{Repo: solveCacheKey}}, // "" outside the tests (solve_code_test.go sets it)
+		got, "the coder role's cost and step budgets (defaults) reach the coder")
 }

@@ -6,8 +6,8 @@ import (
 	"net/http/httptest"
 	"os/exec"
 	"regexp"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -48,6 +48,7 @@ func (e *e2e) approvePlan(plan ghtest.Comment) {
 }
 
 func TestEndToEndLabelToPRWithRestartAndReview(t *testing.T) {
+	t.Parallel()
 	model := llmtest.NewServer(t, llmtest.LoadScript(t, "testdata/e2e/script.yaml"))
 	e := newE2E(t, model.URL())
 	e.start()
@@ -228,6 +229,7 @@ func (e *e2e) get(path string) string {
 }
 
 func TestEndToEndModelKeepsFailing(t *testing.T) {
+	t.Parallel()
 	var calls atomic.Int64
 	failing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		calls.Add(1)

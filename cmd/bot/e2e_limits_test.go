@@ -22,6 +22,7 @@ const nowEnv = "ISSUESMITH_E2E_NOW"
 // to go on. The repository's file asked for more than the server allows:
 // it got the server's ceiling, and the comment says so.
 func TestEndToEndRunLimitMidCoder(t *testing.T) {
+	t.Parallel()
 	model := scriptedModel(t, "testdata/e2e/limits.yaml")
 	e := newE2E(t, model.URL())
 	e.gh.SetFile(e2eOwner, e2eRepo, "main", ".github/issuesmith.yml", []byte("version: 1\nlimits:\n  run_tokens: 90000\n"))
@@ -67,6 +68,7 @@ func TestEndToEndRunLimitMidCoder(t *testing.T) {
 // refused before any model call with a comment saying when the window
 // opens; after midnight UTC its /retry is served.
 func TestEndToEndInstallationDaySpent(t *testing.T) {
+	t.Parallel()
 	model := scriptedModel(t, "testdata/e2e/window.yaml")
 	e := newE2E(t, model.URL())
 	e.env = append(e.env, "ISSUESMITH_LIMIT_INSTALLATION_DAY_TOKENS=45000", "ISSUESMITH_MODEL_MAX_COMPLETION_TOKENS=500",

@@ -21,6 +21,7 @@ import (
 // another App's bot never start work, and the bot's own comments mention
 // no one.
 func TestEndToEndLoopGuardStopsAPingPong(t *testing.T) {
+	t.Parallel()
 	model := scriptedModel(t, "testdata/e2e/loop.yaml")
 	e := newE2E(t, model.URL())
 	const helper, listed = "review-helper", "ci-helper"

@@ -14,6 +14,7 @@ import (
 // Two server processes on one PostgreSQL database share the work of one
 // issue: still one spec, one plan, one progress comment and one PR.
 func TestEndToEndTwoReplicasOnPostgres(t *testing.T) {
+	t.Parallel()
 	dsn := storetest.StartPostgres(t).DSN(t)
 	script := llmtest.LoadScript(t, "testdata/e2e/script.yaml")
 	for i := range script {

@@ -21,6 +21,7 @@ import (
 // and, once the run is done, folds what the bot looked at (no prompt, within
 // its bound).
 func TestEndToEndRunKeepsASession(t *testing.T) {
+	t.Parallel()
 	model := scriptedModel(t, "testdata/e2e/session.yaml")
 	e := newE2E(t, model.URL())
 	e.git.Commit(t, e2eOwner+"/"+e2eRepo, "main", map[string]string{"go.mod": "module example.com/greet\n\ngo 1.22\n"}, "go.mod")

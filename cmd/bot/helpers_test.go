@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/spf13/cobra"
 )
@@ -39,4 +41,50 @@ func execCmd(t *testing.T, cmd *cobra.Command, stdin string, args ...string) (st
 	cmd.SetErr(&errOut)
 	err := cmd.ExecuteContext(t.Context())
 	return out.String(), errOut.String(), err
+}
+
+// outBuffer is a command's output, written while it runs and read by the
+// test; wait wakes on each write.
+type outBuffer struct {
+	mu    sync.Mutex
+	b     bytes.Buffer
+	wrote chan struct{} // closed at the next write
+}
+
+func (o *outBuffer) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.wrote != nil {
+		close(o.wrote)
+		o.wrote = nil
+	}
+	return o.b.Write(p)
+}
+
+func (o *outBuffer) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.b.String()
+}
+
+// wait reports whether cond holds for the output within timeout, checking
+// it again after each write (never on a timer).
+func (o *outBuffer) wait(timeout time.Duration, cond func(out string) bool) bool {
+	deadline := time.After(timeout)
+	for {
+		o.mu.Lock()
+		if o.wrote == nil {
+			o.wrote = make(chan struct{})
+		}
+		next, out := o.wrote, o.b.String()
+		o.mu.Unlock()
+		if cond(out) {
+			return true
+		}
+		select {
+		case <-next:
+		case <-deadline:
+			return cond(o.String())
+		}
+	}
 }

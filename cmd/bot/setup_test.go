@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,7 +12,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -31,28 +29,10 @@ const (
 	testWebhook = "https://bot.test.invalid/webhook"
 )
 
-// lockedBuffer is the command's output, read while the command runs.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // setupRun is `bot setup` running against a fake GitHub (API and web page).
 type setupRun struct {
 	gh   *ghtest.Server
-	out  *lockedBuffer
+	out  *outBuffer
 	dir  string
 	base string // the local page, http://127.0.0.1:PORT
 	done chan error
@@ -65,7 +45,7 @@ func startSetup(t *testing.T, extra ...string) *setupRun {
 	gh := ghtest.New(t, ghtest.Options{})
 	web := httptest.NewServer(gh.WebHandler())
 	t.Cleanup(web.Close)
-	r := &setupRun{gh: gh, out: &lockedBuffer{}, dir: filepath.Join(t.TempDir(), "conf"), done: make(chan error, 1)}
+	r := &setupRun{gh: gh, out: &outBuffer{}, dir: filepath.Join(t.TempDir(), "conf"), done: make(chan error, 1)}
 	root := newRootCmd()
 	root.SetOut(r.out)
 	root.SetErr(r.out)
@@ -76,13 +56,13 @@ func startSetup(t *testing.T, extra ...string) *setupRun {
 	root.SetContext(ctx)
 	go func() { r.done <- root.Execute() }()
 	open := regexp.MustCompile(`Open (http://127\.0\.0\.1:\d+)/ in your browser`)
-	require.Eventually(t, func() bool {
-		m := open.FindStringSubmatch(r.out.String())
+	require.True(t, r.out.wait(time.Minute, func(out string) bool {
+		m := open.FindStringSubmatch(out)
 		if m != nil {
 			r.base = m[1]
 		}
 		return m != nil
-	}, 10*time.Second, 10*time.Millisecond, "setup never printed its page: %s", r.out)
+	}), "setup never printed its page: %s", r.out)
 	return r
 }
 

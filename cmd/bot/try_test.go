@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"html"
 	"io"
@@ -11,7 +10,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -39,25 +37,6 @@ func TestTryWritesThePage(t *testing.T) {
 	require.Error(t, err)
 }
 
-// syncBuffer is a bytes.Buffer a running command writes while the test
-// reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // bot try --sessions serves the page, then prints two sign-in links to the
 // sessions page of the bot serve it keeps running; followed with a cookie
 // jar each, the first shows the run on the list and the second is refused
@@ -69,24 +48,33 @@ func TestTrySessionsPrintsTwoSignIns(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	var stdout, stderr syncBuffer
+	var stdout, stderr outBuffer
 	cmd := newRootCmd()
 	cmd.SetArgs([]string{"try", "--sessions", "--listen", "127.0.0.1:0"})
 	cmd.SetOut(&stdout)
 	cmd.SetErr(&stderr)
-	done := make(chan error, 1)
-	go func() { done <- cmd.ExecuteContext(ctx) }()
+	done, ended := make(chan error, 1), make(chan struct{})
+	go func() {
+		done <- cmd.ExecuteContext(ctx)
+		close(ended)
+		_, _ = stdout.Write(nil) // wakes the wait below
+	}()
 	links := regexp.MustCompile(`(?m)^  as (\w+) \(([^)]*)\): (http://\S+)$`)
 	var found [][]string
-	require.Eventually(t, func() bool {
+	require.True(t, stdout.wait(5*time.Minute, func(out string) bool {
 		select {
-		case err := <-done:
-			t.Fatalf("bot try ended: %v\n%s", err, stderr.String())
+		case <-ended:
+			return true
 		default:
 		}
-		found = links.FindAllStringSubmatch(stdout.String(), -1)
+		found = links.FindAllStringSubmatch(out, -1)
 		return len(found) == 2
-	}, 5*time.Minute, 100*time.Millisecond)
+	}), "no two sign-in links:\n%s", stdout.String())
+	select {
+	case <-ended:
+		t.Fatalf("bot try ended: %v\n%s", <-done, stderr.String())
+	default:
+	}
 	out := stdout.String()
 	require.Regexp(t, `The run is over; see it at http://127\.0\.0\.1:\d+/ \(Ctrl-C to stop\)\n`+
 		`bot serve runs on with its sessions page, http://127\.0\.0\.1:\d+/sessions; sign in through the fake GitHub:\n`, out)

@@ -5,8 +5,9 @@ import (
 	"time"
 )
 
-// changes wakes the waiters each time the fake has served a request: its
-// state changes only then (or by the test's own calls).
+// changes wakes the waiters each time the fake has served a request or
+// changed its state by itself (a redelivery's resend, logged when the App
+// answered it): its state changes only then, or by the test's own calls.
 type changes struct {
 	mu sync.Mutex
 	ch chan struct{}
@@ -34,7 +35,7 @@ func (c *changes) served() {
 
 // Wait returns true once cond holds, or false when timeout passed first.
 // cond is checked now and again each time the fake has answered a
-// request, never on a timer: a test waits for what the code under test did
+// request or changed its state by itself, never on a timer: a test waits for what the code under test did
 // to GitHub (a comment, a label, a pull request) as it happens, however
 // slow the machine. cond reads the fake through its snapshot methods.
 func (s *Server) Wait(timeout time.Duration, cond func() bool) bool {

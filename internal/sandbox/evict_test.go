@@ -3,6 +3,7 @@
 package sandbox_test
 
 import (
+	"bufio"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -62,16 +63,19 @@ func TestTrimRepos(t *testing.T) {
 	must(t, err)
 	fill := "head -c 1048576 /dev/zero > $GOCACHE/blob"
 	running, err := sandbox.Policy{Caches: caches, ModuleHosts: testHosts, Repo: "r1"}.Command(t.Context(), t.TempDir(),
-		[]string{"sh", "-c", fill + " && touch filled && sleep 60"}, os.Environ())
+		[]string{"sh", "-c", fill + " && echo filled && sleep 60"}, os.Environ())
 	must(t, err)
-	dir1 := running.Dir
+	said, w, err := os.Pipe()
+	must(t, err)
+	defer said.Close()
+	running.Stdout = w
 	must(t, running.Start())
+	w.Close()
 	defer func() { _ = running.Process.Kill(); _ = running.Wait() }()
-	for !exists(filepath.Join(dir1, "filled")) {
-		if running.ProcessState != nil {
-			t.Fatal("r1's command ended early")
-		}
-		sleep()
+	// The command says when its cache is filled (the read ends at its
+	// line, or at its exit).
+	if line, _ := bufio.NewReader(said).ReadString('\n'); line != "filled\n" {
+		t.Fatalf("r1's command ended early (%q)", line)
 	}
 	for _, r := range []string{"r2", "r3", "r4"} {
 		if out, err := run(t, sandbox.Policy{Caches: caches, ModuleHosts: testHosts, Repo: r}, t.TempDir(), fill, timeoutShort); err != nil {

@@ -81,5 +81,3 @@ func clipOut(s string) string {
 }
 
 const timeoutShort = time.Minute
-
-func sleep() { time.Sleep(50 * time.Millisecond) }

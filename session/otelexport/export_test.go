@@ -287,10 +287,10 @@ func TestRootAndStepsAreSentWithoutWaitingForABatch(t *testing.T) {
 	exp := exporterTo(t, rcv.URL, "k", false)
 	t.Cleanup(func() { _ = exp.Shutdown(context.Background()) })
 	r := session.Start(t.Context(), storetest.SQLite(t), meta(4), session.Options{Wrap: exp.Wrap})
-	require.Eventually(t, func() bool { return len(byName(rcv.got(), "run acme/web#7")) == 1 }, time.Minute, 10*time.Millisecond)
+	require.True(t, rcv.waitFor(time.Minute, func() bool { return len(byName(rcv.got(), "run acme/web#7")) == 1 }), "the root was not sent")
 	r.Begin(t.Context(), session.StagePlan, "plan 1")
 	r.Check(t.Context(), session.Check{Name: "guard", OK: true}, 0)
 	r.Finish(t.Context())
-	require.Eventually(t, func() bool { return len(byName(rcv.got(), "plan")) == 1 }, time.Minute, 10*time.Millisecond)
+	require.True(t, rcv.waitFor(time.Minute, func() bool { return len(byName(rcv.got(), "plan")) == 1 }), "the step was not sent")
 	require.Len(t, byName(rcv.got(), "check guard"), 1, "queued before the step ended, it went with it")
 }

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"sync"
 	"testing"
+	"time"
 
 	collpb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
@@ -22,6 +23,7 @@ type receiver struct {
 	spans    []*tracepb.Span
 	services []string
 	paths    []string
+	exported chan struct{} // closed at the next export (waitFor)
 }
 
 func newReceiver(t testing.TB) *receiver {
@@ -49,6 +51,10 @@ func newReceiver(t testing.TB) *receiver {
 				r.spans = append(r.spans, ss.GetSpans()...)
 			}
 		}
+		if r.exported != nil {
+			close(r.exported)
+			r.exported = nil
+		}
 		r.mu.Unlock()
 		out, _ := proto.Marshal(&collpb.ExportTraceServiceResponse{})
 		w.Header().Set("Content-Type", "application/x-protobuf")
@@ -56,6 +62,28 @@ func newReceiver(t testing.TB) *receiver {
 	}))
 	t.Cleanup(r.Close)
 	return r
+}
+
+// waitFor reports whether cond holds within timeout, checking it again at
+// each export received (never on a timer).
+func (r *receiver) waitFor(timeout time.Duration, cond func() bool) bool {
+	deadline := time.After(timeout)
+	for {
+		r.mu.Lock()
+		if r.exported == nil {
+			r.exported = make(chan struct{})
+		}
+		next := r.exported
+		r.mu.Unlock()
+		if cond() {
+			return true
+		}
+		select {
+		case <-next:
+		case <-deadline:
+			return cond()
+		}
+	}
 }
 
 // got returns the spans received so far.
