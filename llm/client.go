@@ -45,6 +45,9 @@ type Client struct {
 	// singleCalls holds the models whose chat template takes one call per
 	// assistant message (client_calls.go), once their server said so.
 	singleCalls sync.Map
+	// toolsAsText holds the models whose chat template knows no tool role
+	// (client_calls.go), once their server said so.
+	toolsAsText sync.Map
 	// http makes the requests go-openai does not (window.go);
 	// windows remembers each model's context window once read.
 	http    *http.Client
@@ -199,15 +202,20 @@ func (c *Client) attempt(ctx context.Context, r resolved, req Request) (*Respons
 		// reasoning_content in the thinking mode must be passed back to
 		// the API"); deepseek-reasoner refuses it. Learn which, per model.
 		c.reasoning.Store(r.model, !c.sendsReasoning(r.model))
-		ms := req.Messages
-		if c.sendsSingleCalls(r.model) {
-			ms = splitCalls(ms)
-		}
-		oreq.Messages, _ = toOpenAIMessages(ms, c.sendsReasoning(r.model))
+		oreq.Messages, _ = toOpenAIMessages(c.history(r.model, req.Messages), c.sendsReasoning(r.model))
 		resp, err = c.exchange(ctx, oreq)
 	}
-	if err != nil && singleCallsOnly(err) && hasParallelCalls(req.Messages) && !c.sendsSingleCalls(r.model) {
+	learnt := false
+	switch {
+	case err == nil:
+	case singleCallsOnly(err) && hasParallelCalls(req.Messages) && !c.sendsSingleCalls(r.model):
 		c.singleCalls.Store(r.model, true)
+		learnt = true
+	case rolesMustAlternate(err) && hasToolTurns(req.Messages) && !c.sendsToolsAsText(r.model):
+		c.toolsAsText.Store(r.model, true)
+		learnt = true
+	}
+	if learnt {
 		oreq, patches = c.buildRequest(r, req)
 		if h, _ := ctx.Value(hintKey{}).(*hint); h != nil {
 			h.patches = patches
@@ -218,6 +226,18 @@ func (c *Client) attempt(ctx context.Context, r resolved, req Request) (*Respons
 		resp, err = c.exchange(ctx, oreq)
 	}
 	return resp, err
+}
+
+// history is ms in the shape model's chat template takes, as learnt from
+// its refusals (client_calls.go).
+func (c *Client) history(model string, ms []Message) []Message {
+	if c.sendsToolsAsText(model) {
+		return toolTurnsAsText(ms)
+	}
+	if c.sendsSingleCalls(model) {
+		return splitCalls(ms)
+	}
+	return ms
 }
 
 // sendsReasoning says whether model gets its reasoning back in the
@@ -265,11 +285,7 @@ func (c *Client) exchange(ctx context.Context, oreq openai.ChatCompletionRequest
 }
 
 func (c *Client) buildRequest(r resolved, req Request) (openai.ChatCompletionRequest, []extraPatch) {
-	ms := req.Messages
-	if c.sendsSingleCalls(r.model) {
-		ms = splitCalls(ms)
-	}
-	msgs, patches := toOpenAIMessages(ms, c.sendsReasoning(r.model))
+	msgs, patches := toOpenAIMessages(c.history(r.model, req.Messages), c.sendsReasoning(r.model))
 	oreq := openai.ChatCompletionRequest{
 		Model:       r.model,
 		Messages:    msgs,

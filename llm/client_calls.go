@@ -1,6 +1,8 @@
 package llm
 
 import (
+	"cmp"
+	"fmt"
 	"strings"
 )
 
@@ -71,6 +73,68 @@ func splitCalls(ms []Message) []Message {
 			if r, ok := results[id]; ok {
 				out = append(out, r)
 			}
+		}
+	}
+	return out
+}
+
+// Chat templates that know no tool role raise "Conversation roles must
+// alternate" (Gemma's) or "Only user, system and assistant roles are
+// supported!" (the Mistral Small and Devstral GGUFs' without tools) on a
+// history holding tool calls and results, which the bot makes from
+// calls the model wrote as text. The client learns it from that refusal,
+// per model, and from then on sends each call as the fenced JSON the model
+// could have written (and the bot reads back) and each result as the
+// user's message.
+
+// rolesMustAlternate says whether err is a template's refusal of roles
+// other than user and assistant.
+func rolesMustAlternate(err error) bool {
+	code, _ := statusOf(err)
+	msg := strings.ToLower(err.Error())
+	return (code == 400 || code == 422 || code == 500) &&
+		(strings.Contains(msg, "roles must alternate") || strings.Contains(msg, "roles are supported"))
+}
+
+// hasToolTurns says whether ms holds a tool call or a tool result.
+func hasToolTurns(ms []Message) bool {
+	for _, m := range ms {
+		if m.Role == ToolRole || len(m.ToolCalls) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// sendsToolsAsText says whether model's history goes without tool roles.
+func (c *Client) sendsToolsAsText(model string) bool {
+	_, ok := c.toolsAsText.Load(model)
+	return ok
+}
+
+// toolTurnsAsText returns ms with every tool call written into its
+// assistant message as fenced JSON and every tool result as a user message
+// naming its tool (hygiene joins it to the user message next to it); ms is
+// not modified.
+func toolTurnsAsText(ms []Message) []Message {
+	if !hasToolTurns(ms) {
+		return ms
+	}
+	out := make([]Message, 0, len(ms))
+	for _, m := range ms {
+		switch {
+		case m.Role == ToolRole:
+			out = append(out, Message{Role: User, Content: fmt.Sprintf("[result of %s]\n%s", cmp.Or(m.Name, "the call"), m.Content)})
+		case len(m.ToolCalls) > 0:
+			var b strings.Builder
+			b.WriteString(strings.TrimSpace(m.Content))
+			for _, tc := range m.ToolCalls {
+				args := cmp.Or(strings.TrimSpace(tc.Arguments), "{}")
+				fmt.Fprintf(&b, "\n```json\n{\"name\": %q, \"arguments\": %s}\n```", tc.Name, args)
+			}
+			out = append(out, Message{Role: Assistant, Content: strings.TrimSpace(b.String()), Reasoning: m.Reasoning})
+		default:
+			out = append(out, m)
 		}
 	}
 	return out

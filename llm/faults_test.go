@@ -3,7 +3,6 @@ package llm_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -347,41 +346,4 @@ func TestToolCallIDsSentAsNineAlphanumerics(t *testing.T) {
 	assert.Equal(t, "abcDEF123", first[1].ToolCalls[1].ID, "an id of nine alphanumerics is kept")
 	assert.Equal(t, id, second[1].ToolCalls[0].ID, "the same id each request: the history stays a prefix")
 	assert.Equal(t, long, msgs[1].ToolCalls[0].ID, "the caller's messages are not modified")
-}
-
-// Llama 3.x's template refuses an assistant message with several calls
-// (found through llama.cpp's real template): the client learns it from the
-// refusal and sends such a turn as one assistant message per call, each
-// followed by its result, from then on.
-func TestSeveralCallsSentOneByOneToSingleCallTemplates(t *testing.T) {
-	t.Parallel()
-	refusal := llmtest.Fault{Status: 500, Message: "Unable to generate parser for this template. Automatic parser generation failed: " +
-		"Jinja Exception: This model only supports single tool-calls at once!",
-		Unless: `"tool_call_id":"callAAAA1"},{"role":"assistant"`}
-	srv := llmtest.NewServer(t, llmtest.Script{llmtest.Reply("ok").After(refusal), llmtest.Reply("ok again")})
-	c, _ := newClient(t, srv)
-	msgs := []llm.Message{
-		{Role: llm.User, Content: "issue"},
-		{Role: llm.Assistant, Content: "Reading both.", ToolCalls: []llm.ToolCall{
-			{ID: "callAAAA1", Name: "read_file", Arguments: `{"path":"a.go"}`}, {ID: "callAAAA2", Name: "read_file", Arguments: `{"path":"b.go"}`}}},
-		{Role: llm.ToolRole, ToolCallID: "callAAAA1", Content: "package a"},
-		{Role: llm.ToolRole, ToolCallID: "callAAAA2", Content: "package b"},
-	}
-	for range 2 {
-		resp, err := c.Chat(t.Context(), llm.Request{Messages: msgs})
-		require.NoError(t, err)
-		assert.Contains(t, resp.Message.Content, "ok")
-	}
-	reqs := srv.Requests()
-	require.Len(t, reqs, 3, "refused once, then the split history at once")
-	for _, req := range reqs[1:] {
-		var shape []string
-		for _, m := range req.Messages {
-			shape = append(shape, fmt.Sprintf("%s:%d", m.Role, len(m.ToolCalls)))
-		}
-		assert.Equal(t, []string{"user:0", "assistant:1", "tool:0", "assistant:1", "tool:0"}, shape)
-		assert.Equal(t, "Reading both.", req.Messages[1].Content, "the text stays with the first call")
-		assert.Equal(t, "package b", req.Messages[4].Content)
-	}
-	assert.Len(t, msgs[1].ToolCalls, 2, "the caller's messages are not modified")
 }

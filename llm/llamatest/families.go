@@ -28,10 +28,11 @@ type Family struct {
 	// constrains a required call with its grammar, so a forced run must
 	// run calls its parser read.
 	Grammar bool
-	// TextOnly: the template knows no tool role and raises "Conversation
-	// roles must alternate" on a history holding tool calls and results,
-	// so only the text protocol can serve it; the client's error for
-	// such a request must say so (a template error naming the protocol).
+	// TextOnly: the template knows no tool role and raises ("Conversation
+	// roles must alternate", "Only user, system and assistant roles are
+	// supported!") on a history holding tool calls and results;
+	// the client must learn that from the refusal and send such turns as
+	// text.
 	TextOnly bool
 	// Text is the template (filled by Load).
 	Text string
