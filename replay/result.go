@@ -17,9 +17,12 @@ import (
 const (
 	StatusResolved    = "resolved"
 	StatusTestsFailed = "tests_failed"
-	StatusNotApplied  = "not_applied"
-	StatusStageFailed = "stage_failed:" // + the stage: explore, plan, code, tests
-	StatusError       = "error"
+	// StatusTestsSkipped: nothing failed or broke, but a FAIL_TO_PASS test
+	// was skipped by the environment (a missing dependency): not judged.
+	StatusTestsSkipped = "tests_skipped"
+	StatusNotApplied   = "not_applied"
+	StatusStageFailed  = "stage_failed:" // + the stage: explore, plan, code, tests
+	StatusError        = "error"
 )
 
 // Result is one instance's line of the results file.

@@ -287,6 +287,8 @@ func (r *Runner) judge(run *TestRun, in *Instance, res *Result) {
 		res.Status, res.Reason = StatusStageFailed+"tests", run.Err.Error()
 	case v.Resolved:
 		res.Status, res.Reason = StatusResolved, v.Reason()
+	case len(v.Failing) == 0 && len(v.Broken) == 0 && len(v.Skipped) > 0:
+		res.Status, res.Reason = StatusTestsSkipped, v.Reason()
 	case len(run.Results) == 0:
 		res.Status = StatusTestsFailed
 		res.Reason = "no test reported a result (build failed?): " + lastLines(run.Output, 3)
