@@ -24,12 +24,12 @@
 // window_lmstudio.go: LM Studio's loaded_context_length) and
 // travels in Response.Window and State.Window for the roles to size their
 // compression; a prompt the server cut without an error (Ollama's num_ctx,
-// LM Studio's rolling window)
-// is caught by its counts in the client and the loop (truncation.go,
-// ErrTruncated) and its reply never used. Calls written as text are read
-// in the shapes models write (textcalls_shapes.go: Hermes and Qwen3-Coder
-// tags, Mistral's [TOOL_CALLS], Llama's <|python_tag|>, gpt-oss harmony,
-// fenced or after a sentence), with invented ids of 9 alphanumerics;
+// LM Studio's rolling window) is caught by its counts in the client and
+// the loop (truncation.go, ErrTruncated) and its reply never used. Calls
+// written as text are read in the shapes models write (textcalls_shapes.go:
+// Hermes and Qwen3-Coder tags, Mistral's [TOOL_CALLS], Llama's
+// <|python_tag|>, gpt-oss harmony, DeepSeek's <｜tool▁call▁begin｜>, fenced
+// or after a sentence), with invented ids of 9 alphanumerics;
 // arguments sent as a JSON object are turned into the string go-openai
 // reads (client_args.go); every tool-call id goes on the wire as nine
 // alphanumerics (wireID: a stable hash of any other id, such as

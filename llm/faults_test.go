@@ -138,6 +138,10 @@ func TestToolCallsWrittenAsText(t *testing.T) {
 		// gpt-oss harmony.
 		"gpt-oss harmony":          "<|channel|>analysis<|message|>I should read it.<|end|><|start|>assistant<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{\"path\":\"temp.go\"}<|call|>",
 		"a sentence then the json": "I will read the file now:\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"temp.go\"}}",
+		// DeepSeek V3 and R1, and V3.1 (their templates' shapes, passed on
+		// as text by a server that did not parse them).
+		"deepseek v3":   "Reading it.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>read_file\n```json\n{\"path\": \"temp.go\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+		"deepseek v3.1": "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>read_file<｜tool▁sep｜>{\"path\": \"temp.go\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

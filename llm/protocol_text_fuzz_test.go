@@ -41,6 +41,8 @@ func FuzzRepairs(f *testing.F) {
 	for _, s := range []string{
 		`{"path":"a"}{"path":"b"}`, "```json\n{\"path\":\"a\"}\n```", `"{\"path\":\"a\"}"`, `{"path":"a"}}`,
 		`{"path": "a`, `<tool_call>{"name":"open","arguments":{"path":"x"}}`, `[{"name":"open","parameters":"{}"}]`, "",
+		"<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>open\n```json\n{\"path\":\"a\"}\n```<｜tool▁call▁end｜>",
+		"<｜tool▁call▁begin｜>open<｜tool▁sep｜>{\"path\":\"a\"}", "<｜tool▁call▁begin｜>open<｜tool▁sep｜>",
 	} {
 		f.Add(s)
 	}

@@ -69,7 +69,7 @@ func textCallID(step, n int) string {
 // decides (a reply mixing shapes is read by its first).
 func findTextCalls(content string, known map[string]Tool) ([]ToolCall, string, bool) {
 	for _, shape := range []func(string, map[string]Tool) ([]ToolCall, string, bool){
-		harmonyCalls, mistralCalls, pythonTagCalls, toolCallTags, functionTags, fencedCalls,
+		harmonyCalls, deepSeekCalls, mistralCalls, pythonTagCalls, toolCallTags, functionTags, fencedCalls,
 	} {
 		if calls, rest, matched := shape(content, known); matched {
 			return calls, rest, calls != nil

@@ -19,6 +19,11 @@ var (
 	// harmonyCall is gpt-oss's: the recipient (to=functions.name) in the
 	// header, the arguments after <|message|>, ended by <|call|>.
 	harmonyCall = regexp.MustCompile(`(?s)to=functions\.([A-Za-z0-9_.-]+?)\s*(?:<\|channel\|>\s*\w+\s*)?(?:<\|constrain\|>\s*\w+\s*|json\s*)?<\|message\|>(.*?)(?:<\|call\|>|<\|end\|>|<\|return\|>|$)`)
+	// deepSeekCall is DeepSeek's call: V3 and R1 write
+	// <｜tool▁call▁begin｜>function<｜tool▁sep｜>name, then the arguments
+	// fenced as json; V3.1 writes name<｜tool▁sep｜>{…}. Either ends with
+	// <｜tool▁call▁end｜>.
+	deepSeekCall = regexp.MustCompile("(?s)<｜tool▁call▁begin｜>\\s*(?:function\\s*<｜tool▁sep｜>\\s*([A-Za-z0-9_.-]+)|([A-Za-z0-9_.-]+)\\s*<｜tool▁sep｜>)(.*?)(?:<｜tool▁call▁end｜>|$)")
 	// mistralNamed is [TOOL_CALLS]name[ARGS]{…} (optionally [CALL_ID]id).
 	mistralNamed = regexp.MustCompile(`\[TOOL_CALLS\]\s*([A-Za-z0-9_.-]+)\s*(?:\[CALL_ID\]\s*[A-Za-z0-9]+\s*)?\[ARGS\]`)
 )
@@ -138,6 +143,38 @@ func pythonTagCalls(content string, known map[string]Tool) ([]ToolCall, string, 
 		calls = append(calls, cs...)
 	}
 	return calls, content[:i], true
+}
+
+// deepSeekCalls reads DeepSeek's calls (V3, R1 and V3.1), which a server
+// without DeepSeek's template or parser passes on as text.
+func deepSeekCalls(content string, known map[string]Tool) ([]ToolCall, string, bool) {
+	ms := deepSeekCall.FindAllStringSubmatchIndex(content, -1)
+	if ms == nil {
+		return nil, "", false
+	}
+	var calls []ToolCall
+	for _, m := range ms {
+		var name string
+		if m[2] >= 0 {
+			name = content[m[2]:m[3]]
+		} else {
+			name = content[m[4]:m[5]]
+		}
+		body := strings.TrimSpace(content[m[6]:m[7]])
+		if f := jsonFence.FindStringSubmatch(body); f != nil {
+			body = f[1]
+		}
+		args, ok := firstJSON(body)
+		if _, known := known[name]; !ok || !known {
+			return nil, content, true
+		}
+		calls = append(calls, ToolCall{Name: name, Arguments: argsText(args)})
+	}
+	rest := content[:ms[0][0]]
+	if j := strings.Index(rest, "<｜tool▁calls▁begin｜>"); j >= 0 {
+		rest = rest[:j]
+	}
+	return calls, rest, true
 }
 
 // harmonyCalls reads gpt-oss's harmony calls.
