@@ -8,7 +8,7 @@ import (
 )
 
 // The model's failures. A session that failed because of the model (its
-// replies, or its server) keeps an *llm.ModelFailure beside its reason;
+// replies, or its server's refusal of the model's request) keeps an *llm.ModelFailure beside its reason;
 // when no plan item was done and the model failed one, Implement returns
 // that failure with its result, so `bot solve` and the App name the model
 // and the setting to change instead of the plan or the issue. A session
@@ -28,15 +28,20 @@ func (s *session) blame(f *llm.ModelFailure) {
 	}
 }
 
-// callFailure is the ModelFailure of a model call that failed for good:
-// the client's own (a template or cap refusal) or its error, wrapped.
+// callFailure is the ModelFailure of a model call that failed for good
+// because of the model: the client's own (a template or cap refusal), or a
+// prompt over the model's context window or cut to fit it; nil for any
+// other error (unreachable, a refused key, a spent budget: no failure of
+// the model).
 func callFailure(err error) *llm.ModelFailure {
 	var f *llm.ModelFailure
-	if errors.As(err, &f) {
+	switch {
+	case errors.As(err, &f):
 		return f
+	case errors.Is(err, llm.ErrContextLength), errors.Is(err, llm.ErrTruncated):
+		return llm.StopFailure(llm.RoleCoder, llm.StopContextWindow, "", "", err)
 	}
-	return &llm.ModelFailure{Role: llm.RoleCoder, Reason: llm.StopModelError,
-		Cause: "could not be asked: its server failed the call after the client's retries", Err: err}
+	return nil
 }
 
 // formatFailure is the ModelFailure of maxFormatErrors replies in a row
