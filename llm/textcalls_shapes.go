@@ -23,7 +23,7 @@ var (
 	// <｜tool▁call▁begin｜>function<｜tool▁sep｜>name, then the arguments
 	// fenced as json; V3.1 writes name<｜tool▁sep｜>{…}. Either ends with
 	// <｜tool▁call▁end｜>.
-	deepSeekCall = regexp.MustCompile("(?s)<｜tool▁call▁begin｜>\\s*(?:function\\s*<｜tool▁sep｜>\\s*([A-Za-z0-9_.-]+)|([A-Za-z0-9_.-]+)\\s*<｜tool▁sep｜>)(.*?)(?:<｜tool▁call▁end｜>|$)")
+	deepSeekCall = regexp.MustCompile(`(?s)<｜tool▁call▁begin｜>\s*(?:function\s*<｜tool▁sep｜>\s*([A-Za-z0-9_.-]+)|([A-Za-z0-9_.-]+)\s*<｜tool▁sep｜>)(.*?)(?:<｜tool▁call▁end｜>|$)`)
 	// mistralNamed is [TOOL_CALLS]name[ARGS]{…} (optionally [CALL_ID]id).
 	mistralNamed = regexp.MustCompile(`\[TOOL_CALLS\]\s*([A-Za-z0-9_.-]+)\s*(?:\[CALL_ID\]\s*[A-Za-z0-9]+\s*)?\[ARGS\]`)
 )
