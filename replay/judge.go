@@ -29,6 +29,9 @@ var vLine = regexp.MustCompile(`^\s*--- (PASS|FAIL|SKIP): (\S+)`)
 var (
 	pytestSummary = regexp.MustCompile(`^(PASSED|FAILED|ERROR|XFAIL|XPASS) (\S+::.+)$`)
 	pytestVerbose = regexp.MustCompile(`^(\S+::.+?) (PASSED|FAILED|ERROR|XFAIL|XPASS|SKIPPED)(\s|$)`)
+	// pytestSkipLine is -rA's line for skips, by where the skip was
+	// decided, not by test: "SKIPPED [3] tests/t.py:12: needs PyQt 6.7".
+	pytestSkipLine = regexp.MustCompile(`^SKIPPED \[\d+\] ([^:\s]+):\d+: (.+)$`)
 	// pytestSkipWhy is the reason -v prints after SKIPPED: "(needs PyQt 6.7)".
 	pytestSkipWhy = regexp.MustCompile(`^\s*\((.*?)\)\s*(\[\s*\d+%\])?\s*$`)
 	pytestStatus  = map[string]string{"PASSED": "pass", "XFAIL": "pass", "FAILED": "fail", "ERROR": "fail",
@@ -52,10 +55,19 @@ func ParseResults(out []byte) map[string]string {
 			res[name] = st // the -v line's reason beats the summary's bare skip
 		}
 	}
+	skipWhy := map[string]map[string]bool{} // file → the reasons -rA gave for skips in it
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	for sc.Scan() {
 		line := sc.Bytes()
+		if m := pytestSkipLine.FindSubmatch(line); m != nil {
+			file := string(m[1])
+			if skipWhy[file] == nil {
+				skipWhy[file] = map[string]bool{}
+			}
+			skipWhy[file][string(m[2])] = true
+			continue
+		}
 		var ev testEvent
 		if len(line) > 0 && line[0] == '{' && json.Unmarshal(line, &ev) == nil && ev.Action != "" {
 			switch ev.Action {
@@ -76,6 +88,16 @@ func ParseResults(out []byte) map[string]string {
 				st = "skip: " + string(w[1]) // why, so a missing dependency is told from a failure
 			}
 			set(name, st)
+		}
+	}
+	// A skip -v gave no reason for takes the one reason -rA gave for skips
+	// in its file (none when the file's skips had several).
+	for name, st := range res {
+		file, _, _ := strings.Cut(name, "::")
+		if st == "skip" && len(skipWhy[file]) == 1 {
+			for why := range skipWhy[file] {
+				res[name] = "skip: " + why
+			}
 		}
 	}
 	return res

@@ -67,3 +67,13 @@ func TestJudgeSaysASkipIsNotAFailure(t *testing.T) {
 	assert.Empty(t, v.Broken)
 	assert.Contains(t, v.Reason(), "skipped by the environment")
 }
+
+// pytest 7 prints no reason on a -v SKIPPED line; -rA names it by file and
+// line: a file whose skips had one reason gives it to each of its skips.
+func TestJudgeTakesASkipsReasonFromTheSummary(t *testing.T) {
+	out := []byte("tests/a.py::test_x SKIPPED [ 33%]\ntests/a.py::test_y SKIPPED [ 66%]\ntests/b.py::test_z SKIPPED [100%]\n" +
+		"SKIPPED [2] tests/a.py:3: adblock not installed\nSKIPPED [1] tests/b.py:5: one\nSKIPPED [1] tests/b.py:9: two\n")
+	res := replay.ParseResults(out)
+	assert.Equal(t, map[string]string{"tests/a.py::test_x": "skip: adblock not installed",
+		"tests/a.py::test_y": "skip: adblock not installed", "tests/b.py::test_z": "skip"}, res)
+}
