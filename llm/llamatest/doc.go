@@ -29,6 +29,14 @@
 // lists them; templates no registry package ships (Mistral's with tools,
 // gpt-oss) can be added for a local run from ISSUESMITH_LLAMA_TEMPLATES.
 //
+// The test (engine_test.go) runs the agent loop through the real client on
+// every family in every request shape the agents send, then sends the
+// requests recorded on the first family whose calls ran (Qwen3's: calls,
+// results, reasoning, notes, a compressed history) to every other family:
+// each must be answered, if need be in the shape the client learnt from the
+// template's refusal (one call per turn for Llama 3.x, tool turns as text
+// for templates without a tool role).
+//
 // Find locates the packages under ISSUESMITH_LLAMA_PREFIX (default
 // ~/.cache/issuesmith-llama, where .ci/run installs the pinned versions) and
 // skips the test with the install command when they are missing, or fails
