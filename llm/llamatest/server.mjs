@@ -151,8 +151,8 @@ async function complete(body, onStart, onToken) {
 }
 
 // forceCall sets llama.cpp's own grammar for a required tool call on
-// opts, less the free text the grammar allows before the call (a random
-// model would write nothing but that text). Templates llama.cpp finds no
+// opts, less the free text (gpt-oss: the messages) the grammar allows
+// before the call (a random model would write nothing but that). Templates llama.cpp finds no
 // tool-call format in have no grammar and are left as they are.
 function forceCall(opts) {
   const f = ctx.getFormattedChat(opts.messages, undefined, defined({
@@ -165,12 +165,17 @@ function forceCall(opts) {
   // after it.
   const prompt = '"' + (f.generation_prompt || '').replace(/[\\"\n\r\t]/g,
     (c) => ({ '\\': '\\\\', '"': '\\"', '\n': '\\n', '\r': '\\r', '\t': '\\t' })[c]) + '"'
-  opts.grammar = f.grammar.split('\n').map((line) => {
+  const lines = f.grammar.split('\n')
+  // A rule that is the generation prompt alone (gpt-oss: start).
+  const named = lines.find((l) => f.generation_prompt && l.endsWith(' ::= ' + prompt))?.split(' ::= ')[0]
+  opts.grammar = lines.map((line) => {
     if (!line.startsWith('root ::=')) return line
     line = line.replace(/ (space )?until-\d+\??(?= (space )?tool-call)/g, '')
+      .replace(/ \(start any\)\* (?=start tool-call)/g, ' ') // gpt-oss: messages of any channel first
+    if (named) line = line.replace('::= ' + named + ' ', '::= ')
     return f.generation_prompt ? line.replace('::= ' + prompt, '::=') : line
   }).join('\n')
-  if (process.env.LLAMATEST_DEBUG) console.error('grammar root:', opts.grammar.split('\n').filter((l) => l.startsWith('root')))
+  if (process.env.LLAMATEST_DEBUG) console.error('grammar root:', JSON.stringify(opts.grammar.split('\n').filter((l) => !/^(char|json|space|until|ac-)/.test(l))))
   opts.grammar_lazy = false
   opts.tool_choice = 'required'
 }
