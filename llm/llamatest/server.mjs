@@ -70,7 +70,6 @@ const randomID = () => {
   return Array.from(h, (b) => abc[b % abc.length]).join('')
 }
 
-
 function options(body) {
   const tools = Array.isArray(body.tools) && body.tools.length > 0 ? body.tools : undefined
   let toolChoice = body.tool_choice
@@ -146,14 +145,14 @@ async function complete(body, onStart, onToken) {
     console.error('completion:', JSON.stringify({ grammar: opts.grammar?.split('\n').filter((l) => l.startsWith('root')),
       text: result.text, content: result.content, reasoning: result.reasoning_content, calls: result.tool_calls }))
   }
-  result.chat_format_name = formatted.chat_format
   return result
 }
 
 // forceCall sets llama.cpp's own grammar for a required tool call on
 // opts, less the free text (gpt-oss: the messages) the grammar allows
-// before the call (a random model would write nothing but that). Templates llama.cpp finds no
-// tool-call format in have no grammar and are left as they are.
+// before the call (a random model would write nothing but that).
+// Templates llama.cpp finds no tool-call format in have no grammar and are
+// left as they are.
 function forceCall(opts) {
   const f = ctx.getFormattedChat(opts.messages, undefined, defined({
     jinja: true, tools: opts.tools, tool_choice: 'required',
@@ -258,9 +257,10 @@ async function chat(req, res, body) {
 }
 
 const server = http.createServer((req, res) => {
-  let raw = ''
-  req.on('data', (d) => { raw += d })
+  const parts = [] // joined before decoding: a character may straddle two
+  req.on('data', (d) => parts.push(d))
   req.on('end', async () => {
+    const raw = Buffer.concat(parts).toString('utf8')
     try {
       const url = req.url.split('?')[0]
       if (req.method === 'GET' && url === '/props') {
