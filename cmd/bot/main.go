@@ -1,5 +1,5 @@
-// This file only wires subcommands; each lives in its own file (doc.go says
-// what the command owns).
+// This file wires the subcommands and holds what several share; each lives
+// in its own file (doc.go says what the command owns).
 
 package main
 
@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/internal/buildinfo"
 )
 
@@ -39,6 +40,17 @@ func repoDir(dir string) error {
 		return usageErr("--repo %s: not a directory", dir)
 	}
 	return nil
+}
+
+// settingsDB is the database a local command uses without --database: the
+// one the settings name (config.Local.DB: ISSUESMITH_DATABASE_URL, also from
+// ISSUESMITH_CONFIG_FILE, else the default in the state directory).
+func settingsDB(environ []string) (string, error) {
+	local, err := config.ParseLocal(environ)
+	if err != nil {
+		return "", err
+	}
+	return local.DB()
 }
 
 // usageErr marks a usage mistake (exit status 2).

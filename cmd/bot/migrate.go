@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/store"
 )
 
@@ -30,11 +29,8 @@ func newMigrateCmdWith(environ func() []string) *cobra.Command {
 			ctx, cancel := context.WithTimeout(cmd.Context(), 5*time.Minute)
 			defer cancel()
 			if dsn == "" {
-				local, err := config.ParseLocal(environ())
-				if err != nil {
-					return err
-				}
-				if dsn, err = local.DB(); err != nil {
+				var err error
+				if dsn, err = settingsDB(environ()); err != nil {
 					return err
 				}
 			}

@@ -40,11 +40,8 @@ func newSessionsCmdWith(environ func() []string) *cobra.Command {
 	open := func(ctx context.Context) (*store.Store, error) {
 		from := "--database"
 		if dsn == "" {
-			local, err := config.ParseLocal(environ())
-			if err != nil {
-				return nil, err
-			}
-			if dsn, err = local.DB(); err != nil {
+			var err error
+			if dsn, err = settingsDB(environ()); err != nil {
 				return nil, fmt.Errorf("sessions: no database: %w", err)
 			}
 			from = config.EnvPrefix + "DATABASE_URL"

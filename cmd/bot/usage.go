@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/issuesmith/issuesmith/budget"
-	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/store"
 )
 
@@ -35,11 +34,8 @@ func newUsageCmdWith(environ func() []string, now func() time.Time) *cobra.Comma
 			ctx, cancel := context.WithTimeout(cmd.Context(), time.Minute)
 			defer cancel()
 			if dsn == "" {
-				local, err := config.ParseLocal(environ())
-				if err != nil {
-					return err
-				}
-				if dsn, err = local.DB(); err != nil {
+				var err error
+				if dsn, err = settingsDB(environ()); err != nil {
 					return err
 				}
 			}
