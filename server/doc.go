@@ -1,12 +1,13 @@
 // Package server is the wired GitHub App that `bot serve` runs: New builds
 // and checks every part from a config.Server in the order the data flows —
-// database (migrated), the App's key checked with GitHub (GET /app), git
-// cache, agents, workflow engine, webhook handler behind its in-flight
-// limiter, metrics, the sessions page — and Serve answers /webhook,
-// /healthz, /readyz, /metrics and /sessions (routes.go) until its context
-// ends, then drains running steps. Serve also probes each role's model in
-// the background (probe.go): what the model server said is logged and shown
-// on /readyz, a warning, never a stop.
+// database (migrated), the App's key checked with GitHub (GET /app), each
+// role's model looked up on the model server's GET /models (checks.go: a
+// warning, not a stop), git cache, agents, workflow engine, webhook handler
+// behind its in-flight limiter, metrics, the sessions page — and Serve
+// answers /webhook, /healthz, /readyz, /metrics and /sessions (routes.go)
+// until its context ends, then drains running steps. Serve also probes each
+// role's model with a call in the background (probe.go): what the model
+// said is logged and shown on /readyz, a warning, never a stop.
 //
 // Contracts: nothing runs before Serve; a start-up call that hangs fails
 // within the start-up bound naming the host; a database that does not
