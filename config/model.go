@@ -61,9 +61,10 @@ type Model struct {
 	// MaxCompletionTokens caps each reply's tokens. Unset (0), each role
 	// sends its own default (explorer and planner 16384, coder 32768,
 	// observer 4096, summarizer 2048; llm.DefaultMaxTokens), lowered to
-	// what the context window a server states leaves after the prompt:
-	// llama.cpp's and Ollama's own default is no cap, so a looping model
-	// would write until the window is full. Run budgets are set per
+	// what the context window a server states leaves after the prompt, and
+	// to the cap a hosted API names when it refuses a larger one (DeepSeek
+	// 8192): llama.cpp's and Ollama's own default is no cap, so a looping
+	// model would write until the window is full. Run budgets are set per
 	// repository, not here.
 	MaxCompletionTokens int `env:"MAX_COMPLETION_TOKENS"`
 	// RoleMaxCompletionTokens sets the cap per role, "coder:16000,...".

@@ -48,6 +48,9 @@ type Client struct {
 	// toolsAsText holds the models whose chat template knows no tool role
 	// (client_calls.go), once their server said so.
 	toolsAsText sync.Map
+	// caps holds the max_tokens each model's server named when it refused
+	// a default cap (caps.go; 0: none named).
+	caps sync.Map
 	// http makes the requests go-openai does not (window.go);
 	// windows remembers each model's context window once read.
 	http    *http.Client
@@ -138,12 +141,21 @@ func (c *Client) Chat(ctx context.Context, req Request) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	if req.MaxTokens == 0 && r.maxTokens == 0 {
-		req.MaxTokens = defaultCap(req.Role, w, prompt)
-	}
+	byDefault := c.withDefaultCap(&req, r, w, prompt)
 	start := time.Now()
 	resp, err := c.withRetry(ctx, req.Role, func(actx context.Context) (*Response, error) {
-		return c.attempt(actx, r, req)
+		resp, err := c.attempt(actx, r, req)
+		if err != nil && byDefault && (capRefused(err) || maxTokensTooLarge(err)) {
+			// The cap was the bot's default: learn the server's and ask again.
+			n := statedCap(err)
+			c.caps.Store(r.model, n)
+			if n >= req.MaxTokens {
+				n = 0
+			}
+			req.MaxTokens, byDefault = n, false
+			resp, err = c.attempt(actx, r, req)
+		}
+		return resp, err
 	})
 	if err != nil {
 		charge(context.WithoutCancel(ctx), Spent{})

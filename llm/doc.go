@@ -39,7 +39,7 @@
 // once"), and tool turns go as text to one whose template knows no tool
 // role (Gemma's, Mistral Small's). With no completion cap set, each role
 // sends its default (caps.go, DefaultMaxTokens), lowered to fit a stated
-// window. A repetition loop is cut as soon as it shows
+// window and to the cap a server names when it refuses the default. A repetition loop is cut as soon as it shows
 // (repetition.go, StopRepetition). A run the model or server ended — not
 // the task — is an *ModelFailure (failure.go, ErrModelFailed) naming what
 // the model did and the setting to change (StopFailure for the loop's
