@@ -55,8 +55,11 @@ func defaultCap(role Role, w Window, prompt int) int {
 func capRefused(err error) bool {
 	code, _ := statusOf(err)
 	msg := strings.ToLower(err.Error())
-	return (code == 400 || code == 422) && (strings.Contains(msg, "max_tokens") || strings.Contains(msg, "max_completion_tokens")) &&
-		!strings.Contains(msg, "context length") && !strings.Contains(msg, "context window")
+	named := false
+	for _, s := range []string{"max_tokens", "max_completion_tokens", "max_output_tokens", "max output tokens", "maxoutputtokens"} {
+		named = named || strings.Contains(msg, s)
+	}
+	return (code == 400 || code == 422) && named && !strings.Contains(msg, "context length") && !strings.Contains(msg, "context window")
 }
 
 // statedCapPatterns find the largest cap a refusal names.
