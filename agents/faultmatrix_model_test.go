@@ -58,7 +58,9 @@ func fmModelRows() []fmRow {
 			script: refused(llmtest.Fault{Status: 400, Code: "context_length_exceeded",
 				Message: "This model's maximum context length is 4096 tokens. However, your messages resulted in 5210 tokens."}),
 			want: "context window", check: failed(llm.ErrContextLength, "ISSUESMITH_MODEL_ROLES explorer:NAME")},
+		// The operator's cap: a default one vLLM refuses is dropped and asked again (llm/caps.go).
 		{name: "vLLM's max_tokens too large names the cap", report: "https://github.com/ogx-ai/ogx/issues/4534",
+			env: []string{"ISSUESMITH_MODEL_MAX_COMPLETION_TOKENS=8192"},
 			script: refused(llmtest.Fault{Status: 400, Message: "'max_tokens' or 'max_completion_tokens' is too large: 8192. " +
 				"This model's maximum context length is 8192 tokens and your request has 1312 input tokens (8192 > 8192 - 1312)."}),
 			want: "completion cap", check: failed(llm.ErrMaxTokens, "ISSUESMITH_MODEL_MAX_COMPLETION_TOKENS")},
