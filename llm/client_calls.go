@@ -31,10 +31,13 @@ func hasParallelCalls(ms []Message) bool {
 	return false
 }
 
-// sendsSingleCalls says whether model's history goes one call per turn.
+// sendsSingleCalls says whether model's history goes one call per turn:
+// learnt, or a gpt-oss model, whose template renders only the first call
+// of a turn ("We assume max 1 tool call per message") and names every
+// result after it, without an error to learn from.
 func (c *Client) sendsSingleCalls(model string) bool {
 	_, ok := c.singleCalls.Load(model)
-	return ok
+	return ok || strings.Contains(strings.ToLower(model), "gpt-oss")
 }
 
 // splitCalls returns ms with every assistant message of several calls

@@ -82,3 +82,24 @@ func TestSeveralCallsSentOneByOneToSingleCallTemplates(t *testing.T) {
 	}
 	assert.Len(t, msgs[1].ToolCalls, 2, "the caller's messages are not modified")
 }
+
+// gpt-oss's template renders only a turn's first call and raises nothing:
+// a gpt-oss model gets one call per turn from the start.
+func TestSeveralCallsSentOneByOneToGptOss(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.Script{llmtest.Reply("ok")})
+	c, _ := newClient(t, srv, func(cfg *llm.Config) { cfg.Model = "openai/gpt-oss-20b" })
+	_, err := c.Chat(t.Context(), llm.Request{Messages: []llm.Message{
+		{Role: llm.User, Content: "issue"},
+		{Role: llm.Assistant, ToolCalls: []llm.ToolCall{
+			{ID: "callAAAA1", Name: "read_file", Arguments: `{"path":"a.go"}`}, {ID: "callAAAA2", Name: "list_dir", Arguments: `{"path":"."}`}}},
+		{Role: llm.ToolRole, ToolCallID: "callAAAA1", Content: "package a"},
+		{Role: llm.ToolRole, ToolCallID: "callAAAA2", Content: "a.go"},
+	}})
+	require.NoError(t, err)
+	var shape []string
+	for _, m := range srv.Requests()[0].Messages {
+		shape = append(shape, fmt.Sprintf("%s:%d", m.Role, len(m.ToolCalls)))
+	}
+	assert.Equal(t, []string{"user:0", "assistant:1", "tool:0", "assistant:1", "tool:0"}, shape)
+}
