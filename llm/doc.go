@@ -36,7 +36,8 @@
 // llama-server's 32-character ones); a turn of several calls goes as one
 // assistant message per call to a model whose template refused it
 // (client_calls.go: Llama 3.x's "only supports single tool-calls at
-// once"), and tool turns go as text to one whose template knows no tool
+// once"; gpt-oss by name, whose template drops the rest silently), and
+// tool turns go as text to one whose template knows no tool
 // role (Gemma's, Mistral Small's). With no completion cap set, each role
 // sends its default (caps.go, DefaultMaxTokens), lowered to fit a stated
 // window and to the cap a server names when it refuses the default. A repetition loop is cut as soon as it shows
