@@ -21,27 +21,27 @@
 // (hygiene in client_wire.go); context overflow, silent truncation, quota
 // and missing tool support are named errors. The context window is read
 // where each server states it (window.go: vLLM, Ollama, llama.cpp;
-// window_lmstudio.go: LM Studio's loaded_context_length) and
-// travels in Response.Window and State.Window for the roles to size their
+// window_lmstudio.go: LM Studio's loaded_context_length) and travels in
+// Response.Window and State.Window for the roles to size their
 // compression; a prompt the server cut without an error (Ollama's num_ctx,
 // LM Studio's rolling window) is caught by its counts in the client and
 // the loop (truncation.go, ErrTruncated) and its reply never used. Calls
 // written as text are read in the shapes models write (textcalls_shapes.go:
 // Hermes and Qwen3-Coder tags, Mistral's [TOOL_CALLS], Llama's
 // <|python_tag|>, gpt-oss harmony, DeepSeek's <｜tool▁call▁begin｜>, fenced
-// or after a sentence), with invented ids of 9 alphanumerics;
-// arguments sent as a JSON object are turned into the string go-openai
-// reads (client_args.go); every tool-call id goes on the wire as nine
+// or after a sentence), with invented ids of 9 alphanumerics; arguments
+// sent as a JSON object are turned into the string go-openai reads
+// (client_args.go); every tool-call id goes on the wire as nine
 // alphanumerics (wireID: a stable hash of any other id, such as
 // llama-server's 32-character ones); a turn of several calls goes as one
 // assistant message per call to a model whose template refused it
 // (client_calls.go: Llama 3.x's "only supports single tool-calls at
 // once"; gpt-oss by name, whose template drops the rest silently), and
-// tool turns go as text to one whose template knows no tool
-// role (Gemma's, Mistral Small's). With no completion cap set, each role
-// sends its default (caps.go, DefaultMaxTokens), lowered to fit a stated
-// window and to the cap a server names when it refuses the default. A repetition loop is cut as soon as it shows
-// (repetition.go, StopRepetition). A run the model or server ended — not
+// tool turns go as text to one whose template knows no tool role
+// (Gemma's, Mistral Small's). With no completion cap set, each role sends
+// its default (caps.go, DefaultMaxTokens), lowered to fit a stated window
+// and to the cap a server names when it refuses the default. A repetition
+// loop is cut as soon as it shows (repetition.go, StopRepetition). A run the model or server ended — not
 // the task — is an *ModelFailure (failure.go, ErrModelFailed) naming what
 // the model did and the setting to change (StopFailure for the loop's
 // stops; ErrMaxTokens and ErrTemplate from the client, never retried); the
