@@ -57,7 +57,7 @@ func (c sqlConn) query(ctx context.Context, q string, args ...any) (rows, error)
 
 type sqlRows struct{ *sql.Rows }
 
-func (r sqlRows) Close() { r.Rows.Close() } //nolint:errcheck // Err reports what matters
+func (r sqlRows) Close() { r.Rows.Close() }
 
 // pgConn runs queries on a pgx transaction. A missing row is reported as
 // sql.ErrNoRows, as database/sql does, so the queries read the same.

@@ -121,7 +121,7 @@ func (s *Store) applyOne(ctx context.Context, m Migration) (applied bool, err er
 	}
 	defer func() {
 		if err != nil {
-			tx.Rollback()
+			_ = tx.Rollback() // the migration's own error is the one to report
 		}
 	}()
 	if s.dialect == Postgres {

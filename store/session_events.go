@@ -16,7 +16,7 @@ func (s *Store) AppendSessionEvent(ctx context.Context, ev *SessionEvent, d Sess
 	if err != nil {
 		return false, fmt.Errorf("append session event: %w", err)
 	}
-	defer tx.Rollback()
+	defer func() { _ = tx.Rollback() }() // after Commit it is a no-op
 	if ev.Step != "" {
 		var done int64
 		err := tx.QueryRowContext(ctx, s.rebind(`SELECT done_at FROM session_steps WHERE session_id = ? AND step = ?`),
@@ -56,7 +56,7 @@ func (s *Store) ShrinkSessionEvent(ctx context.Context, sessionID, seq int64, bo
 	if err != nil {
 		return fmt.Errorf("shrink session event %d: %w", seq, err)
 	}
-	defer tx.Rollback()
+	defer func() { _ = tx.Rollback() }() // after Commit it is a no-op
 	var old string
 	err = tx.QueryRowContext(ctx, s.rebind(`SELECT body FROM session_events WHERE session_id = ? AND seq = ?`),
 		sessionID, seq).Scan(&old)

@@ -134,7 +134,7 @@ func testRuns(t *testing.T, s *store.Store) {
 	require.Equal(t, "bot-please", got.TriggerLabel)
 	require.EqualValues(t, 99, got.PlanCommentID)
 
-	got, err = s.AddUsage(ctx, r.ID, 100, 20, 0.5)
+	_, err = s.AddUsage(ctx, r.ID, 100, 20, 0.5)
 	require.NoError(t, err)
 	got, err = s.AddUsage(ctx, r.ID, 1, 2, 0.25)
 	require.NoError(t, err)

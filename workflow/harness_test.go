@@ -467,7 +467,9 @@ func (h *harness) branchFile(branch, path string) string {
 func (h *harness) branchCommits(branch string) int {
 	out := git(h.t, h.bare, "rev-list", "--count", branch)
 	var n int
-	fmt.Sscan(out, &n)
+	if _, err := fmt.Sscan(out, &n); err != nil {
+		h.t.Fatalf("count of %s's commits: %q: %v", branch, out, err)
+	}
 	return n
 }
 

@@ -191,10 +191,8 @@ func TestReviewCommentsAreHandledOneAtATimeInOrder(t *testing.T) {
 	h.waitRun("done", func(r *store.Run) bool { return r.State == store.StateDone })
 	pr := h.gh.PullRequests(owner, name)[0]
 	before := h.branchCommits(pr.Head)
-	var ids []int64
 	for i, body := range []string{"@issuesmith first", "@issuesmith second", "@issuesmith third"} {
 		id := h.gh.AddReviewComment(owner, name, pr.Number, ghtest.ReviewComment{User: "alice", Path: "greet.go", Line: i + 1, Body: body})
-		ids = append(ids, id)
 		require.NoError(t, h.event(workflow.ReviewComment, func(ev *workflow.Event) { ev.Number, ev.CommentID, ev.Body = pr.Number, id, body }))
 	}
 	h.eventually(func() bool {
@@ -250,7 +248,7 @@ func TestUnreadablePlanEditWaitsForAFixAndLosesNothing(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, &agents{})
 	require.NoError(t, h.event(workflow.Labeled))
-	run := h.waitRun("approval", waitingForApproval)
+	h.waitRun("approval", waitingForApproval)
 	h.waitProgress("waiting for you")
 	plan := h.botComments()["plan"][0]
 	broken := strings.Replace(editPlan(t, plan.Body), "### 1. modify `greet.go`", "### 1. frobnicate `greet.go`", 1)
@@ -258,7 +256,7 @@ func TestUnreadablePlanEditWaitsForAFixAndLosesNothing(t *testing.T) {
 	h.gh.EditComment(plan.ID, broken)
 	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) { ev.Body = "/implement" }))
 	h.waitProgress("frobnicate")
-	run = h.waitRun("waiting", func(r *store.Run) bool { return r.State == store.StateWaiting })
+	run := h.waitRun("waiting", func(r *store.Run) bool { return r.State == store.StateWaiting })
 	require.Equal(t, workflow.StageCode, run.Stage)
 	require.Equal(t, 0, h.agents.implementCount(), "nothing ran on an unreadable plan")
 	again, _ := h.gh.Comment(plan.ID)

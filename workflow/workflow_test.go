@@ -142,9 +142,9 @@ func TestUnlabelCancelsAndApprovalIsThenIgnored(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, &agents{})
 	require.NoError(t, h.event(workflow.Labeled))
-	run := h.waitRun("approval", waitingForApproval)
+	h.waitRun("approval", waitingForApproval)
 	require.NoError(t, h.event(workflow.Unlabeled))
-	run = h.waitRun("cancelled", func(r *store.Run) bool { return r.State == store.StateCancelled })
+	run := h.waitRun("cancelled", func(r *store.Run) bool { return r.State == store.StateCancelled })
 	require.Contains(t, run.Reason, "label was removed by @alice")
 	h.eventually(func() bool {
 		return strings.Contains(h.botComments()["progress"][0].Body, "issuesmith: cancelled")
@@ -161,7 +161,7 @@ func TestRestartMidCodeResumesWithOnePRAndNoDuplicates(t *testing.T) {
 	hit := make(chan struct{})
 	h := newHarness(t, &agents{implementHit: hit, block: true})
 	require.NoError(t, h.event(workflow.Labeled))
-	run := h.waitRun("approval", waitingForApproval)
+	h.waitRun("approval", waitingForApproval)
 	require.NoError(t, h.event(workflow.CommandGiven, func(ev *workflow.Event) { ev.Body = "/implement" }))
 	<-hit
 	h.stop(200 * time.Millisecond) // the process goes away mid-code
@@ -170,7 +170,7 @@ func TestRestartMidCodeResumesWithOnePRAndNoDuplicates(t *testing.T) {
 	h.agents.block, h.agents.implementHit = false, nil
 	h.agents.mu.Unlock()
 	h.start()
-	run = h.waitRun("done", func(r *store.Run) bool { return r.State == store.StateDone })
+	run := h.waitRun("done", func(r *store.Run) bool { return r.State == store.StateDone })
 	require.Len(t, h.gh.PullRequests(owner, name), 1)
 	c := h.botComments()
 	require.Len(t, c["progress"], 1)
