@@ -18,7 +18,11 @@
 // Limits.For gives the limits a repository's run works under, its file
 // lowering them (limits:, the roles' budgets) but never raising them.
 //
-// Nothing else in issuesmith reads the environment. config never fetches
+// Nothing else in issuesmith reads the environment for a setting; the few
+// reads that are not settings (a subprocess's scrubbed environment, the
+// command line handing it here, OpenTelemetry's own OTEL_* variables, the
+// sandbox's bridge, test-only switches) are named with their reasons in
+// internal/archtest (env_test.go), which fails on any other. config never fetches
 // anything from GitHub or the network, and never prints a secret: Server
 // redacts keys, secrets and API keys in String and LogValue, and errors
 // name a setting, never its value.

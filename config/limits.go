@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dustin/go-humanize"
+
 	"github.com/issuesmith/issuesmith/llm"
 )
 
@@ -164,15 +166,7 @@ func lower[T int64 | float64](asked, def, ceiling T, key, env string, notes *[]s
 func number[T int64 | float64](v T) string {
 	switch x := any(v).(type) {
 	case int64:
-		s := fmt.Sprint(x)
-		var b strings.Builder
-		for i, r := range s {
-			if i > 0 && (len(s)-i)%3 == 0 && s[i-1] != '-' {
-				b.WriteByte(',')
-			}
-			b.WriteRune(r)
-		}
-		return b.String()
+		return humanize.Comma(x) // the house's one thousands separator
 	case float64:
 		return fmt.Sprintf("%.2f", x)
 	}
