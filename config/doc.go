@@ -22,7 +22,7 @@
 // reads that are not settings (a subprocess's scrubbed environment, the
 // command line handing it here, OpenTelemetry's own OTEL_* variables, the
 // sandbox's bridge, test-only switches) are named with their reasons in
-// internal/archtest (env_test.go), which fails on any other. config never fetches
+// internal/archtest, whose test fails on any other. config never fetches
 // anything from GitHub or the network, and never prints a secret: Server
 // redacts keys, secrets and API keys in String and LogValue, and errors
 // name a setting, never its value.
