@@ -78,8 +78,9 @@ func (h *harness) ciComment(pr int) string {
 
 func (h *harness) waitCI(pr int, want string) string {
 	h.t.Helper()
-	require.Eventually(h.t, func() bool { return strings.Contains(h.ciComment(pr), want) }, 15*time.Second, 20*time.Millisecond,
-		"the CI comment never said %q; it says:\n%s", want, h.ciComment(pr))
+	if !h.until(func() bool { return strings.Contains(h.ciComment(pr), want) }) {
+		h.t.Fatalf("the CI comment never said %q; it says:\n%s", want, h.ciComment(pr))
+	}
 	return h.ciComment(pr)
 }
 

@@ -145,7 +145,11 @@ func (e *Engine) fail(ctx context.Context, run *Run, stage string, cause error, 
 	why := cause.Error()
 	var perm errPermanent
 	if !errors.As(cause, &perm) {
-		why = fmt.Sprintf("the %s stage kept failing: %s. Comment `/retry` to try again.", stage, why)
+		what := "the " + stage + " stage"
+		if stage == StageReport {
+			what = "telling GitHub where the run stands"
+		}
+		why = fmt.Sprintf("%s kept failing: %s. Comment `/retry` to try again.", what, why)
 	}
 	return e.inTx(ctx, func(tx *store.Tx) error {
 		fresh, err := getRun(ctx, tx, run.ID)
