@@ -94,6 +94,9 @@ func (s *runJob) recordEnd(ctx context.Context, t transition, err error) {
 	}
 	if !after.Open() {
 		r.End(ctx, after.State)
+		// Once more from the store's record when that write failed (a
+		// transient error): no later job of the run may end it.
+		s.e.endSession(ctx, s.run.ID, after.State)
 	}
 }
 
