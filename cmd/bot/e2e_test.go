@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -153,23 +155,44 @@ func newE2E(t *testing.T, modelURL string) *e2e {
 	return e
 }
 
-// handedOut holds every address freeAddr gave in this test binary. The
-// kernel may hand a port closed by one parallel test to the next :0 bind;
-// then a restarted server could not bind it, and the other test's server
-// would answer its /readyz and take its deliveries.
+// handedOut holds every address freeAddr gave in this test binary.
 var handedOut sync.Map
 
-// freeAddr returns a loopback address no other test of this binary got.
+// freeAddr returns a loopback address no other test of this binary got,
+// below the kernel's ephemeral range. Every :0 bind (the fake GitHub, the
+// scripted model, git's server) lands in that range: a port that a killed
+// server gave back there could be taken by another parallel test's fake
+// before the restarted server binds it again, and then the fake would
+// answer the server's /readyz and take its deliveries.
 func freeAddr(t *testing.T) string {
+	low := ephemeralLow()
 	for {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		require.NoError(t, err)
-		addr := l.Addr().String()
+		port := 10000 + rand.IntN(low-10000)
+		addr := fmt.Sprintf("127.0.0.1:%d", port)
+		if _, dup := handedOut.LoadOrStore(addr, true); dup {
+			continue
+		}
+		l, err := net.Listen("tcp", addr)
+		if err != nil {
+			continue // taken by another process
+		}
 		require.NoError(t, l.Close())
-		if _, dup := handedOut.LoadOrStore(addr, true); !dup {
-			return addr
+		return addr
+	}
+}
+
+// ephemeralLow is the first port of the kernel's range for :0 binds
+// (Linux's ip_local_port_range; 32768, its default, when unreadable).
+func ephemeralLow() int {
+	b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
+	if err == nil {
+		if f := strings.Fields(string(b)); len(f) == 2 {
+			if n, err := strconv.Atoi(f[0]); err == nil && n > 11000 {
+				return n
+			}
 		}
 	}
+	return 32768
 }
 
 // start runs the server process and waits until /readyz answers 200.
