@@ -1,7 +1,6 @@
 package coder
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/issuesmith/issuesmith/llm"
@@ -26,22 +25,6 @@ func (s *session) blame(f *llm.ModelFailure) {
 	if f != nil && s.failure == nil {
 		s.failure = f
 	}
-}
-
-// callFailure is the ModelFailure of a model call that failed for good
-// because of the model: the client's own (a template or cap refusal), or a
-// prompt over the model's context window or cut to fit it; nil for any
-// other error (unreachable, a refused key, a spent budget: no failure of
-// the model).
-func callFailure(err error) *llm.ModelFailure {
-	var f *llm.ModelFailure
-	switch {
-	case errors.As(err, &f):
-		return f
-	case errors.Is(err, llm.ErrContextLength), errors.Is(err, llm.ErrTruncated):
-		return llm.StopFailure(llm.RoleCoder, llm.StopContextWindow, "", "", err)
-	}
-	return nil
 }
 
 // formatFailure is the ModelFailure of maxFormatErrors replies in a row

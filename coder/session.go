@@ -106,7 +106,7 @@ func (s *session) converse(ctx context.Context, prompt string) error {
 		if err != nil {
 			if out != nil && out.Reason == llm.StopModelError && ctx.Err() == nil {
 				s.fail = fmt.Sprintf("stopped by %s: %v (attempts: %d)", llm.StopModelError, err, s.attempts)
-				s.blame(callFailure(err))
+				s.blame(llm.CallFailure(llm.RoleCoder, err))
 				return &ModelError{Item: s.key, Err: err}
 			}
 			return fmt.Errorf("coder %s: %w", s.key, err)

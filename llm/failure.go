@@ -151,3 +151,19 @@ func StopFailure(role Role, reason StopReason, last, detail string, err error) *
 	}
 	return f
 }
+
+// CallFailure is the ModelFailure of role's model call that failed for
+// good because of the model: the client's own (a template or cap refusal),
+// or a prompt over the model's context window or cut to fit one; nil for
+// any other error (unreachable, a refused key, a spent budget: no failure
+// of the model).
+func CallFailure(role Role, err error) *ModelFailure {
+	var f *ModelFailure
+	switch {
+	case errors.As(err, &f):
+		return f
+	case errors.Is(err, ErrContextLength), errors.Is(err, ErrTruncated):
+		return StopFailure(role, StopContextWindow, "", "", err)
+	}
+	return nil
+}

@@ -137,17 +137,11 @@ func (p *Planner) Plan(ctx context.Context, spec *work.Spec) (*work.Plan, error)
 }
 
 // callFailure is the error of a model call that failed for good: the
-// model's failure (*llm.ModelFailure) when its server said the model
-// cannot take the request (a template or cap refusal, a prompt over its
-// context window or cut to fit one), else err as it came (unreachable, a
-// refused key, a spent budget: no failure of the model).
+// model's failure (llm.CallFailure) when its server said the model cannot
+// take the request, else err as it came.
 func callFailure(err error) error {
-	var f *llm.ModelFailure
-	switch {
-	case errors.As(err, &f):
+	if f := llm.CallFailure(llm.RolePlanner, err); f != nil {
 		return f
-	case errors.Is(err, llm.ErrContextLength), errors.Is(err, llm.ErrTruncated):
-		return llm.StopFailure(llm.RolePlanner, llm.StopContextWindow, "", "", err)
 	}
 	return err
 }
