@@ -193,3 +193,17 @@ const (
 	// kept repeating the same text (Repetitive).
 	FinishRepetition = "repetition"
 )
+
+// WithNote adds a note for the model after the newest message without
+// breaking the turn order strict providers enforce: a user message right
+// after tool results, or after another user message, is refused by some
+// (Mistral), so the note joins the last message when that is a tool result
+// or a user message, and is a user message only after an assistant one.
+func WithNote(msgs []Message, note string) []Message {
+	if n := len(msgs); n > 0 && (msgs[n-1].Role == ToolRole || msgs[n-1].Role == User) {
+		out := append([]Message(nil), msgs...)
+		out[n-1].Content += "\n\n" + note
+		return out
+	}
+	return append(msgs, Message{Role: User, Content: note})
+}

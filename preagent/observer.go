@@ -76,7 +76,7 @@ func (s *session) observeTrajectory(ctx context.Context, st *llm.State) error {
 	}
 	detail := fmt.Sprintf("next=%s; %s", r.Next, oneLine(r.Analysis, 300))
 	if note != "" {
-		st.Messages = withNote(st.Messages, observerNote+note)
+		st.Messages = llm.WithNote(st.Messages, observerNote+note)
 		s.res.Suggestions = append(s.res.Suggestions, note)
 		detail += "; suggestion: " + oneLine(note, 300)
 	}
@@ -98,18 +98,4 @@ func observerLog(log []llm.Message, room int) string {
 		return text
 	}
 	return renderLog(log, room)
-}
-
-// withNote adds a note for the model after the newest message without
-// breaking the turn order strict providers enforce: a user message right
-// after tool results, or after another user message, is refused by some
-// (Mistral), so the note joins the last message when that is a tool result
-// or a user message, and is a user message only after an assistant one.
-func withNote(msgs []llm.Message, note string) []llm.Message {
-	if n := len(msgs); n > 0 && (msgs[n-1].Role == llm.ToolRole || msgs[n-1].Role == llm.User) {
-		out := append([]llm.Message(nil), msgs...)
-		out[n-1].Content += "\n\n" + note
-		return out
-	}
-	return append(msgs, llm.Message{Role: llm.User, Content: note})
 }

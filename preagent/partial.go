@@ -73,7 +73,7 @@ func nudge(msgs []llm.Message) []llm.Message {
 	if n := len(msgs); n > 1 && msgs[n-1].Role == llm.Assistant && strings.TrimSpace(msgs[n-1].Content) == "" && len(msgs[n-1].ToolCalls) == 0 {
 		msgs = msgs[:n-1]
 	}
-	return withNote(msgs, text)
+	return llm.WithNote(msgs, text)
 }
 
 // partialSpec builds the spec of a run that ended before submit_spec from

@@ -283,7 +283,7 @@ func hooks(sh shape) llm.Hooks {
 		AfterStep: func(ctx context.Context, s *llm.State) error {
 			switch {
 			case s.Step == 1:
-				s.Messages = withNote(s.Messages, "Observer: look at main.go first.")
+				s.Messages = llm.WithNote(s.Messages, "Observer: look at main.go first.")
 			case s.Step == 2 && sh.aside:
 				if _, err := s.Aside(ctx, "Which files matter so far? Answer in one line."); err != nil {
 					var failure *llm.ModelFailure
@@ -314,17 +314,6 @@ func hooks(sh shape) llm.Hooks {
 			return nil
 		},
 	}
-}
-
-// withNote adds a note as the explorer's observer does: joined to a last
-// tool result or user message, else a user message of its own.
-func withNote(msgs []llm.Message, note string) []llm.Message {
-	if n := len(msgs); n > 0 && (msgs[n-1].Role == llm.ToolRole || msgs[n-1].Role == llm.User) {
-		out := append([]llm.Message(nil), msgs...)
-		out[n-1].Content += "\n\n" + note
-		return out
-	}
-	return append(msgs, llm.Message{Role: llm.User, Content: note})
 }
 
 // requireEveryShape fails unless the recorded requests hold every shape
