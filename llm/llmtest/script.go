@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/issuesmith/issuesmith/internal/tb"
+	"github.com/issuesmith/issuesmith/llm"
 )
 
 // Script is the ordered conversation a Server plays: each request must
@@ -273,4 +275,62 @@ func ParseScript(b []byte) (Script, error) {
 		return nil, fmt.Errorf("parsing script: %w", err)
 	}
 	return s, nil
+}
+
+// match returns "" when req meets x, else what differs.
+func match(x Expect, req Request) string {
+	last := req.Last()
+	switch {
+	case x.Probe != (req.Probe != ""):
+		return fmt.Sprintf("probe is %v, want %v", req.Probe != "", x.Probe)
+	case x.Role != "" && req.Role != x.Role:
+		return fmt.Sprintf("role is %q, want %q", req.Role, x.Role)
+	case x.Model != "" && req.Model != x.Model:
+		return fmt.Sprintf("model is %q, want %q", req.Model, x.Model)
+	case x.LastRole != "" && last.Role != x.LastRole:
+		return fmt.Sprintf("last message role is %q, want %q", last.Role, x.LastRole)
+	case x.Last != "" && !strings.Contains(last.Content, x.Last):
+		return fmt.Sprintf("last message does not contain %q", x.Last)
+	case x.JSON != nil && req.JSON != *x.JSON:
+		return fmt.Sprintf("json mode is %v, want %v", req.JSON, *x.JSON)
+	}
+	if x.ToolResult != "" && !containsResult(req.Messages, x.ToolResult) {
+		return fmt.Sprintf("no result after the last assistant message contains %q", x.ToolResult)
+	}
+	if x.System != "" && !containsRole(req.Messages, llm.System, x.System) {
+		return fmt.Sprintf("no system message contains %q", x.System)
+	}
+	for _, want := range x.Tools {
+		if !contains(req.Tools, want) {
+			return fmt.Sprintf("tool %q is not offered", want)
+		}
+	}
+	return ""
+}
+
+func containsResult(ms []llm.Message, sub string) bool {
+	for i := len(ms) - 1; i >= 0 && ms[i].Role != llm.Assistant; i-- {
+		if strings.Contains(ms[i].Content, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsRole(ms []llm.Message, role, sub string) bool {
+	for _, m := range ms {
+		if m.Role == role && strings.Contains(m.Content, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }
