@@ -40,6 +40,9 @@ type Repo struct {
 	Checks []Check `yaml:"checks"`
 	// RunCommands allows running Checks in the worktree.
 	RunCommands bool `yaml:"run_commands"`
+	// Setup names the system packages the checks need and the commands
+	// that prepare the worktree for them (setup.go).
+	Setup Setup `yaml:"setup"`
 	// ChecksNetwork is deprecated (kept so existing files still load): it
 	// asks for Egress to every host the server's ceiling allows. Checks
 	// never get the host's network.

@@ -192,6 +192,9 @@ func (c *Repo) check(root *yaml.Node) error {
 			return at("checks", fmt.Sprintf("entry %d has no run command", i))
 		}
 	}
+	if err := checkSetup(root, c.Setup); err != nil {
+		return err
+	}
 	return checkLimits(root, c.Limits)
 }
 
