@@ -207,3 +207,65 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 		return nil
 	}
 }
+
+// TransportOptions configures NewTransport. Zero values get the defaults
+// AppConfig's fields of the same names get.
+type TransportOptions struct {
+	// WriteInterval spaces POST/PATCH/PUT/DELETE requests: 0 means
+	// DefaultWriteInterval, negative means no spacing (tests).
+	WriteInterval time.Duration
+	// MaxRetries bounds retries of 5xx answers and rate-limit waits (0
+	// means DefaultMaxRetries, negative means none).
+	MaxRetries int
+	// Backoff is the first 5xx retry delay, doubled on each retry (0 means
+	// DefaultBackoff).
+	Backoff time.Duration
+	// MaxWait is the longest rate-limit wait sat out; a longer one is
+	// returned as a *RateLimitError (0 means DefaultMaxWait).
+	MaxWait time.Duration
+	// Observe, when set, is called after every attempt (metrics).
+	Observe func(Call)
+	// Now and Sleep replace the clock and the waits (tests); nil means
+	// time.Now and a real wait that ends early with its context.
+	Now   func() time.Time
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// NewTransport returns the rate-aware transport over base (the one under
+// every installation's client, http.DefaultTransport when nil) for another
+// forge's REST client: writes spaced, 5xx answers retried with backoff,
+// 429 and Retry-After waited out up to MaxWait and returned as
+// *RateLimitError past it. It has no installation pacing, which reads
+// GitHub's X-RateLimit-* headers. Safe for concurrent use; one per client,
+// so its writes are spaced together.
+func NewTransport(base http.RoundTripper, o TransportOptions) http.RoundTripper {
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	switch {
+	case o.WriteInterval == 0:
+		o.WriteInterval = DefaultWriteInterval
+	case o.WriteInterval < 0:
+		o.WriteInterval = 0
+	}
+	switch {
+	case o.MaxRetries == 0:
+		o.MaxRetries = DefaultMaxRetries
+	case o.MaxRetries < 0:
+		o.MaxRetries = 0
+	}
+	if o.Backoff <= 0 {
+		o.Backoff = DefaultBackoff
+	}
+	if o.MaxWait <= 0 {
+		o.MaxWait = DefaultMaxWait
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Sleep == nil {
+		o.Sleep = sleepCtx
+	}
+	return &transport{base: base, writeInterval: o.WriteInterval, maxRetries: o.MaxRetries, backoff: o.Backoff,
+		maxWait: o.MaxWait, observe: o.Observe, now: o.Now, sleep: o.Sleep}
+}
