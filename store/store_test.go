@@ -38,6 +38,7 @@ var suite = []struct {
 	{"unique states", testUnique},
 	{"known repositories", testKnownRepos},
 	{"known repositories backfill", testKnownReposBackfill},
+	{"issue labels", testIssueLabels},
 }
 
 func TestSQLite(t *testing.T) {

@@ -33,6 +33,12 @@ type Deps struct {
 	// spending limits (budget.go); the agents' model client must consult
 	// it (llm.Config.Gate). Nil: nothing is limited.
 	Budget *budget.Gate
+	// ForgeOf, when set, names the forge an installation id belongs to
+	// (the server serves a GitHub App and a self-hosted forge side by side,
+	// each with its own ids): a repository the store knows under one
+	// forge's installation is never worked on for an event of another
+	// (forge.go). Nil: one forge.
+	ForgeOf func(installationID int64) string
 }
 
 // Options tune the engine; zero values take the defaults noted.
@@ -43,6 +49,10 @@ type Options struct {
 	// BotLogin is the App's bot user ("name[bot]"); review comments must
 	// mention @name to reach the bot.
 	BotLogin string
+	// BotAliases are the bot's logins on the other forges it serves (the
+	// Gitea user it acts as): a mention of any of them reaches the bot, and
+	// a reply by any of them is the bot's.
+	BotAliases []string
 	// MaxWorkers caps concurrent jobs in this process (default 4).
 	MaxWorkers int
 	// PollInterval is how often idle workers look for jobs (default 1s).

@@ -21,6 +21,11 @@ type EventKind string
 const (
 	Labeled       EventKind = "labeled"        // issue labelled (Label says with what)
 	Unlabeled     EventKind = "unlabeled"      // issue unlabelled (Label)
+	// LabelsSet is an issue's labels as they are now (Labels), from a
+	// forge whose label webhook does not say which label changed (Gitea's
+	// label_updated): Handle compares them with the set it recorded last
+	// and acts on each label added or removed as on Labeled and Unlabeled.
+	LabelsSet EventKind = "labels_set"
 	Closed        EventKind = "closed"         // issue closed: cancel its run
 	IssueEdited   EventKind = "issue_edited"   // an issue's title or body edited
 	CommandGiven  EventKind = "command"        // issue comment with a command (Command, Args; Body is the comment)
@@ -75,6 +80,8 @@ type Event struct {
 	IsPR           bool   `json:"IsPR"`      // Number is a pull request
 	Sender         string `json:"Sender"`    // login of the person who acted
 	Label          string `json:"Label"`     // Labeled, Unlabeled
+	// Labels are the issue's labels now (LabelsSet).
+	Labels []string `json:"Labels,omitempty"`
 	CommentID      int64  `json:"CommentID"` // comment and review-comment events; the review's id for ReviewSubmitted
 	Body           string `json:"Body"`      // the comment's (or review's) body, as sent
 	// Command and Args are the comment's command (CommandGiven), as

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/issuesmith/issuesmith/store"
 	"github.com/issuesmith/issuesmith/work"
@@ -19,6 +20,9 @@ func (e *Engine) Handle(ctx context.Context, ev Event) error { return e.handle(c
 // handle is Handle with the completion of the job that carried ev (the
 // intake job), saved with the first transaction ev's handler commits.
 func (e *Engine) handle(ctx context.Context, c *completion, ev Event) error {
+	if err := e.boundElsewhere(ctx, ev); err != nil {
+		return err
+	}
 	if ev.CheckWrite {
 		if err := e.checkWrite(ctx, ev); err != nil {
 			return err
@@ -31,6 +35,8 @@ func (e *Engine) handle(ctx context.Context, c *completion, ev Event) error {
 		return e.labeled(ctx, c, ev)
 	case Unlabeled:
 		return e.unlabeled(ctx, c, ev)
+	case LabelsSet:
+		return e.labelsSet(ctx, c, ev)
 	case Closed:
 		return e.cancel(ctx, c, ev.key(), fmt.Sprintf("the issue was closed by @%s", ev.Sender), false)
 	case CommandGiven:
@@ -176,7 +182,9 @@ func (e *Engine) conversation(ctx context.Context, c *completion, ev Event, sour
 }
 
 // mentioned reports whether body mentions the bot (Mentions).
-func (e *Engine) mentioned(body string) bool { return Mentions(body, e.o.BotLogin) }
+func (e *Engine) mentioned(body string) bool {
+	return slices.ContainsFunc(e.botLogins(), func(login string) bool { return Mentions(body, login) })
+}
 
 // startRun opens the issue's run (reusing the open one, or carrying the
 // comment ids of the last one), moves it to stage and enqueues that stage,

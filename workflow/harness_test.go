@@ -57,6 +57,8 @@ type harness struct {
 	// for to the fake's (an App uninstalled and installed again has a
 	// new id; the old one fails).
 	installation func(id int64) (int64, error)
+	// forgeOf, when set, is the engine's Deps.ForgeOf.
+	forgeOf func(id int64) string
 	// jobTimeout, when set, is the engine's JobTimeout (set it, then
 	// stop and start the engine).
 	jobTimeout time.Duration
@@ -120,6 +122,7 @@ func (h *harness) build() *workflow.Engine {
 		}),
 		Git:      cliGit{bare: h.bare},
 		Explorer: h.agents, Planner: h.agents, Coder: h.agents, Summarizer: h.agents,
+		ForgeOf: h.forgeOf,
 	}, workflow.Options{
 		BotLogin: h.gh.BotLogin(), PollInterval: 20 * time.Millisecond, LeaseWait: leaseWaitTest, WatchInterval: 20 * time.Millisecond,
 		LeaseTTL: leaseTTL, JobTimeout: h.jobTimeout, RefreshSchedule: h.refreshSchedule, CIPoll: 50 * time.Millisecond,

@@ -41,7 +41,7 @@ func (s *runJob) declineEnded(ctx context.Context, a StageArgs, doneKey, how str
 		if err != nil {
 			return err
 		}
-		if !hasReply(thread, marker, s.e.o.BotLogin) {
+		if !hasReply(thread, marker, s.e.botLogins()...) {
 			if _, err := s.gh.ReplyToReviewComment(ctx, o.Owner, o.Repo, o.PRNumber, a.CommentID, ghtext.WithMarker(text, marker)); err != nil {
 				return fmt.Errorf("reply to review comment %d: %w", a.CommentID, err)
 			}

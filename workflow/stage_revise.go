@@ -87,7 +87,7 @@ func (s *runJob) reviseLine(ctx context.Context, commentID int64, doneKey string
 		return err
 	}
 	marker := ghtext.Marker{Kind: kindReply, Run: runID(o), Version: int(commentID)}
-	if !hasReply(thread, marker, s.e.o.BotLogin) {
+	if !hasReply(thread, marker, s.e.botLogins()...) {
 		reply := ghtext.WithMarker(fitBody(replyText(rec)), marker)
 		if _, err := s.gh.ReplyToReviewComment(ctx, o.Owner, o.Repo, o.PRNumber, commentID, reply); err != nil {
 			return fmt.Errorf("reply to review comment %d: %w", commentID, err)
@@ -257,11 +257,12 @@ func (s *runJob) headNotedFor(ctx context.Context, wt Worktree, msg, request str
 
 // hasReply reports whether the bot already replied to the comment (a
 // resumed job must not reply twice). Only the bot's own comments count
-// (bot, when known): another App's bot could echo a user's text, marker
-// and all, and silence the reply.
-func hasReply(thread []DiffComment, m ghtext.Marker, bot string) bool {
+// (bots, its logins on each forge, when known): another App's bot could
+// echo a user's text, marker and all, and silence the reply.
+func hasReply(thread []DiffComment, m ghtext.Marker, bots ...string) bool {
 	for _, c := range thread {
-		if !c.AuthorIsBot || bot != "" && !strings.EqualFold(c.Author, bot) {
+		known := slices.ContainsFunc(bots, func(b string) bool { return b != "" })
+		if !c.AuthorIsBot || known && !slices.ContainsFunc(bots, func(b string) bool { return strings.EqualFold(c.Author, b) }) {
 			continue
 		}
 		if got, ok := ghtext.ParseMarker(c.Body); ok && got.Kind == m.Kind && got.Run == m.Run && got.Version == m.Version {
