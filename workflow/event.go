@@ -19,13 +19,13 @@ type EventKind string
 // sender may write to the repository before anything else (the webhook
 // itself never waits on GitHub).
 const (
-	Labeled       EventKind = "labeled"        // issue labelled (Label says with what)
-	Unlabeled     EventKind = "unlabeled"      // issue unlabelled (Label)
+	Labeled   EventKind = "labeled"   // issue labelled (Label says with what)
+	Unlabeled EventKind = "unlabeled" // issue unlabelled (Label)
 	// LabelsSet is an issue's labels as they are now (Labels), from a
 	// forge whose label webhook does not say which label changed (Gitea's
 	// label_updated): Handle compares them with the set it recorded last
 	// and acts on each label added or removed as on Labeled and Unlabeled.
-	LabelsSet EventKind = "labels_set"
+	LabelsSet     EventKind = "labels_set"
 	Closed        EventKind = "closed"         // issue closed: cancel its run
 	IssueEdited   EventKind = "issue_edited"   // an issue's title or body edited
 	CommandGiven  EventKind = "command"        // issue comment with a command (Command, Args; Body is the comment)
@@ -76,14 +76,14 @@ type Event struct {
 	InstallationID int64  `json:"InstallationID"`
 	Owner          string `json:"Owner"`
 	Repo           string `json:"Repo"`
-	Number         int    `json:"Number"`    // the issue or pull request (0 for repository-wide kinds)
-	IsPR           bool   `json:"IsPR"`      // Number is a pull request
-	Sender         string `json:"Sender"`    // login of the person who acted
-	Label          string `json:"Label"`     // Labeled, Unlabeled
+	Number         int    `json:"Number"` // the issue or pull request (0 for repository-wide kinds)
+	IsPR           bool   `json:"IsPR"`   // Number is a pull request
+	Sender         string `json:"Sender"` // login of the person who acted
+	Label          string `json:"Label"`  // Labeled, Unlabeled
 	// Labels are the issue's labels now (LabelsSet).
-	Labels []string `json:"Labels,omitempty"`
-	CommentID      int64  `json:"CommentID"` // comment and review-comment events; the review's id for ReviewSubmitted
-	Body           string `json:"Body"`      // the comment's (or review's) body, as sent
+	Labels    []string `json:"Labels,omitempty"`
+	CommentID int64    `json:"CommentID"` // comment and review-comment events; the review's id for ReviewSubmitted
+	Body      string   `json:"Body"`      // the comment's (or review's) body, as sent
 	// Command and Args are the comment's command (CommandGiven), as
 	// ParseCommand read them.
 	Command Command `json:"Command"`
