@@ -55,3 +55,25 @@ func (s rw) RepoInstallations(ctx context.Context, owner, repo string) ([]int64,
 	}
 	return out, rows.Err()
 }
+
+// PRNumbers lists the pull requests of owner/repo's newest runs (at most
+// limit, newest first): where a forge's CI event names a commit but no
+// pull request (Gitea's commit status), the workflow asks the forge which
+// of them has that head.
+func (s rw) PRNumbers(ctx context.Context, owner, repo string, limit int) ([]int, error) {
+	rows, err := s.c.query(ctx, `SELECT pr_number FROM runs WHERE owner = ? AND repo = ? AND pr_number <> 0
+		GROUP BY pr_number ORDER BY MAX(id) DESC LIMIT ?`, owner, repo, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list the pull requests of %s/%s: %w", owner, repo, err)
+	}
+	defer rows.Close()
+	var out []int
+	for rows.Next() {
+		var n int
+		if err := rows.Scan(&n); err != nil {
+			return nil, fmt.Errorf("list the pull requests of %s/%s: %w", owner, repo, err)
+		}
+		out = append(out, n)
+	}
+	return out, rows.Err()
+}

@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"context"
+	"errors"
 	"fmt"
 )
 
@@ -32,4 +33,33 @@ func (e *Engine) boundElsewhere(ctx context.Context, ev Event) error {
 // the other forges.
 func (e *Engine) botLogins() []string {
 	return append([]string{e.o.BotLogin}, e.o.BotAliases...)
+}
+
+// prsAt answers, for a CI event that names a commit but neither a pull
+// request nor a branch (Gitea's commit status), which of the bot's open
+// pull requests in the repository have that commit as their head, asking
+// the forge about the newest few the store knows.
+func (e *Engine) prsAt(ctx context.Context, ev Event) ([]int, error) {
+	numbers, err := e.d.Store.PRNumbers(ctx, ev.Owner, ev.Repo, 20)
+	if err != nil || len(numbers) == 0 {
+		return nil, err
+	}
+	gh, err := e.d.GitHub.Client(ctx, ev.InstallationID)
+	if err != nil {
+		return nil, err
+	}
+	var out []int
+	for _, n := range numbers {
+		pr, err := gh.GetPR(ctx, ev.Owner, ev.Repo, n)
+		if errors.Is(err, ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("which pull request has %s as its head: %w", ev.SHA, err)
+		}
+		if pr.State == "open" && pr.HeadSHA == ev.SHA {
+			out = append(out, n)
+		}
+	}
+	return out, nil
 }

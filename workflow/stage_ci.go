@@ -74,6 +74,13 @@ func ciKey(head string, retry int64) string {
 // ciFinished queues a CI job for each of the bot's pull requests the
 // event names.
 func (e *Engine) ciFinished(ctx context.Context, c *completion, ev Event) error {
+	if len(ev.PRs) == 0 && ev.Head == "" && ev.SHA != "" {
+		prs, err := e.prsAt(ctx, ev)
+		if err != nil {
+			return err
+		}
+		ev.PRs = prs
+	}
 	if len(ev.PRs) == 0 {
 		return e.ciFinishedOnFork(ctx, c, ev)
 	}
