@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/go-github/v60/github"
 	"github.com/issuesmith/issuesmith/internal/clip"
 	"github.com/issuesmith/issuesmith/workflow"
 )
@@ -57,6 +56,10 @@ type Options struct {
 	// AcceptTimeout bounds the Intake's Accept when Hold is set
 	// (DefaultAcceptTimeout when 0).
 	AcceptTimeout time.Duration
+	// Gitea, when set, makes this the endpoint of a Gitea (or Forgejo)
+	// server's repository webhooks instead of the GitHub App's (gitea.go):
+	// BotLogin is then the Gitea user the bot acts as, without "[bot]".
+	Gitea *GiteaOptions
 }
 
 // Handler is the /webhook endpoint. It is safe for concurrent use.
@@ -96,8 +99,10 @@ func New(opts Options) (*Handler, error) {
 		return nil, errors.New("webhook handler: secret is required")
 	case opts.Intake == nil:
 		return nil, errors.New("webhook handler: intake is required")
-	case !strings.HasSuffix(opts.BotLogin, "[bot]"):
+	case opts.Gitea == nil && !strings.HasSuffix(opts.BotLogin, "[bot]"):
 		return nil, fmt.Errorf("webhook handler: bot login %q must end in [bot]", opts.BotLogin)
+	case opts.Gitea != nil && (opts.BotLogin == "" || opts.Gitea.InstallationID == 0):
+		return nil, errors.New("webhook handler: a Gitea endpoint needs the bot's Gitea login and an installation id")
 	}
 	if opts.MaxBody <= 0 {
 		opts.MaxBody = DefaultMaxBody
@@ -106,6 +111,10 @@ func New(opts Options) (*Handler, error) {
 		opts.Logger = slog.Default()
 	}
 	h := &Handler{opts: opts, mention: "@" + strings.TrimSuffix(opts.BotLogin, "[bot]")}
+	if opts.Gitea != nil {
+		h.routes = giteaRoutes
+		return h, nil
+	}
 	h.routes = map[string]route{
 		"issues":                      (*Handler).issues,
 		"issue_comment":               (*Handler).issueComment,
@@ -133,8 +142,7 @@ const MaxDeliveryID = 128
 // delivery is not recorded, so a redelivery works).
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	event := r.Header.Get("X-GitHub-Event")
-	delivery := r.Header.Get("X-GitHub-Delivery")
+	event, delivery := h.headers(r)
 	log := h.opts.Logger.With("delivery", clip.Bytes(delivery, MaxDeliveryID, "…"), "event", event)
 	code, result, msg := h.handle(w, r, event, delivery, start, log)
 	if h.opts.Observe != nil {
@@ -167,7 +175,7 @@ func (h *Handler) handle(w http.ResponseWriter, r *http.Request, event, delivery
 		return http.StatusUnauthorized, ResultBadSignature, "missing or invalid X-Hub-Signature-256"
 	}
 	if event == "" || delivery == "" {
-		return http.StatusBadRequest, ResultBadRequest, "missing X-GitHub-Event or X-GitHub-Delivery"
+		return http.StatusBadRequest, ResultBadRequest, "missing the event or delivery header"
 	}
 	if len(delivery) > MaxDeliveryID {
 		return http.StatusBadRequest, ResultBadRequest, fmt.Sprintf("X-GitHub-Delivery over %d bytes", MaxDeliveryID)
@@ -179,7 +187,7 @@ func (h *Handler) handle(w http.ResponseWriter, r *http.Request, event, delivery
 	if !ok {
 		return http.StatusOK, ResultIgnored, "event not handled"
 	}
-	payload, err := github.ParseWebHook(event, body)
+	payload, err := h.parse(event, body)
 	if err != nil {
 		return http.StatusBadRequest, ResultBadRequest, "payload does not parse"
 	}
@@ -197,6 +205,9 @@ func (h *Handler) handle(w http.ResponseWriter, r *http.Request, event, delivery
 		return http.StatusOK, ResultIgnored, v.ignore
 	}
 	v.ev.Delivery, v.ev.GitHubEvent, v.ev.Received = delivery, event, received
+	if h.opts.Gitea != nil && v.ev.Kind == workflow.ReviewSubmitted && v.ev.CommentID == 0 {
+		v.ev.CommentID = bodyID(body)
+	}
 	return h.admit(r.Context(), v, bodyKeyOf(body), log)
 }
 
