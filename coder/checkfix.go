@@ -35,22 +35,28 @@ func (r *run) checkAndFix(ctx context.Context) error {
 	}
 }
 
-// runChecks runs go build/vet of the touched packages and, when allowed, the
-// configured commands.
+// runChecks runs the setup (once it succeeded, never again), go build/vet
+// of the touched packages, the Python checks of the changed .py files and,
+// when allowed and the host has the setup's packages, the configured
+// commands.
 func (r *run) runChecks(ctx context.Context, changed []string, round int) []CheckResult {
 	run := runner{dir: r.tree.dir, timeout: r.c.opts.CheckTimeout, policy: r.c.sandboxFor(r.tree)}
-	var out []CheckResult
+	out := r.setupChecks(ctx, run)
+	env := r.checkEnv()
 	if !r.c.opts.SkipGoChecks {
 		out = append(out, run.goChecks(ctx, goPackages(r.tree, changed))...)
 	}
-	if r.c.opts.RunCommands {
-		out = append(out, run.commandChecks(ctx, r.c.opts.CheckCommands)...)
+	if !r.c.opts.SkipPythonChecks {
+		out = append(out, run.pythonChecks(ctx, pyFiles(r.tree, changed), env)...)
+	}
+	if r.c.opts.RunCommands && !r.setup.missing {
+		out = append(out, run.commandChecks(ctx, r.c.opts.CheckCommands, env)...)
 	}
 	for i := range out {
 		out[i].Round = round
 		status := "passed"
 		if out[i].Refused {
-			status = "not run (no sandbox)"
+			status = notRunWhy(out[i])
 		} else if !out[i].OK {
 			status = "failed"
 		}
@@ -66,7 +72,10 @@ func fixable(checks []CheckResult, changed []string) []CheckResult {
 		if c.OK || c.Refused {
 			continue
 		}
-		if c.Name == "go build" || c.Name == "go vet" {
+		switch c.Name {
+		case "go build", "go vet", "setup", CheckPyCompile, CheckPyflakes:
+			// Fed back only when it names a changed file: a break the
+			// change did not make (or a setup's network) is reported.
 			if !mentionsAny(c.Output, changed) {
 				continue
 			}

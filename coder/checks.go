@@ -28,8 +28,10 @@ type CheckResult struct {
 	Output   string        `json:"output,omitempty"` // combined output, truncated
 	Duration time.Duration `json:"duration"`
 	Round    int           `json:"round"` // 0 = first check, n = after fix round n
-	// Refused: the check was not run (no bubblewrap sandbox on the host);
-	// it is not fed back to the model.
+	// Refused: the check was not run (no bubblewrap sandbox on the host, a
+	// Debian package the setup names is missing, pyflakes is not installed,
+	// a pip install needs egress); Output's first line says why. It is not
+	// fed back to the model.
 	Refused bool `json:"refused,omitempty"`
 }
 
@@ -226,7 +228,8 @@ func (r runner) goChecks(ctx context.Context, pkgs []string) []CheckResult {
 
 // commandChecks runs the repository's configured check commands through sh
 // in the sandbox; without bubblewrap each is refused, not run.
-func (r runner) commandChecks(ctx context.Context, cmds []string) []CheckResult {
+// env is added to each (PATH with the setup's virtual environment).
+func (r runner) commandChecks(ctx context.Context, cmds, env []string) []CheckResult {
 	var res []CheckResult
 	sbErr := sandbox.Check()
 	for _, c := range cmds {
@@ -238,7 +241,7 @@ func (r runner) commandChecks(ctx context.Context, cmds []string) []CheckResult 
 				Output: "not run: check commands run only in a bubblewrap sandbox: " + sbErr.Error()})
 			continue
 		}
-		res = append(res, r.run(ctx, c, []string{"sh", "-c", c}, nil, true))
+		res = append(res, r.run(ctx, c, []string{"sh", "-c", c}, env, true))
 	}
 	return res
 }

@@ -37,7 +37,7 @@ func TestCheckCommandsSandboxed(t *testing.T) {
 	res := r.commandChecks(t.Context(), []string{
 		"cat " + key + " " + sibling + "; echo done",
 		"echo made > made.txt && go env GOCACHE",
-	})
+	}, nil)
 	if len(res) != 2 {
 		t.Fatalf("got %d results", len(res))
 	}

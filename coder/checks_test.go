@@ -61,7 +61,7 @@ func TestCommandChecks(t *testing.T) {
 		"env",
 		"sleep 60",
 		"  ",
-	})
+	}, nil)
 	if len(res) != 4 {
 		t.Fatalf("got %d results, want 4 (blank command skipped)", len(res))
 	}
@@ -83,7 +83,7 @@ func TestCommandChecksCancelled(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	res := runner{dir: t.TempDir(), timeout: time.Second}.commandChecks(ctx, []string{"true"})
+	res := runner{dir: t.TempDir(), timeout: time.Second}.commandChecks(ctx, []string{"true"}, nil)
 	if len(res) != 1 || res[0].OK {
 		t.Fatalf("a cancelled check passed: %+v", res)
 	}

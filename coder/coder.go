@@ -73,6 +73,16 @@ type Options struct {
 	// SkipGoChecks turns off go build / go vet of the touched packages
 	// (they run only when a go toolchain is on PATH and go.mod exists).
 	SkipGoChecks bool
+	// SkipPythonChecks turns off the byte-compile and pyflakes checks of
+	// the changed .py files (pychecks.go; sandboxed only).
+	SkipPythonChecks bool
+	// Setup is the repository's setup: Debian packages checked on the
+	// host (a missing one stops the setup commands and CheckCommands, said
+	// in a check result) and commands run in the sandbox before the first
+	// checks when RunCommands is set, in a virtual environment kept with
+	// the repository's caches when Sandbox.Egress allows a package index
+	// (setup.go).
+	Setup Setup
 	// RunCommands allows running CheckCommands in the worktree. Off by
 	// default: repository commands execute repository code.
 	RunCommands bool

@@ -3,8 +3,19 @@
 // the file's content and the edits already made in the run, applies the
 // model's edit blocks through coder/edit, feeds refusals back for a bounded
 // number of attempts, and validates the result (tree-sitter syntax guard with
-// rollback, gofmt, go vet/go build of touched packages, optional repository
-// check commands). Revise applies a review comment the same way.
+// rollback, gofmt, go vet/go build of touched packages, a byte-compile and
+// pyflakes' error checks of changed .py files, optional repository check
+// commands). Revise applies a review comment the same way.
+//
+// A repository's setup (Options.Setup, setup.go, setup_run.go) comes
+// before the first checks: its Debian packages are checked on the host
+// with dpkg-query (never installed; a missing one is named with the
+// apt-get line, and the setup commands and repository checks are then not
+// run), and its commands run once per run in the sandbox, in a virtual
+// environment kept with the repository's caches when the egress allows a
+// package index (the checks then run in it too); without one, a pip
+// install is reported as needing egress. The Python checks (pychecks.go)
+// run with python3 -I, in the sandbox only, and guess no test command.
 //
 // An item is done only when every block applied or, after a partial apply,
 // on an explicit <chat>done</chat>; it is skipped only on an explicit
@@ -42,7 +53,9 @@
 // It must never write outside the workspace, outside the approved plan's
 // files, through a symbolic link, to a blocked path or into a git
 // submodule (a plan item naming one is blocked with why; the edit engine
-// refuses a block there with edit.ReasonSubmodule) whatever the model asks, never run repository commands unless Options.RunCommands is set,
+// refuses a block there with edit.ReasonSubmodule) whatever the model asks, never run repository commands (checks or setup) unless Options.RunCommands is set,
+// never run anything a sandboxed command wrote (the virtual environment
+// included) on the host, never install a package,
 // never pass the bot's environment (keys, tokens) to a command, and never
 // commit, push or talk to GitHub: the caller does that with the change set
 // it returns.

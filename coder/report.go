@@ -31,7 +31,7 @@ func (r *Result) Report() string {
 	for _, c := range r.LastChecks() {
 		mark := "ok"
 		if c.Refused {
-			mark = "NOT RUN (no sandbox)"
+			mark = "NOT RUN (" + strings.TrimPrefix(notRunWhy(c), "not run: ") + ")"
 		} else if !c.OK {
 			mark = "FAILED"
 		}

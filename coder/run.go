@@ -31,6 +31,7 @@ type run struct {
 	// failures are the model's failures on plan items (failure.go).
 	failures []itemFailure
 	diag     *diagnostics // language servers (Options.Diagnostics), nil when off
+	setup    setupState   // Options.Setup in this run (setup_run.go)
 	start    time.Time    // for Options.MaxWall
 }
 
@@ -226,7 +227,7 @@ func summarize(res *Result) string {
 		for _, c := range cks {
 			mark := "passed"
 			if c.Refused {
-				mark = "not run (no bubblewrap sandbox on the bot's host)"
+				mark = "not run: " + strings.TrimPrefix(notRunWhy(c), "not run: ")
 			} else if !c.OK {
 				mark = "failed"
 			}

@@ -90,6 +90,13 @@ func (c hostEntry) covers(r hostEntry) bool {
 	return c.ports(r.port)
 }
 
+// Allows reports whether the allowlist lets a command reach host at port
+// (the name's addresses are still checked on each request); false for a nil
+// or empty Egress.
+func (e *Egress) Allows(host string, port int) bool {
+	return e.allows() && e.egressCheck(host, port) == ""
+}
+
 // egressCheck says why a host and port are refused, or "" when an entry
 // allows them.
 func (e *Egress) egressCheck(host string, port int) string {
