@@ -6,7 +6,8 @@
 // App's stages do, and returns what each stage produced).
 //
 // It owns the mapping from a repository's .github/issuesmith.yml to each
-// agent's options (ExplorerOptions, PlannerOptions, CoderOptions), the
+// agent's options (ExplorerOptions, PlannerOptions, CoderOptions: the
+// coder's checks, setup and egress within the server's ceiling), the
 // model client per repository (Models), the spend of each agent (returned
 // with its error too), and the git worktrees of the App (installation
 // tokens go to git only; each worktree opens its confined repo.Workspace

@@ -45,7 +45,9 @@ func PlannerOptions(cfg *config.Repo, guidance string, ws *repo.Workspace) plann
 }
 
 // CoderOptions maps a repository's settings onto the coder's, over base
-// (the caller's Sandbox, SkipGoChecks, ...): blocked paths, check commands
+// (the caller's Sandbox, SkipGoChecks, ...): blocked paths, the setup
+// (its packages always checked; its commands under the same rule as the
+// checks, coder.Options.Setup), check commands
 // — run only when the repository asks (run_commands) and allowChecks lets
 // it (bot serve: ISSUESMITH_ALLOW_CHECK_COMMANDS; its checks run the
 // repository's code on the bot's machine) — and the coder role's token,
@@ -60,6 +62,8 @@ func CoderOptions(base coder.Options, cfg *config.Repo, allowChecks bool) coder.
 	o.NoLineEdits = !cfg.LineEdits || base.NoLineEdits
 	o.Diagnostics = cfg.Diagnostics || base.Diagnostics
 	o.ApplyModel = cfg.ApplyModel || base.ApplyModel
+	o.Setup = coder.Setup{Packages: slices.Clone(cfg.Setup.Packages), Commands: slices.Clone(cfg.Setup.Commands),
+		IndexURL: cfg.Setup.IndexURL}
 	o.CheckCommands = nil
 	for _, c := range cfg.Checks {
 		o.CheckCommands = append(o.CheckCommands, c.Run)

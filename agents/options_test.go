@@ -133,3 +133,21 @@ func TestChecksNetworkSwitch(t *testing.T) {
 		t.Errorf("checks_network + egress under a ceiling: sandbox %+v egress %+v", o.Sandbox, o.Sandbox.Egress)
 	}
 }
+
+// The repository's setup reaches the coder whole, and the egress it plans
+// under is the repository's hosts within the server's ceiling: PyPI inside
+// the ceiling gives the setup its venv, outside it none.
+func TestCoderSetupFromRepoConfig(t *testing.T) {
+	t.Parallel()
+	rc, err := config.ParseRepo([]byte("version: 1\nrun_commands: true\negress: {hosts: [pypi.org, files.pythonhosted.org]}\n" +
+		"setup:\n  packages: [python3-pytest]\n  commands: [pip install -e .]\n"))
+	require.NoError(t, err)
+	base := coder.Options{Sandbox: sandbox.Policy{Egress: &sandbox.Egress{Hosts: []string{"*.org"}}}}
+	o := CoderOptions(base, rc, true)
+	require.Equal(t, coder.Setup{Packages: []string{"python3-pytest"}, Commands: []string{"pip install -e ."}}, o.Setup)
+	require.True(t, o.Setup.Plan(o.Sandbox.Egress).Venv, "PyPI within the ceiling")
+	closed := CoderOptions(coder.Options{}, rc, true)
+	p := closed.Setup.Plan(closed.Sandbox.Egress)
+	require.False(t, p.Venv, "the default ceiling allows no host")
+	require.Equal(t, []string{"pip install -e ."}, p.NeedEgress)
+}
