@@ -83,7 +83,7 @@ func newAttackRigOn(t *testing.T, backend repo.Backend, repos ...string) *attack
 	require.NoError(t, err)
 	cache, err := repo.NewCache(r.cacheDir, repo.CacheOptions{Backend: backend})
 	require.NoError(t, err)
-	r.git = NewGit(cache, app, repo.Signature{Name: "bot", Email: "bot@example.com"})
+	r.git = NewGit(cache, AppCredentials{App: app}, repo.Signature{Name: "bot", Email: "bot@example.com"})
 	r.caches, err = sandbox.NewCaches(t.TempDir(), sandbox.CacheOptions{})
 	require.NoError(t, err)
 	return r

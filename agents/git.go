@@ -14,19 +14,53 @@ import (
 	"github.com/issuesmith/issuesmith/workflow"
 )
 
-// Git is workflow.Git over repo.Cache, with installation tokens from the
-// App: the token goes to git only, never to the workflow.
+// Git is workflow.Git over repo.Cache, with tokens from the forge of
+// each installation (Credentials): the token goes to git only, never to
+// the workflow.
 type Git struct {
 	cache  *repo.Cache
-	app    *ghapp.App
+	app    Credentials
 	author repo.Signature
 	seq    atomic.Int64
 }
 
-// NewGit returns the App's git: worktrees from cache, tokens from app,
+// Credentials are what git needs of the forge an installation belongs to:
+// a token to fetch and push with, and a person's git identity for a
+// Co-authored-by trailer.
+type Credentials interface {
+	Token(ctx context.Context, installationID int64) (string, error)
+	CoAuthor(ctx context.Context, installationID int64, owner, repo, login string) repo.Signature
+}
+
+// NewGit returns the bot's git: worktrees from cache, tokens from creds,
 // commits by author.
-func NewGit(cache *repo.Cache, app *ghapp.App, author repo.Signature) *Git {
-	return &Git{cache: cache, app: app, author: author}
+func NewGit(cache *repo.Cache, creds Credentials, author repo.Signature) *Git {
+	return &Git{cache: cache, app: creds, author: author}
+}
+
+// AppCredentials are a GitHub App's: installation tokens, and a person's
+// noreply address with their user id when GitHub gives it.
+type AppCredentials struct{ App *ghapp.App }
+
+// Token is an installation token of the App.
+func (a AppCredentials) Token(ctx context.Context, installationID int64) (string, error) {
+	return a.App.Token(ctx, installationID)
+}
+
+// CoAuthor is login's git identity. The user id comes from the
+// collaborator permission endpoint (the requester has write access, so it
+// answers); without it the login-only noreply address still names them.
+func (a AppCredentials) CoAuthor(ctx context.Context, installationID int64, owner, repoName, login string) repo.Signature {
+	sig := repo.Signature{Name: login, Email: login + "@users.noreply.github.com"}
+	c, err := a.App.Client(ctx, installationID)
+	if err != nil {
+		return sig
+	}
+	perm, _, err := c.GitHub().Repositories.GetPermissionLevel(ctx, owner, repoName, login)
+	if err == nil && perm.GetUser().GetID() != 0 {
+		sig.Email = repo.NoReplyEmail(perm.GetUser().GetID(), perm.GetUser().GetLogin())
+	}
+	return sig
 }
 
 // Checkout prepares a worktree from the cache: branch "" is a read-only
@@ -117,20 +151,9 @@ func (w *worktree) Commit(ctx context.Context, msg string, coAuthors ...string) 
 	return sha, err == nil, err
 }
 
-// coAuthor is login's git identity. The user id comes from the
-// collaborator permission endpoint (the requester has write access, so it
-// answers); without it the login-only noreply address still names them.
+// coAuthor is login's git identity, as the installation's forge says it.
 func (w *worktree) coAuthor(ctx context.Context, login string) repo.Signature {
-	sig := repo.Signature{Name: login, Email: login + "@users.noreply.github.com"}
-	c, err := w.g.app.Client(ctx, w.ref.InstallationID)
-	if err != nil {
-		return sig
-	}
-	perm, _, err := c.GitHub().Repositories.GetPermissionLevel(ctx, w.ref.Owner, w.ref.Repo, login)
-	if err == nil && perm.GetUser().GetID() != 0 {
-		sig.Email = repo.NoReplyEmail(perm.GetUser().GetID(), perm.GetUser().GetLogin())
-	}
-	return sig
+	return w.g.app.CoAuthor(ctx, w.ref.InstallationID, w.ref.Owner, w.ref.Repo, login)
 }
 
 func (w *worktree) Push(ctx context.Context) error {

@@ -40,7 +40,7 @@ func TestCheckoutOnFork(t *testing.T) {
 	require.NoError(t, err)
 	cache, err := repo.NewCache(t.TempDir(), repo.CacheOptions{})
 	require.NoError(t, err)
-	g := NewGit(cache, app, repo.Signature{Name: "bot", Email: "bot@example.com"})
+	g := NewGit(cache, AppCredentials{App: app}, repo.Signature{Name: "bot", Email: "bot@example.com"})
 	ref := workflow.RepoRef{InstallationID: gh.Installation(), Owner: "acme", Repo: "app", Base: "main", CloneURL: url, Job: "t",
 		Blocked: []string{}, Fork: &workflow.Fork{Owner: "bots", Repo: "app", CloneURL: forkURL, InstallationID: forkInst}}
 	const branch = "issuesmith/issue-1"

@@ -44,6 +44,19 @@ type Server struct {
 	// BotLogin is the App's bot login ("slug[bot]"); asked from GitHub when
 	// empty.
 	BotLogin string `env:"BOT_LOGIN"`
+	// GiteaURL is a Gitea or Forgejo server's root URL
+	// ("https://gitea.example.com/"): the bot serves its repositories
+	// beside the GitHub App's, as the user who owns GiteaTokenFile's
+	// token, with their webhooks sent to /webhook/gitea (`bot setup
+	// --forge gitea` makes them). Empty: no Gitea.
+	GiteaURL string `env:"GITEA_URL"`
+	// GiteaTokenFile is the path of the bot user's Gitea access token
+	// (scopes write:repository, write:issue and read:user); required with
+	// GiteaURL.
+	GiteaTokenFile string `env:"GITEA_TOKEN_FILE"`
+	// GiteaWebhookSecret is the secret of the Gitea repositories' webhooks
+	// (HMAC-SHA256 key); required with GiteaURL.
+	GiteaWebhookSecret string `env:"GITEA_WEBHOOK_SECRET"`
 	// StateDir is the state directory DatabaseURL and DataDir default
 	// into, so they never depend on the directory bot starts in.
 	StateDir string `env:"STATE_DIR"`
@@ -181,6 +194,7 @@ func (s *Server) Validate() error {
 	if u, err := url.Parse(s.GitHubURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 		bad("GITHUB_URL", "must be an absolute http(s) URL")
 	}
+	s.validateGitea(bad)
 	if s.BotLogin != "" && !strings.HasSuffix(s.BotLogin, "[bot]") {
 		bad("BOT_LOGIN", `must be the App's bot user, "<slug>[bot]"`)
 	}
@@ -251,6 +265,9 @@ func (s *Server) LogValue() slog.Value {
 		slog.String("private_key", setting(s.PrivateKey, s.PrivateKeyFile)),
 		slog.String("webhook_secret", setting(s.WebhookSecret, "")),
 		slog.String("github_url", s.GitHubURL),
+		slog.String("gitea_url", s.GiteaURL),
+		slog.String("gitea_token", setting("", s.GiteaTokenFile)),
+		slog.String("gitea_webhook_secret", setting(s.GiteaWebhookSecret, "")),
 		slog.String("database", redact.URL(s.DatabaseURL)),
 		slog.String("listen", s.ListenAddr),
 		slog.String("hold_dir", s.HoldDir),

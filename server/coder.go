@@ -37,7 +37,7 @@ func Caches(cfg *config.Server) (*sandbox.Caches, error) {
 // SQLite database with its journal files are masked even if they lie under
 // a visible path.
 func SandboxPolicy(cfg *config.Server) sandbox.Policy {
-	hide := []string{cfg.PrivateKeyFile, cfg.Model.APIKeyFile, cfg.File}
+	hide := []string{cfg.PrivateKeyFile, cfg.Model.APIKeyFile, cfg.File, cfg.GiteaTokenFile}
 	if cfg.DatabaseURL != "" {
 		hide = append(hide, store.FilesOf(cfg.DatabaseURL)...)
 	}

@@ -11,7 +11,7 @@ import (
 )
 
 // routes builds the webhook handler behind its limiter and the HTTP routes.
-func (s *Server) routes(m *metrics, botLogin string) error {
+func (s *Server) routes(m *metrics, botLogin string, forge *giteaForge) error {
 	cfg, log := s.cfg, s.log
 	var err error
 	if s.held, err = openHold(cfg, m.reg); err != nil {
@@ -36,6 +36,19 @@ func (s *Server) routes(m *metrics, botLogin string) error {
 	mux := http.NewServeMux()
 	mux.Handle("POST /webhook", webhook.NewLimiter(hook, cfg.WebhookMaxInFlight, cfg.WebhookMaxBody, log,
 		func(event, result string) { m.delivery(event, result, 0) }))
+	if forge != nil {
+		giteaHook, err := webhook.New(webhook.Options{
+			Hold: hold, Secret: []byte(cfg.GiteaWebhookSecret), MaxBody: cfg.WebhookMaxBody, Intake: lateIntake{s},
+			BotLogin: forge.bot, Bots: cfg.Limits.Bots, Logger: log.With("forge", "gitea"),
+			Gitea:   &webhook.GiteaOptions{InstallationID: GiteaInstallation},
+			Observe: func(event, result string, took time.Duration) { m.delivery("gitea_"+event, result, took) },
+		})
+		if err != nil {
+			return err
+		}
+		mux.Handle("POST /webhook/gitea", webhook.NewLimiter(giteaHook, cfg.WebhookMaxInFlight, cfg.WebhookMaxBody, log,
+			func(event, result string) { m.delivery("gitea_"+event, result, 0) }))
+	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{}))

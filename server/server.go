@@ -26,7 +26,6 @@ import (
 	"github.com/issuesmith/issuesmith/store"
 	"github.com/issuesmith/issuesmith/summaries"
 	"github.com/issuesmith/issuesmith/workflow"
-	"github.com/issuesmith/issuesmith/workflow/ghport"
 )
 
 // Server is the wired App: every part is built in New, in the order the
@@ -143,6 +142,10 @@ func (s *Server) assemble(ctx context.Context, m *metrics) error {
 	if err != nil {
 		return startErr(ctx, sctx, limit, err)
 	}
+	forge, err := newGitea(sctx, cfg, int64(tune.GitHubWriteInterval))
+	if err != nil {
+		return startErr(ctx, sctx, limit, err)
+	}
 	s.warnings = checkModels(sctx, cfg, log)
 	s.gate = &budget.Gate{Now: tune.Now, Log: log, Charged: m.charged}
 	ms, err := agents.NewGatedModels(&cfg.Model, s.gate)
@@ -180,17 +183,18 @@ func (s *Server) assemble(ctx context.Context, m *metrics) error {
 	s.build = func(st *store.Store) (*workflow.Engine, error) {
 		return workflow.New(workflow.Deps{
 			Store:      st,
-			GitHub:     ghport.Installations(app),
-			Git:        agents.NewGit(cache, app, botSignature(botLogin)),
+			GitHub:     installations(app, forge),
+			Git:        agents.NewGit(cache, credentials{app: agents.AppCredentials{App: app}, gitea: forge}, botSignature(botLogin)),
 			Explorer:   &agents.Explorer{Models: ms, Cache: st},
 			Planner:    &agents.Planner{Models: ms},
 			Coder:      Coder(cfg, ms, caches),
 			Summarizer: &agents.Summarizer{Models: ms, Cache: st},
 			Forks:      forks(cfg, app),
 			Budget:     s.gate,
+			ForgeOf:    forgeOf,
 		}, workflow.Options{
 			Limits:   &cfg.Limits,
-			BotLogin: botLogin, MaxWorkers: cfg.Workers, Logger: log, PollInterval: tune.PollInterval,
+			BotLogin: botLogin, BotAliases: forge.botAliases(), MaxWorkers: cfg.Workers, Logger: log, PollInterval: tune.PollInterval,
 			LeaseTTL: tune.LeaseTTL, RescueAfter: tune.RescueAfter,
 			Observe: m.job, Usage: m.usage, RefreshSchedule: sched,
 			Redeliver: redeliverPass, RedeliverSchedule: redeliverSched,
@@ -199,7 +203,7 @@ func (s *Server) assemble(ctx context.Context, m *metrics) error {
 			ReplicaID: replicaID(cfg),
 		})
 	}
-	return s.routes(m, botLogin)
+	return s.routes(m, botLogin, forge)
 }
 
 // startErr says when the start-up bound (sctx, limit), not the host or a

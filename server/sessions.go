@@ -28,7 +28,8 @@ func sessionsPage(cfg *config.Server, st sessionweb.Store, log *slog.Logger) (h 
 	}
 	page, err := sessionweb.New(sessionweb.Options{Store: st, PublicURL: cfg.Sessions.PublicURL, GitHubURL: cfg.GitHubURL,
 		ClientID: cfg.Sessions.OAuthClientID, ClientSecret: cfg.Sessions.OAuthClientSecret, Secret: key,
-		Operators: cfg.Sessions.Operators, Logger: log})
+		Operators: cfg.Sessions.Operators, Logger: log,
+		OtherForge: func(id int64) bool { return forgeOf(id) != "github" }})
 	if err != nil {
 		return nil, "", err
 	}

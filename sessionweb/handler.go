@@ -44,6 +44,11 @@ type Options struct {
 	Secret []byte
 	// Operators see every session.
 	Operators []string
+	// OtherForge, when set, reports whether a session's installation is
+	// another forge's than GitHub's (the Gitea server the bot also
+	// serves): GitHub's word on a repository of the same name says nothing
+	// about it, so only operators see such sessions.
+	OtherForge func(installationID int64) bool
 	// SignInTTL is how long a sign-in lasts (2h when 0); CacheTTL how
 	// long GitHub's answer about a repository is trusted (5m when 0, at
 	// most 5m).

@@ -61,6 +61,9 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 		v.Newer = pageURL(q, page-1)
 	}
 	for _, s := range rows {
+		if h.foreign(si, s) {
+			continue
+		}
 		v.Rows = append(v.Rows, h.row(s))
 	}
 	h.render(w, http.StatusOK, "list", v)
@@ -99,6 +102,9 @@ func (h *Handler) detail(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ok, err := h.canRead(ctx, si, sess.FullRepo())
+	if h.foreign(si, sess) {
+		ok, err = false, nil
+	}
 	if errors.Is(err, errRefused) {
 		h.refused(w, r)
 		return
@@ -150,4 +156,10 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request, login string, s
 func (h *Handler) issueURL(s *store.Session) string {
 	web := strings.TrimSuffix(h.oauth.Endpoint.AuthURL, "/login/oauth/authorize")
 	return web + "/" + url.PathEscape(s.Owner) + "/" + url.PathEscape(s.Repo) + "/issues/" + strconv.Itoa(s.Issue)
+}
+
+// foreign reports whether sess is another forge's and si no operator: the
+// GitHub sign-in cannot vouch for it.
+func (h *Handler) foreign(si *signIn, sess *store.Session) bool {
+	return h.opts.OtherForge != nil && h.opts.OtherForge(sess.InstallationID) && !h.operator(si.Login)
 }
