@@ -1,0 +1,87 @@
+package giteatest
+
+// Comments returns an issue's comments, oldest first.
+func (s *Server) Comments(owner, name string, number int) []Comment {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Comment
+	if is := s.mustRepo(owner, name).issues[number]; is != nil {
+		for _, c := range is.comments {
+			out = append(out, Comment{ID: c.id, User: c.user, Body: c.body})
+		}
+	}
+	return out
+}
+
+// Labels returns the names of an issue's labels.
+func (s *Server) Labels(owner, name string, number int) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(owner, name)
+	var out []string
+	if is := r.issues[number]; is != nil {
+		for _, id := range is.labels {
+			out = append(out, r.label(id).name)
+		}
+	}
+	return out
+}
+
+// Reactions returns an issue's reactions as "user:content".
+func (s *Server) Reactions(owner, name string, number int) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if is := s.mustRepo(owner, name).issues[number]; is != nil {
+		return append([]string(nil), is.reactions...)
+	}
+	return nil
+}
+
+// Pulls returns the repository's pull requests, by number.
+func (s *Server) Pulls(owner, name string) []Pull {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(owner, name)
+	var out []Pull
+	for n := 1; n <= r.nextIndex; n++ {
+		is := r.issue(n)
+		if is == nil || is.pr == nil {
+			continue
+		}
+		out = append(out, Pull{Number: n, Title: is.title, Body: is.body, User: is.user, Head: is.pr.head,
+			HeadSHA: is.pr.headSHA, Base: is.pr.base, BaseSHA: is.pr.baseSHA, State: is.state, Merged: is.pr.merged,
+			RequestedReviews: append([]string(nil), is.pr.requested...)})
+	}
+	return out
+}
+
+// Statuses returns the statuses set on a commit, in order.
+func (s *Server) Statuses(owner, name, sha string) []Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Status
+	for _, st := range s.mustRepo(owner, name).statuses[sha] {
+		out = append(out, *st)
+	}
+	return out
+}
+
+// Hooks returns the repository's webhooks (with their secrets).
+func (s *Server) Hooks(owner, name string) []Hook {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Hook
+	for _, h := range s.mustRepo(owner, name).hooks {
+		out = append(out, *h)
+	}
+	return out
+}
+
+// SetStatus sets a commit status as user (as a CI would).
+func (s *Server) SetStatus(owner, name, sha, user string, st Status) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st.ID, st.By = s.st.id(), user
+	r := s.mustRepo(owner, name)
+	r.statuses[sha] = append(r.statuses[sha], &st)
+}
