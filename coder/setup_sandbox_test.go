@@ -46,9 +46,7 @@ func TestSetupMissingPackageIsNamed(t *testing.T) {
 func TestSetupVenvOnlyWithAnIndex(t *testing.T) {
 	t.Parallel()
 	sandboxtest.Need(t)
-	if _, err := os.Stat("/usr/lib/python3/dist-packages/pytest"); err != nil {
-		t.Skip("Debian's python3-pytest is not installed")
-	}
+	needPython(t, "python3-pytest", "python3-venv")
 	prefix := `python3 -c "import sys, pytest; print('prefix', sys.prefix)"`
 	setup := Setup{Commands: []string{"pip install -e .", prefix + " > setup-prefix"}}
 	checks := []string{prefix}
@@ -101,6 +99,7 @@ func TestSetupVenvOnlyWithAnIndex(t *testing.T) {
 func TestSetupIsConfined(t *testing.T) {
 	// Not parallel: t.Setenv.
 	sandboxtest.Need(t)
+	needPython(t, "python3-venv")
 	t.Setenv("ISSUESMITH_TEST_SECRET", "hunter2-setup")
 	conf := t.TempDir()
 	key := filepath.Join(conf, "app.pem")
