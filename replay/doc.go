@@ -11,6 +11,14 @@
 // (--verdicts) judges a tree already tested by the same command from that
 // run; a SessionOpener (--sessions) keeps each run's session.
 //
+// A repository's setup (Setups, setup.go: --setup files written as a
+// .github/issuesmith.yml, else the instance's own committed one, read from
+// git at replay-base) comes before the tests: its Debian packages must be
+// on the host (replay installs nothing; a missing one fails the setup stage
+// naming it), its commands run in the sandbox with SetupHosts, in a
+// virtual environment of the repository's cache when those allow a
+// package index, and the tests then run in it too.
+//
 // replay reads the repositories it is given and writes only inside each
 // instance's own temporary clone, the results file and the verdicts file. Test commands run
 // under internal/sandbox when bubblewrap works here, otherwise with the

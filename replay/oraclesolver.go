@@ -31,6 +31,8 @@ type Oracle struct {
 	Faults oracle.Faults
 	// Sessions, when set, records each instance's run (--sessions).
 	Sessions SessionOpener
+	// Setups are as Pipeline's.
+	Setups Setups
 }
 
 // Name is "oracle".
@@ -71,7 +73,7 @@ func (o Oracle) Solve(ctx context.Context, dir string, in *Instance, gold string
 		return nil, &StageError{Stage: "oracle", Err: err}
 	}
 	prep := time.Since(start).Round(time.Millisecond).Seconds()
-	sol, err := (&Pipeline{Model: m, Coder: o.Coder, StageTimeout: o.StageTimeout, Sessions: o.Sessions}).Solve(ctx, dir, in, "")
+	sol, err := (&Pipeline{Model: m, Coder: o.Coder, StageTimeout: o.StageTimeout, Sessions: o.Sessions, Setups: o.Setups}).Solve(ctx, dir, in, "")
 	var se *StageError
 	if errors.As(err, &se) && sol == nil {
 		sol = se.Partial

@@ -29,6 +29,9 @@ type Pipeline struct {
 	StageTimeout time.Duration
 	// Sessions, when set, records each instance's run (--sessions).
 	Sessions SessionOpener
+	// Setups (--setup) replace the clone's own setup for the coder's
+	// checks, as they do for the tests.
+	Setups Setups
 }
 
 // Name is the model's name.
@@ -48,6 +51,9 @@ func (p *Pipeline) Solve(ctx context.Context, dir string, in *Instance, _ string
 	rcfg, err := agents.RepoConfig(ws)
 	if err != nil {
 		return nil, &StageError{Stage: "config", Err: err}
+	}
+	if s, ok := p.Setups.given(in); ok {
+		rcfg.Setup = config.Setup{Packages: s.Packages, Commands: s.Commands, IndexURL: s.IndexURL}
 	}
 	lc, err := p.Model.LLMFor(rcfg)
 	if err != nil {

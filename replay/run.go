@@ -243,10 +243,15 @@ func (r *Runner) test(ctx context.Context, dir string, in *Instance, test string
 		res.Status, res.Reason = StatusError, "test patch does not apply: "+oneLine(err.Error())
 		return
 	}
+	setup, err := r.Tests.Setups.For(ctx, dir, in)
+	if err != nil {
+		res.Status, res.Reason = StatusStageFailed+"setup", oneLine(err.Error())
+		return
+	}
 	key := ""
 	if r.Verdicts != nil {
 		var err error
-		if key, err = verdictKey(ctx, dir, in); err != nil {
+		if key, err = verdictKey(ctx, dir, in, setupKey(setup)); err != nil {
 			res.Status, res.Reason = StatusError, "tree of the clone: "+oneLine(err.Error())
 			return
 		}
@@ -258,7 +263,11 @@ func (r *Runner) test(ctx context.Context, dir string, in *Instance, test string
 		}
 	}
 	t := time.Now()
-	err := r.Tests.prefetch(ctx, dir)
+	var env []string
+	err = r.Tests.prefetch(ctx, dir)
+	if err == nil {
+		env, err = r.Tests.RunRepoSetup(ctx, dir, in, setup)
+	}
 	if err == nil {
 		err = r.Tests.RunSetup(ctx, dir, in)
 	}
@@ -267,7 +276,7 @@ func (r *Runner) test(ctx context.Context, dir string, in *Instance, test string
 		res.Status, res.Reason = StatusStageFailed+"setup", oneLine(err.Error())
 		return
 	}
-	run := r.Tests.Run(ctx, dir, in)
+	run := r.Tests.RunWith(ctx, dir, in, env)
 	res.stage("tests", run.Wall)
 	if key != "" && ctx.Err() == nil {
 		if err := r.Verdicts.keep(key, in, run); err != nil {

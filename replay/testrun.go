@@ -30,6 +30,9 @@ type TestRunner struct {
 	// SetupHosts are the hosts an instance's setup command may reach,
 	// through the sandbox's egress proxy (--setup-hosts); tests get none.
 	SetupHosts []string
+	// Setups are the repositories' setups (--setup; setup.go): packages
+	// the host must have, commands run before the tests.
+	Setups Setups
 }
 
 // DefaultSetupHosts are the package registries a setup command installs
@@ -79,6 +82,11 @@ var goTestJSON = regexp.MustCompile(`(^|[;&|(]\s*|\s)go test `)
 
 // Run runs the instance's test command in dir.
 func (r *TestRunner) Run(ctx context.Context, dir string, in *Instance) *TestRun {
+	return r.RunWith(ctx, dir, in, nil)
+}
+
+// RunWith is Run with env added (RunRepoSetup's PATH through the venv).
+func (r *TestRunner) RunWith(ctx context.Context, dir string, in *Instance, env []string) *TestRun {
 	line := Command(in)
 	line = strings.Replace(line, "go test -json -json", "go test -json", 1)
 	tr := &TestRun{Cmd: line}
@@ -87,7 +95,7 @@ func (r *TestRunner) Run(ctx context.Context, dir string, in *Instance) *TestRun
 		ctx, cancel = context.WithTimeout(ctx, r.Timeout)
 		defer cancel()
 	}
-	cmd, err := r.command(ctx, dir, in, line, false)
+	cmd, err := r.command(ctx, dir, in, line, false, env)
 	if err != nil {
 		tr.Err = err
 		return tr
@@ -123,16 +131,16 @@ func (r *TestRunner) trim() {
 // command is line under sh in dir: in the sandbox (with no network; a
 // setup command reaches SetupHosts through the egress proxy; the caches of
 // the instance's repository, RepoKey) or with a process-group kill.
-func (r *TestRunner) command(ctx context.Context, dir string, in *Instance, line string, setup bool) (*sandbox.Cmd, error) {
-	env := append(procenv.Scrubbed(), r.Env...)
+func (r *TestRunner) command(ctx context.Context, dir string, in *Instance, line string, setup bool, extra []string) (*sandbox.Cmd, error) {
+	env := append(append(procenv.Scrubbed(), r.Env...), extra...)
 	argv := []string{"/bin/sh", "-c", line}
 	if r.Sandbox {
 		p := r.Policy
 		p.Repo = RepoKey(in)
 		p.TrustedModules = committedModules(ctx, dir)
 		p.StableDir = true // every clone of a repository finds its compiled packages
-		if setup && len(r.SetupHosts) > 0 {
-			p.Egress = &sandbox.Egress{Hosts: r.SetupHosts, Run: "replay setup"}
+		if setup {
+			p.Egress = r.setupEgress()
 		}
 		return p.Command(ctx, dir, argv, env)
 	}
@@ -153,22 +161,35 @@ func (r *TestRunner) command(ctx context.Context, dir string, in *Instance, line
 // RunSetup runs an instance's setup command (if any) the same way; it
 // installs what the tests need from SetupHosts alone.
 func (r *TestRunner) RunSetup(ctx context.Context, dir string, in *Instance) error {
-	line := in.Setup
-	if strings.TrimSpace(line) == "" {
+	if strings.TrimSpace(in.Setup) == "" {
 		return nil
 	}
+	return r.runSetupLine(ctx, dir, in, in.Setup, fmt.Sprintf("setup %q", in.Setup))
+}
+
+// setupEgress is the egress of setup commands: SetupHosts, or none.
+func (r *TestRunner) setupEgress() *sandbox.Egress {
+	if len(r.SetupHosts) == 0 {
+		return nil
+	}
+	return &sandbox.Egress{Hosts: r.SetupHosts, Run: "replay setup"}
+}
+
+// runSetupLine runs a setup's shell line under the time limit; what names
+// it starts its error.
+func (r *TestRunner) runSetupLine(ctx context.Context, dir string, in *Instance, line, what string) error {
 	if r.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, r.Timeout)
 		defer cancel()
 	}
-	cmd, err := r.command(ctx, dir, in, line, true)
+	cmd, err := r.command(ctx, dir, in, line, true, nil)
 	if err != nil {
 		return err
 	}
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		return fmt.Errorf("setup %q: %v: %s", line, err, lastLines(out, 3))
+		return fmt.Errorf("%s: %v: %s", what, err, lastLines(out, 3))
 	}
 	return nil
 }

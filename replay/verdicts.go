@@ -91,8 +91,10 @@ func (v *TreeVerdicts) Len() int {
 
 // verdictKey is the key of the clone at dir as it stands (after the test
 // patch), for in's commands. It stages every file in the clone's index
-// (the clone is the replay's own, thrown away after the instance).
-func verdictKey(ctx context.Context, dir string, in *Instance) (string, error) {
+// (the clone is the replay's own, thrown away after the instance). A
+// repository's setup (setupKey) is part of the key when there is one, so
+// keys without one are those of earlier runs.
+func verdictKey(ctx context.Context, dir string, in *Instance, setup string) (string, error) {
 	if _, err := git(ctx, dir, nil, "add", "-A"); err != nil {
 		return "", err
 	}
@@ -101,7 +103,11 @@ func verdictKey(ctx context.Context, dir string, in *Instance) (string, error) {
 		return "", err
 	}
 	h := sha256.New()
-	for _, part := range []string{strings.TrimSpace(string(tree)), Command(in), in.Setup} {
+	parts := []string{strings.TrimSpace(string(tree)), Command(in), in.Setup}
+	if setup != "" {
+		parts = append(parts, setup)
+	}
+	for _, part := range parts {
 		h.Write([]byte(part))
 		h.Write([]byte{0})
 	}

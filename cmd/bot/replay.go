@@ -23,7 +23,7 @@ import (
 type replayFlags struct {
 	instances, repos, model, out, only, workdir, faults string
 	cacheDir, cacheBudget, verdicts, sessions, price    string
-	setupHosts                                          []string
+	setupHosts, setups                                  []string
 	jobs, limit                                         int
 	testTimeout, stageTimeout                           time.Duration
 }
@@ -64,6 +64,7 @@ func newReplayCmdWith(environ func() []string) *cobra.Command {
 	fl.StringVar(&f.cacheDir, "cache-dir", "", "the sandbox's caches: Go modules (read-only inside) and one build cache per repository (default: <user cache dir>/issuesmith/replay)")
 	fl.StringVar(&f.cacheBudget, "cache-budget", "20GiB", "size the module cache and the build caches are each trimmed to after every test run (least recently used first; 0: no bound)")
 	fl.StringVar(&f.faults, "faults", "", "RATE[,SEED]: with --model oracle, misbehave (cut, empty, reasoning, calls as text, stale SEARCH, ...) at that share of turns")
+	fl.StringArrayVar(&f.setups, "setup", nil, "[OWNER/NAME=]FILE: a file written as a repository's .github/issuesmith.yml whose setup (Debian packages the host must have, commands run in the sandbox before the tests) applies to that repository's instances, or to every instance without OWNER/NAME= (default: each repository's own committed file); repeatable")
 	fl.StringSliceVar(&f.setupHosts, "setup-hosts", replay.DefaultSetupHosts, "hosts an instance's setup command may reach through the sandbox's egress proxy (host, host:port or *.domain; the tests reach none)")
 	fl.StringVar(&f.sessions, "sessions", "", "database (SQLite file or PostgreSQL URL) where each instance's run keeps its session, as a run of the App does; read them with bot sessions")
 	fl.StringVar(&f.price, "price", "", "IN/OUT[/CACHED]: USD per million prompt, completion and cached prompt tokens; each result and the summary show the cost at it (results already in --out are priced again)")
@@ -108,12 +109,17 @@ func runReplay(ctx context.Context, f replayFlags, environ []string, stderr, std
 		}()
 		sessions = open
 	}
-	solver, err := replaySolver(f, environ, stderr, caches, sessions)
+	setups, err := replay.ParseSetups(f.setups)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	solver, err := replaySolver(f, environ, stderr, caches, sessions, setups)
 	if err != nil {
 		return err
 	}
 	tests, how := replay.NewTestRunner(ctx, f.testTimeout, nil, caches)
 	tests.SetupHosts = f.setupHosts
+	tests.Setups = setups
 	fmt.Fprintln(stderr, "replay:", how)
 	r := &replay.Runner{Repos: f.repos, Solver: solver, Tests: *tests, Jobs: f.jobs, Out: f.out,
 		WorkDir: f.workdir, StageTimeout: 3 * f.stageTimeout, Progress: replay.ProgressFor(stderr), Price: price}
@@ -138,7 +144,7 @@ func runReplay(ctx context.Context, f replayFlags, environ []string, stderr, std
 }
 
 // replaySolver is the solver of --model.
-func replaySolver(f replayFlags, environ []string, stderr io.Writer, caches *sandbox.Caches, sessions replay.SessionOpener) (replay.Solver, error) {
+func replaySolver(f replayFlags, environ []string, stderr io.Writer, caches *sandbox.Caches, sessions replay.SessionOpener, setups replay.Setups) (replay.Solver, error) {
 	if f.faults != "" && f.model != "oracle" {
 		return nil, usageErr("--faults works with --model oracle only")
 	}
@@ -147,7 +153,7 @@ func replaySolver(f replayFlags, environ []string, stderr io.Writer, caches *san
 	case "gold":
 		return replay.Gold{}, nil
 	case "oracle":
-		o := replay.Oracle{Coder: coderOf, StageTimeout: f.stageTimeout, Sessions: sessions}
+		o := replay.Oracle{Coder: coderOf, StageTimeout: f.stageTimeout, Sessions: sessions, Setups: setups}
 		if f.faults != "" {
 			fs, err := oracle.ParseFaults(f.faults)
 			if err != nil {
@@ -170,7 +176,7 @@ func replaySolver(f replayFlags, environ []string, stderr io.Writer, caches *san
 	}
 	// The user's own backtest: the repository's checks may run, in the
 	// coder's sandbox, as under bot solve.
-	return &replay.Pipeline{Model: m, Coder: coderOf, StageTimeout: f.stageTimeout, Sessions: sessions}, nil
+	return &replay.Pipeline{Model: m, Coder: coderOf, StageTimeout: f.stageTimeout, Sessions: sessions, Setups: setups}, nil
 }
 
 // replayCaches opens the sandbox's caches of --cache-dir with the budget
