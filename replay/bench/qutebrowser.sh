@@ -1,9 +1,12 @@
 #!/bin/sh
 # Benchmark `bot replay` on the 79 qutebrowser instances of ../shared/replay
-# (Python). Installs what qutebrowser's tests import from Debian's packages
-# (the machines here reach no Python package index; the sandbox sees the
-# host's packages read-only), links the repository into a --repos folder
-# outside any worktree, builds the bot and runs one model mode.
+# (Python). Its setup is replay/bench/qutebrowser.yml (written as the
+# repository's .github/issuesmith.yml would be, passed as --setup): the Debian
+# packages its tests import, which bot replay checks and never installs; this
+# script installs those the host lacks (the machines here reach no Python
+# package index; the sandbox sees the host's packages read-only), links the
+# repository into a --repos folder outside any worktree, builds the bot and
+# runs one model mode.
 #
 #   replay/bench/qutebrowser.sh gold|oracle|NAME [extra bot replay flags...]
 #
@@ -18,14 +21,9 @@ data=${REPLAY_DATA:-/work/data/replay-py}
 src=${QUTEBROWSER_GIT:-/work/.mirror/qutebrowser+qutebrowser/repo}
 instances=${INSTANCES:-$here/../shared/replay/qutebrowser.jsonl}
 
-# The packages ../shared/replay/README.md names: pytest and its plugins,
-# PyQt5 and PyQt6 with QtWebEngine, the libraries qutebrowser imports, and
-# an X server, xauth and a D-Bus session for the tests that want them.
-pkgs="python3-pytest python3-pytest-mock python3-pytest-rerunfailures python3-pyqt5 python3-pyqt5.qtwebengine
-python3-pyqt5.qtquick python3-pyqt5.qtsql python3-pyqt6 python3-pyqt6.qtwebengine python3-pyqt6.qtqml python3-pyqt6.qtsvg
-python3-pytestqt python3-pytest-bdd python3-pytest-benchmark python3-pytest-instafail python3-pytest-xvfb
-python3-pytest-repeat python3-hypothesis python3-pil python3-bs4 python3-tldextract python3-flask python3-cheroot
-python3-jinja2 python3-yaml python3-pygments python3-pypeg2 xvfb xauth dbus"
+setup=$here/replay/bench/qutebrowser.yml
+# The setup's packages: the list items under "packages:".
+pkgs=$(awk '/^  packages:/ {p = 1; next} /^  [a-z_]+:/ {p = 0} p && /^    - / {print $2}' "$setup")
 missing=""
 for p in $pkgs; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
@@ -44,4 +42,4 @@ src=$(usable_git "$src" "$data/qutebrowser-complete.git")
 ln -sfn "$src" "$data/repos/qutebrowser__qutebrowser.git"
 (cd "$here" && go build -o "$data/bot" ./cmd/bot)
 exec /usr/bin/time -v "$data/bot" replay --instances "$instances" --repos "$data/repos" \
-	--model "$mode" --out "$data/$mode.jsonl" "$@"
+	--setup "qutebrowser/qutebrowser=$setup" --model "$mode" --out "$data/$mode.jsonl" "$@"
