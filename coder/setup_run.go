@@ -55,7 +55,11 @@ func (r *run) startSetup(ctx context.Context, run runner) {
 			s.carry = append(s.carry, note("setup packages", "not checked: "+err.Error()+"; the checks run as if they were installed"))
 		case len(missing) > 0:
 			s.missing = true
-			s.carry = append(s.carry, note("setup packages", "not run: setup commands and the repository's checks: "+MissingNote(missing)))
+			why := MissingNote(missing)
+			if r.c.opts.RunCommands && len(set.Commands)+len(r.c.opts.CheckCommands) > 0 {
+				why = "not run: setup commands and the repository's checks: " + why
+			}
+			s.carry = append(s.carry, note("setup packages", why))
 		}
 	}
 	if !r.c.opts.RunCommands || s.missing || len(set.Commands) == 0 {
