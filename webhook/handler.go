@@ -208,7 +208,15 @@ func (h *Handler) handle(w http.ResponseWriter, r *http.Request, event, delivery
 	if h.opts.Gitea != nil && v.ev.Kind == workflow.ReviewSubmitted && v.ev.CommentID == 0 {
 		v.ev.CommentID = bodyID(body)
 	}
-	return h.admit(r.Context(), v, bodyKeyOf(body), log)
+	bodyKey := bodyKeyOf(body)
+	if v.ev.Kind == workflow.LabelsSet {
+		// Gitea may send two label changes with the same body (it builds
+		// the payload from the issue as it held it): the second is not a
+		// replay. The event only asks the forge for the labels again, so
+		// a replayed body changes nothing.
+		bodyKey += ":" + delivery
+	}
+	return h.admit(r.Context(), v, bodyKey, log)
 }
 
 // missingFields names what an event to be handled lacks: a repository-scoped

@@ -56,12 +56,18 @@
 // reserve, so the waiting line is written before the limit is spent. The
 // core — every file of this package — imports neither
 // go-github, ghapp nor database/sql (nor webhook or agents, which reach it
-// through Handle and its ports): SQL stays in store, and
+// through Handle and its ports, nor a forge's client or adapter: gitea,
+// ghport, giteaport): SQL stays in store, and
 // internal/archtest checks this rule against `go list`. The comments'
 // Markdown (render_*.go: the progress comment, the PR body, the CI
 // comment, review replies, spec and plan fitted to GitHub's cap) is
 // rendered by pure functions of the run's values; the stages decide and
-// post it. With Deps.Forks
+// post it. A forge is served through the ports alone: the GitHub App
+// (ghport) and a Gitea or Forgejo server (giteaport) side by side, each
+// installation id bound to its forge (Deps.ForgeOf, forge.go: a repository
+// known under one forge ignores another's events), a Gitea label change
+// read as the issue's labels now (LabelsSet, labels_set.go) and a commit
+// status matched to the bot's pull request by its head. With Deps.Forks
 // (push: fork, fork.go) every checkout of a run's branch names the fork and
 // the pull request's head is "forkowner:branch".
 //

@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -9,8 +10,9 @@ import (
 	"github.com/issuesmith/issuesmith/store"
 )
 
-// labelsSet turns an issue's labels as they are now (a LabelsSet event)
-// into the labels added and removed since the set recorded last, each an
+// labelsSet turns an issue's labels as they are now (a LabelsSet event,
+// read again from the forge) into the labels added and removed since the
+// set recorded last, each an
 // intake job of its own (Labeled, Unlabeled) queued in the transaction
 // that records the new set and completes the job that carried ev: a crash
 // loses no change and repeats none. The first set the bot hears of an
@@ -18,8 +20,23 @@ import (
 // by the label job, decides whether one starts a run). The derived events
 // were checked with ev (CheckWrite) and are not checked again.
 func (e *Engine) labelsSet(ctx context.Context, c *completion, ev Event) error {
+	// The delivery's labels may be stale (Gitea builds the payload from
+	// the issue it held before the change): the forge's answer now is the
+	// set to compare.
+	gh, err := e.d.GitHub.Client(ctx, ev.InstallationID)
+	if err != nil {
+		return err
+	}
+	is, err := gh.GetIssue(ctx, ev.Owner, ev.Repo, ev.Number)
+	if errors.Is(err, ErrNotFound) {
+		return fmt.Errorf("%w: issue %s/%s#%d is gone", ErrIgnored, ev.Owner, ev.Repo, ev.Number)
+	}
+	if err != nil {
+		return fmt.Errorf("read the labels of %s/%s#%d: %w", ev.Owner, ev.Repo, ev.Number, err)
+	}
+	ev.Labels = is.Labels
 	queued := 0
-	err := e.commit(ctx, c, func(tx *store.Tx) error {
+	err = e.commit(ctx, c, func(tx *store.Tx) error {
 		queued = 0
 		before, _, err := tx.SwapIssueLabels(ctx, ev.Owner, ev.Repo, ev.Number, ev.Labels)
 		if err != nil {

@@ -9,10 +9,12 @@ import (
 	"github.com/issuesmith/issuesmith/workflow"
 )
 
-// labels sets the event's labels as they are now (a LabelsSet event, as
-// Gitea's label_updated delivery says them).
-func labels(names ...string) func(*workflow.Event) {
-	return func(ev *workflow.Event) { ev.Label, ev.Labels = "", names }
+// labels sets the issue's labels on the fake forge and returns the
+// LabelsSet event's change: the delivery's own labels are stale (as
+// Gitea's can be), so only the forge's answer may count.
+func (h *harness) labels(names ...string) func(*workflow.Event) {
+	h.gh.SetLabels(owner, name, h.issue, names...)
+	return func(ev *workflow.Event) { ev.Label, ev.Labels = "", []string{"stale"} }
 }
 
 // TestLabelsSetActsOnTheLabelThatChanged: a forge that sends only an
@@ -22,23 +24,23 @@ func labels(names ...string) func(*workflow.Event) {
 func TestLabelsSetActsOnTheLabelThatChanged(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, &agents{})
-	require.NoError(t, h.event(workflow.LabelsSet, labels("bug")))
+	require.NoError(t, h.event(workflow.LabelsSet, h.labels("bug")))
 	h.waitJobsDone()
 	_, err := h.st.LatestRun(t.Context(), store.IssueKey{Owner: owner, Repo: name, Issue: h.issue})
 	require.ErrorIs(t, err, store.ErrNotFound, "another label starts nothing")
 
-	require.NoError(t, h.event(workflow.LabelsSet, labels("bug", "issuesmith")))
+	require.NoError(t, h.event(workflow.LabelsSet, h.labels("bug", "issuesmith")))
 	first := h.waitRun("approval", waitingForApproval)
 	require.Equal(t, "issuesmith", first.TriggerLabel)
 
-	require.NoError(t, h.event(workflow.LabelsSet, labels("bug", "ISSUESMITH", "docs")))
+	require.NoError(t, h.event(workflow.LabelsSet, h.labels("bug", "ISSUESMITH", "docs")))
 	h.waitJobsDone()
 	run := h.waitRun("approval", waitingForApproval)
 	require.Equal(t, first.ID, run.ID, "the trigger label stayed: no second run")
 
-	require.ErrorIs(t, h.event(workflow.LabelsSet, labels("bug", "issuesmith", "docs")), workflow.ErrIgnored)
+	require.ErrorIs(t, h.event(workflow.LabelsSet, h.labels("bug", "issuesmith", "docs")), workflow.ErrIgnored)
 
-	require.NoError(t, h.event(workflow.LabelsSet, labels("docs")))
+	require.NoError(t, h.event(workflow.LabelsSet, h.labels("docs")))
 	run = h.waitRun("cancelled", func(r *store.Run) bool { return r.State == store.StateCancelled })
 	require.Contains(t, run.Reason, `"issuesmith" label was removed by @alice`)
 }

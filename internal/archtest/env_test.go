@@ -39,8 +39,11 @@ var envAllowed = map[string][]string{
 	// named by a variable, the sandbox's environment handed to the command.
 	"internal/sandbox/bridge.go": {"os.Getenv", "os.Environ"},
 	// Test switches of test-only packages (never linked into the bot):
-	// CI's "require" variables, llamatest's engine and templates.
+	// CI's "require" variables, llamatest's engine and templates, the
+	// Gitea binary and its source (giteaserver) and the environment its
+	// processes start from.
 	"store/storetest/storetest.go":                {"os.Getenv"},
+	"gitea/giteaserver/server.go":                 {"os.Getenv", "os.Environ"},
 	"internal/sandbox/sandboxtest/sandboxtest.go": {"os.Getenv"},
 	"llm/llamatest":                               {"os.Getenv"},
 }

@@ -77,11 +77,15 @@ var rules = []rule{
 	{pkg: "planner", never: []string{"preagent", "coder"}},
 	{pkg: "coder", never: []string{"preagent", "planner"}},
 	{pkg: "workflow", says: "The core — every file of this package — imports neither go-github, ghapp nor database/sql",
-		never: []string{"ghapp", "webhook", "agents", "preagent", "planner", "coder"}, forbid: []string{"github.com/google/go-github", "database/sql"}},
+		never: []string{"ghapp", "webhook", "agents", "preagent", "planner", "coder", "gitea", "workflow/ghport", "workflow/giteaport"},
+		forbid: []string{"github.com/google/go-github", "database/sql"}},
 	{pkg: "workflow/lifecycle", says: "It must never import anything of this module",
 		only: []string{}},
 	{pkg: "workflow/ghport", says: "Of the project it imports only workflow, ghapp and internal/ghtext",
 		only: []string{"workflow", "ghapp", "internal/ghtext"}},
+	{pkg: "workflow/giteaport", says: "imports no go-github, ghapp client or store",
+		only: []string{"workflow", "gitea", "ghapp", "internal/ghtext"}, forbid: []string{"github.com/google/go-github"}},
+	{pkg: "gitea", says: "gitea never imports the workflow or go-github", never: []string{"workflow", "repo", "store"}, forbid: []string{"github.com/google/go-github"}},
 }
 
 // noIO are the standard packages through which a package does I/O.
