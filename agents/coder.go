@@ -167,6 +167,9 @@ func codeResult(res *coder.Result) *workflow.CodeResult {
 	out := &workflow.CodeResult{Summary: res.Summary, Usage: res.Usage, OK: res.OK(),
 		Items: res.Statuses(), Changed: res.Changed()}
 	for _, c := range res.LastChecks() {
+		if c.Note {
+			continue // information (a tool not installed), in the summary; not a check that failed
+		}
 		out.Checks = append(out.Checks, workflow.Check{Name: c.Name, OK: c.OK, Output: c.Output})
 	}
 	for _, d := range res.Diagnostics {

@@ -33,6 +33,11 @@ type CheckResult struct {
 	// a pip install needs egress); Output's first line says why. It is not
 	// fed back to the model.
 	Refused bool `json:"refused,omitempty"`
+	// Note marks a refused result that is information, not a gap in the
+	// validation (pyflakes or python3 not installed, Python checks on a
+	// host without bubblewrap, a pip install left out for want of egress):
+	// Result.OK does not count it.
+	Note bool `json:"note,omitempty"`
 }
 
 // Output truncation: keep the head (the first errors are usually the cause)

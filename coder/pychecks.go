@@ -93,14 +93,15 @@ func pyFiles(t *tree, changed []string) []string {
 // pythonChecks byte-compiles files and, when that passes and pyflakes is
 // importable, checks them with pyflakes. Only in the sandbox (env: PATH
 // with the setup's virtual environment first, when it made one): without
-// bubblewrap they are refused, never run on the host.
+// bubblewrap they are not run on the host, and a note says so (as without
+// pyflakes or python3: a Note, not a failed validation).
 func (r runner) pythonChecks(ctx context.Context, files, env []string) []CheckResult {
 	if len(files) == 0 {
 		return nil
 	}
 	list := strings.Join(files, " ")
 	if err := sandbox.Check(); err != nil {
-		return []CheckResult{{Name: CheckPyCompile, Command: "python3 -I compile " + list, Refused: true,
+		return []CheckResult{{Name: CheckPyCompile, Command: "python3 -I compile " + list, Refused: true, Note: true,
 			Output: "not run: Python checks run only in a bubblewrap sandbox: " + err.Error()}}
 	}
 	compile := r.pyRun(ctx, CheckPyCompile, pyCompileScript, files, env)
@@ -111,7 +112,7 @@ func (r runner) pythonChecks(ctx context.Context, files, env []string) []CheckRe
 	flakes := r.pyRun(ctx, CheckPyflakes, pyflakesScript, files, env)
 	flakes.Command = "pyflakes " + list
 	if !flakes.OK && strings.HasPrefix(flakes.Output, "not run: pyflakes") {
-		flakes.Refused, flakes.Output = true, pyflakesMissing
+		flakes.Refused, flakes.Note, flakes.Output = true, true, pyflakesMissing
 	}
 	return []CheckResult{compile, flakes}
 }
@@ -121,7 +122,7 @@ func (r runner) pyRun(ctx context.Context, name, script string, files, env []str
 	argv := append([]string{"python3", "-I", "-c", script}, files...)
 	res := r.run(ctx, name, argv, env, true)
 	if !res.OK && strings.Contains(res.Output, "execvp python3") {
-		res.Refused, res.Output = true, noPython
+		res.Refused, res.Note, res.Output = true, true, noPython
 	}
 	return res
 }

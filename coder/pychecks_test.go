@@ -162,4 +162,6 @@ func TestPyflakesMissingIsANote(t *testing.T) {
 	assert.True(t, checks[1].Refused, "%+v", checks[1])
 	assert.Contains(t, checks[1].Output, "apt-get install python3-pyflakes")
 	assert.Empty(t, fixable(checks, []string{"app.py"}))
+	assert.True(t, checks[1].Note)
+	assert.True(t, (&Result{Checks: checks}).OK(), "a tool not installed is a note, not a failed validation")
 }

@@ -52,7 +52,9 @@ func (r *run) startSetup(ctx context.Context, run runner) {
 		missing, err := MissingPackages(ctx, set.Packages)
 		switch {
 		case err != nil:
-			s.carry = append(s.carry, note("setup packages", "not checked: "+err.Error()+"; the checks run as if they were installed"))
+			n := note("setup packages", "not checked: "+err.Error()+"; the checks run as if they were installed")
+			n.Note = true
+			s.carry = append(s.carry, n)
 		case len(missing) > 0:
 			s.missing = true
 			why := MissingNote(missing)
@@ -68,13 +70,17 @@ func (r *run) startSetup(ctx context.Context, run runner) {
 	}
 	s.plan = set.Plan(run.policy.Egress)
 	if len(s.plan.NeedEgress) > 0 {
-		s.carry = append(s.carry, note("setup", set.EgressNote(s.plan.NeedEgress)))
+		n := note("setup", set.EgressNote(s.plan.NeedEgress))
+		n.Note = true
+		s.carry = append(s.carry, n)
 	}
 	if s.plan.Venv && run.policy.Caches == nil && sandbox.DefaultCaches() == nil {
 		// Without a cache folder every command gets a fresh one: a venv
 		// made by the setup would be gone before the checks.
 		s.plan.Venv = false
-		s.carry = append(s.carry, note("setup", "no virtual environment: the sandbox has no cache folder to keep it in (no user cache dir)"))
+		n := note("setup", "no virtual environment: the sandbox has no cache folder to keep it in (no user cache dir)")
+		n.Note = true
+		s.carry = append(s.carry, n)
 	}
 	if len(s.plan.Run) == 0 {
 		s.done = true

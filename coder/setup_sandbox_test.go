@@ -37,6 +37,7 @@ func TestSetupMissingPackageIsNamed(t *testing.T) {
 	again := r.runChecks(t.Context(), []string{"app.py"}, 1)
 	assert.NotNil(t, byName(again, "setup packages"), "said in every round, so the last round's list has it")
 	assert.Empty(t, fixable(again, []string{"app.py"}))
+	assert.False(t, (&Result{Checks: again}).OK(), "the repository's checks did not run: the validation is not complete")
 }
 
 // TestSetupVenvOnlyWithAnIndex: with egress to PyPI the setup makes a
@@ -58,6 +59,7 @@ func TestSetupVenvOnlyWithAnIndex(t *testing.T) {
 		n := byName(res, "setup")
 		require.NotNil(t, n, "%+v", res)
 		assert.True(t, n.Refused)
+		assert.True(t, n.Note, "said, and the other commands and the checks ran")
 		assert.Contains(t, n.Output, "`pip install -e .` installs from a package index")
 		ran := byName(res, prefix)
 		require.NotNil(t, ran)
