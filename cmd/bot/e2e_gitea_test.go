@@ -28,7 +28,7 @@ type giteaE2E struct {
 	issue int
 }
 
-const giteaSecret = "gitea-webhook-secret"
+const e2eGiteaSecret = "gitea-webhook-secret"
 
 func newGiteaE2E(t *testing.T, modelURL string) *giteaE2E {
 	t.Helper()
@@ -48,11 +48,11 @@ func newGiteaE2E(t *testing.T, modelURL string) *giteaE2E {
 	g.issue = srv.Issue(g.alice, "alice", "hello", "Greet people by name", "Hello() should take the name of the person to greet.")
 	srv.API(g.alice, "POST", "/repos/alice/hello/hooks", map[string]any{"type": "gitea", "active": true,
 		"events": []string{"issues", "pull_request", "status"}, // no push: a refresh would ask the model for summaries the script does not play
-		"config": map[string]string{"url": "http://" + g.addr + "/webhook/gitea", "content_type": "json", "secret": giteaSecret}}, nil)
+		"config": map[string]string{"url": "http://" + g.addr + "/webhook/gitea", "content_type": "json", "secret": e2eGiteaSecret}}, nil)
 	tokenFile := filepath.Join(t.TempDir(), "gitea-token")
 	require.NoError(t, os.WriteFile(tokenFile, []byte(botToken+"\n"), 0o600))
 	g.env = append(g.env, "ISSUESMITH_GITEA_URL="+srv.URL, "ISSUESMITH_GITEA_TOKEN_FILE="+tokenFile,
-		"ISSUESMITH_GITEA_WEBHOOK_SECRET="+giteaSecret)
+		"ISSUESMITH_GITEA_WEBHOOK_SECRET="+e2eGiteaSecret)
 	return g
 }
 

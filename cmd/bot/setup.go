@@ -21,6 +21,8 @@ import (
 type setupOptions struct {
 	manifest, webhookURL, name, org string
 	listen, out, githubURL, apiURL  string
+	forge                           string
+	gitea                           giteaSetup
 }
 
 // newSetupCmd builds `bot setup`: register the GitHub App from app.yml
@@ -28,7 +30,7 @@ type setupOptions struct {
 func newSetupCmd() *cobra.Command {
 	var o setupOptions
 	cmd := &cobra.Command{
-		Use:   "setup --webhook-url https://HOST/webhook",
+		Use:   "setup --webhook-url https://HOST/webhook  |  setup --forge gitea --gitea-url URL --token-file F --repo O/R --webhook-url https://HOST/webhook/gitea",
 		Short: "register the GitHub App from app.yml (GitHub's manifest flow) and save its id, secret and key",
 		Long: "setup serves a local page whose button sends app.yml, as a GitHub App manifest, to GitHub. After you\n" +
 			"confirm on GitHub, GitHub sends the browser back to this command, which exchanges the one-time code\n" +
@@ -38,7 +40,13 @@ func newSetupCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return runSetup(ctx, cmd.OutOrStdout(), o)
+			switch o.forge {
+			case "github":
+				return runSetup(ctx, cmd.OutOrStdout(), o)
+			case "gitea":
+				return runSetupGitea(ctx, cmd.OutOrStdout(), o)
+			}
+			return usageErr("setup: --forge must be github or gitea, not %q", o.forge)
 		},
 	}
 	f := cmd.Flags()
@@ -50,6 +58,10 @@ func newSetupCmd() *cobra.Command {
 	f.StringVar(&o.out, "out", ".", "folder to write "+config.AppEnvFile+" and "+config.AppKeyFile+" into")
 	f.StringVar(&o.githubURL, "github-url", "https://github.com", "GitHub's web address (GitHub Enterprise Server: https://HOST)")
 	f.StringVar(&o.apiURL, "api-url", "", "GitHub's REST API root (default https://api.github.com/, or GITHUB-URL/api/v3/)")
+	f.StringVar(&o.forge, "forge", "github", "github (register the App) or gitea (a Gitea or Forgejo server: check the token, make the webhooks)")
+	f.StringVar(&o.gitea.url, "gitea-url", "", "with --forge gitea: the server's root URL, e.g. https://gitea.example.com/")
+	f.StringVar(&o.gitea.tokenFile, "token-file", "", "with --forge gitea: the file holding the bot user's access token")
+	f.StringSliceVar(&o.gitea.repos, "repo", nil, "with --forge gitea: owner/name of a repository to serve (repeat the flag)")
 	return cmd
 }
 
