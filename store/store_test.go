@@ -64,12 +64,12 @@ func testMigrate(t *testing.T, s *store.Store) {
 	ctx := t.Context()
 	v, err := s.Version(ctx)
 	require.NoError(t, err)
-	require.Equal(t, 7, v)
+	require.Equal(t, 8, v)
 	again, err := s.Migrate(ctx)
 	require.NoError(t, err)
 	require.Empty(t, again.Applied, "a second migrate applies nothing")
 	require.Empty(t, again.RiverApplied)
-	require.Equal(t, 7, again.Version)
+	require.Equal(t, 8, again.Version)
 	var n int
 	require.NoError(t, s.DB().QueryRowContext(ctx, `SELECT COUNT(*) FROM river_job`).Scan(&n), "river tables exist")
 }
