@@ -30,6 +30,9 @@ type Git struct {
 type Credentials interface {
 	Token(ctx context.Context, installationID int64) (string, error)
 	CoAuthor(ctx context.Context, installationID int64, owner, repo, login string) repo.Signature
+	// Author is the bot's own identity on the installation's forge; ok
+	// false keeps the author NewGit was given.
+	Author(installationID int64) (sig repo.Signature, ok bool)
 }
 
 // NewGit returns the bot's git: worktrees from cache, tokens from creds,
@@ -41,6 +44,9 @@ func NewGit(cache *repo.Cache, creds Credentials, author repo.Signature) *Git {
 // AppCredentials are a GitHub App's: installation tokens, and a person's
 // noreply address with their user id when GitHub gives it.
 type AppCredentials struct{ App *ghapp.App }
+
+// Author keeps NewGit's author: the App's bot.
+func (a AppCredentials) Author(int64) (repo.Signature, bool) { return repo.Signature{}, false }
 
 // Token is an installation token of the App.
 func (a AppCredentials) Token(ctx context.Context, installationID int64) (string, error) {
@@ -136,7 +142,11 @@ func (w *worktree) Close() error               { return errors.Join(w.ws.Close()
 // Commit credits each co-author with a Co-authored-by trailer in GitHub's
 // noreply form (user id + login), so the commit links to the account.
 func (w *worktree) Commit(ctx context.Context, msg string, coAuthors ...string) (string, bool, error) {
-	opts := repo.CommitOptions{Message: msg, Author: w.g.author, Blocked: w.blocked.Match}
+	author := w.g.author
+	if a, ok := w.g.app.Author(w.ref.InstallationID); ok {
+		author = a
+	}
+	opts := repo.CommitOptions{Message: msg, Author: author, Blocked: w.blocked.Match}
 	for _, login := range coAuthors {
 		opts.CoAuthors = append(opts.CoAuthors, w.coAuthor(ctx, login))
 	}

@@ -24,6 +24,9 @@ func (s *Server) validateGitea(bad func(name, why string)) {
 	if s.GiteaWebhookSecret == "" {
 		bad("GITEA_WEBHOOK_SECRET", "required with GITEA_URL: the secret of the repositories' webhooks")
 	}
+	if !s.HasApp() && s.ForkPush() {
+		bad("PUSH", "fork pushes through the GitHub App's forks; a bot serving only Gitea pushes to the repository")
+	}
 }
 
 // GiteaToken returns the bot user's Gitea access token, read from
@@ -38,4 +41,11 @@ func (s *Server) GiteaToken() (string, error) {
 		return "", fmt.Errorf("%sGITEA_TOKEN_FILE: the file is empty", EnvPrefix)
 	}
 	return tok, nil
+}
+
+// HasApp reports whether any GitHub App setting is given: without
+// GITEA_URL the App is required; with it the App is optional (a bot that
+// serves only a Gitea server), and all of its settings or none.
+func (s *Server) HasApp() bool {
+	return s.AppID != 0 || s.PrivateKey != "" || s.PrivateKeyFile != "" || s.WebhookSecret != ""
 }

@@ -46,9 +46,10 @@ type Server struct {
 	BotLogin string `env:"BOT_LOGIN"`
 	// GiteaURL is a Gitea or Forgejo server's root URL
 	// ("https://gitea.example.com/"): the bot serves its repositories
-	// beside the GitHub App's, as the user who owns GiteaTokenFile's
-	// token, with their webhooks sent to /webhook/gitea (`bot setup
-	// --forge gitea` makes them). Empty: no Gitea.
+	// beside the GitHub App's, or alone (leave the App's settings out), as
+	// the user who owns GiteaTokenFile's token, with their webhooks sent to
+	// /webhook/gitea (`bot setup --forge gitea` makes them). Empty: no
+	// Gitea.
 	GiteaURL string `env:"GITEA_URL"`
 	// GiteaTokenFile is the path of the bot user's Gitea access token
 	// (scopes write:repository, write:issue and read:user); required with
@@ -177,19 +178,22 @@ func ParseServer(environ []string) (*Server, error) {
 func (s *Server) Validate() error {
 	var errs []error
 	bad := func(name, why string) { errs = append(errs, fmt.Errorf("%s%s: %s", EnvPrefix, name, why)) }
-	if s.AppID <= 0 {
-		bad("APP_ID", "required: the GitHub App's numeric id")
-	}
-	switch {
-	case s.PrivateKey == "" && s.PrivateKeyFile == "":
-		bad("PRIVATE_KEY_FILE", "required (or "+EnvPrefix+"PRIVATE_KEY): the App's private key")
-	case s.PrivateKey != "" && s.PrivateKeyFile != "":
-		bad("PRIVATE_KEY", "set either "+EnvPrefix+"PRIVATE_KEY or "+EnvPrefix+"PRIVATE_KEY_FILE, not both")
-	case s.PrivateKey != "" && !strings.Contains(s.PrivateKey, "PRIVATE KEY"):
-		bad("PRIVATE_KEY", "is not a PEM private key")
-	}
-	if s.WebhookSecret == "" {
-		bad("WEBHOOK_SECRET", "required: the secret set on the App's webhook")
+	// The GitHub App is required unless a Gitea server is served alone.
+	if s.HasApp() || s.GiteaURL == "" {
+		if s.AppID <= 0 {
+			bad("APP_ID", "required: the GitHub App's numeric id")
+		}
+		switch {
+		case s.PrivateKey == "" && s.PrivateKeyFile == "":
+			bad("PRIVATE_KEY_FILE", "required (or "+EnvPrefix+"PRIVATE_KEY): the App's private key")
+		case s.PrivateKey != "" && s.PrivateKeyFile != "":
+			bad("PRIVATE_KEY", "set either "+EnvPrefix+"PRIVATE_KEY or "+EnvPrefix+"PRIVATE_KEY_FILE, not both")
+		case s.PrivateKey != "" && !strings.Contains(s.PrivateKey, "PRIVATE KEY"):
+			bad("PRIVATE_KEY", "is not a PEM private key")
+		}
+		if s.WebhookSecret == "" {
+			bad("WEBHOOK_SECRET", "required: the secret set on the App's webhook")
+		}
 	}
 	if u, err := url.Parse(s.GitHubURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 		bad("GITHUB_URL", "must be an absolute http(s) URL")

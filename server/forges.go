@@ -66,7 +66,12 @@ func newGitea(ctx context.Context, cfg *config.Server, writeInterval int64) (*gi
 
 // installations routes each installation id to its forge's client.
 func installations(app *ghapp.App, g *giteaForge) workflow.Installations {
-	gh := ghport.Installations(app)
+	var gh workflow.Installations = workflow.InstallationsFunc(func(_ context.Context, id int64) (workflow.GitHub, error) {
+		return nil, fmt.Errorf("installation %d: no GitHub App is configured", id)
+	})
+	if app != nil {
+		gh = ghport.Installations(app)
+	}
 	if g == nil {
 		return gh
 	}
@@ -86,6 +91,9 @@ type credentials struct {
 }
 
 func (c credentials) Token(ctx context.Context, id int64) (string, error) {
+	if forgeOf(id) == "github" && c.app.App == nil {
+		return "", fmt.Errorf("installation %d: no GitHub App is configured", id)
+	}
 	if forgeOf(id) == "gitea" {
 		if c.gitea == nil || id != GiteaInstallation {
 			return "", fmt.Errorf("installation %d: no Gitea server is configured for it", id)
@@ -101,7 +109,18 @@ func (c credentials) CoAuthor(ctx context.Context, id int64, owner, repoName, lo
 	if forgeOf(id) == "gitea" && c.gitea != nil {
 		return repo.Signature{Name: login, Email: login + "@noreply." + c.gitea.host}
 	}
+	if c.app.App == nil {
+		return repo.Signature{Name: login, Email: login + "@users.noreply.github.com"}
+	}
 	return c.app.CoAuthor(ctx, id, owner, repoName, login)
+}
+
+// Author on Gitea is the bot's user at the server's noreply address.
+func (c credentials) Author(id int64) (repo.Signature, bool) {
+	if forgeOf(id) == "gitea" && c.gitea != nil {
+		return repo.Signature{Name: c.gitea.bot, Email: c.gitea.bot + "@noreply." + c.gitea.host}, true
+	}
+	return repo.Signature{}, false
 }
 
 // botAliases are the bot's logins on the other forges.

@@ -52,8 +52,8 @@ func (r *redeliverMetrics) observe(rep redeliver.Report) {
 // st is the database, asked when a pass runs (only the engine runs one).
 func redeliverJob(cfg *config.Server, app *ghapp.App, st func() *store.Store, m *redeliverMetrics, log *slog.Logger) (
 	func(context.Context) error, river.PeriodicSchedule, error) {
-	if cfg.Redeliver == config.ScheduleOff || cfg.Redeliver == "" {
-		return nil, nil, nil
+	if app == nil || cfg.Redeliver == config.ScheduleOff || cfg.Redeliver == "" {
+		return nil, nil, nil // no GitHub App: no GitHub delivery log to reconcile
 	}
 	sched, err := summaries.ParseSchedule(cfg.Redeliver)
 	if err != nil {

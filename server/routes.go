@@ -11,7 +11,7 @@ import (
 )
 
 // routes builds the webhook handler behind its limiter and the HTTP routes.
-func (s *Server) routes(m *metrics, botLogin string, forge *giteaForge) error {
+func (s *Server) routes(m *metrics, hasApp bool, botLogin string, forge *giteaForge) error {
 	cfg, log := s.cfg, s.log
 	var err error
 	if s.held, err = openHold(cfg, m.reg); err != nil {
@@ -21,21 +21,23 @@ func (s *Server) routes(m *metrics, botLogin string, forge *giteaForge) error {
 	if s.held != nil {
 		hold = s.held
 	}
-	hook, err := webhook.New(webhook.Options{
-		Hold:   hold,
-		Secret: []byte(cfg.WebhookSecret), MaxBody: cfg.WebhookMaxBody,
-		Intake:   lateIntake{s},
-		BotLogin: botLogin, Bots: cfg.Limits.Bots, Logger: log, Observe: func(event, result string, took time.Duration) {
-			m.delivery(event, result, took)
-			s.recovery.observe(result)
-		},
-	})
-	if err != nil {
-		return err
-	}
 	mux := http.NewServeMux()
-	mux.Handle("POST /webhook", webhook.NewLimiter(hook, cfg.WebhookMaxInFlight, cfg.WebhookMaxBody, log,
-		func(event, result string) { m.delivery(event, result, 0) }))
+	if hasApp {
+		hook, err := webhook.New(webhook.Options{
+			Hold:   hold,
+			Secret: []byte(cfg.WebhookSecret), MaxBody: cfg.WebhookMaxBody,
+			Intake:   lateIntake{s},
+			BotLogin: botLogin, Bots: cfg.Limits.Bots, Logger: log, Observe: func(event, result string, took time.Duration) {
+				m.delivery(event, result, took)
+				s.recovery.observe(result)
+			},
+		})
+		if err != nil {
+			return err
+		}
+		mux.Handle("POST /webhook", webhook.NewLimiter(hook, cfg.WebhookMaxInFlight, cfg.WebhookMaxBody, log,
+			func(event, result string) { m.delivery(event, result, 0) }))
+	}
 	if forge != nil {
 		giteaHook, err := webhook.New(webhook.Options{
 			Hold: hold, Secret: []byte(cfg.GiteaWebhookSecret), MaxBody: cfg.WebhookMaxBody, Intake: lateIntake{s},

@@ -20,6 +20,7 @@ import (
 	"github.com/issuesmith/issuesmith/agents"
 	"github.com/issuesmith/issuesmith/budget"
 	"github.com/issuesmith/issuesmith/config"
+	"github.com/issuesmith/issuesmith/ghapp"
 	"github.com/issuesmith/issuesmith/internal/spool"
 	"github.com/issuesmith/issuesmith/repo"
 	"github.com/issuesmith/issuesmith/session"
@@ -138,13 +139,21 @@ func (s *Server) assemble(ctx context.Context, m *metrics) error {
 	limit := cmp.Or(tune.StartTimeout, defaultStartTimeout)
 	sctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	app, botLogin, err := newGitHubApp(sctx, cfg, m, tune.GitHubWriteInterval)
-	if err != nil {
-		return startErr(ctx, sctx, limit, err)
+	var app *ghapp.App
+	var botLogin string
+	var err error
+	if cfg.HasApp() {
+		if app, botLogin, err = newGitHubApp(sctx, cfg, m, tune.GitHubWriteInterval); err != nil {
+			return startErr(ctx, sctx, limit, err)
+		}
 	}
 	forge, err := newGitea(sctx, cfg, int64(tune.GitHubWriteInterval))
 	if err != nil {
 		return startErr(ctx, sctx, limit, err)
+	}
+	aliases := forge.botAliases()
+	if app == nil { // Gitea alone: its user is the bot
+		botLogin, aliases = forge.bot, nil
 	}
 	s.warnings = checkModels(sctx, cfg, log)
 	s.gate = &budget.Gate{Now: tune.Now, Log: log, Charged: m.charged}
@@ -194,7 +203,7 @@ func (s *Server) assemble(ctx context.Context, m *metrics) error {
 			ForgeOf:    forgeOf,
 		}, workflow.Options{
 			Limits:   &cfg.Limits,
-			BotLogin: botLogin, BotAliases: forge.botAliases(), MaxWorkers: cfg.Workers, Logger: log, PollInterval: tune.PollInterval,
+			BotLogin: botLogin, BotAliases: aliases, MaxWorkers: cfg.Workers, Logger: log, PollInterval: tune.PollInterval,
 			LeaseTTL: tune.LeaseTTL, RescueAfter: tune.RescueAfter,
 			Observe: m.job, Usage: m.usage, RefreshSchedule: sched,
 			Redeliver: redeliverPass, RedeliverSchedule: redeliverSched,
@@ -203,7 +212,7 @@ func (s *Server) assemble(ctx context.Context, m *metrics) error {
 			ReplicaID: replicaID(cfg),
 		})
 	}
-	return s.routes(m, botLogin, forge)
+	return s.routes(m, app != nil, botLogin, forge)
 }
 
 // startErr says when the start-up bound (sctx, limit), not the host or a

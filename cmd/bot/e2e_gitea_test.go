@@ -178,3 +178,47 @@ func TestEndToEndGitea(t *testing.T) {
 	}
 	t.Logf("issue progress:\n%s", g.progress())
 }
+
+// TestEndToEndGiteaAlone: `bot serve` with no GitHub App at all, serving
+// only the Gitea server (its user is the bot): label → plan → approval →
+// the draft PR, its commit authored by the bot's Gitea user.
+func TestEndToEndGiteaAlone(t *testing.T) {
+	t.Parallel()
+	model := llmtest.NewServer(t, llmtest.LoadScript(t, "testdata/e2e/gitea-alone.yaml"))
+	g := newGiteaE2E(t, model.URL())
+	var env []string
+	for _, kv := range g.env {
+		name, _, _ := strings.Cut(kv, "=")
+		switch name {
+		case "ISSUESMITH_APP_ID", "ISSUESMITH_PRIVATE_KEY_FILE", "ISSUESMITH_WEBHOOK_SECRET", "ISSUESMITH_BOT_LOGIN":
+			continue
+		}
+		env = append(env, kv)
+	}
+	g.env = env
+	g.start()
+	ctx := t.Context()
+	g.labels("issuesmith")
+	g.waitProgress("waiting for you")
+	plan := g.comments(g.issue)["plan"][0]
+	g.srv.API(g.alice, "PATCH", fmt.Sprintf("/repos/alice/hello/issues/comments/%d", plan.ID),
+		map[string]any{"body": editPlan(t, plan.Body)}, nil)
+	g.waitProgress("issuesmith: done")
+	prs, err := g.bot.PullRequests(ctx, "alice", "hello", "all")
+	require.NoError(t, err)
+	require.Len(t, prs, 1)
+	require.True(t, strings.HasPrefix(prs[0].Title, "WIP: "), prs[0].Title)
+	var commits []struct {
+		Commit struct {
+			Author struct {
+				Name, Email string
+			} `json:"author"`
+			Message string `json:"message"`
+		} `json:"commit"`
+	}
+	g.srv.API(g.alice, "GET", "/repos/alice/hello/commits?sha="+prs[0].Head.Ref+"&limit=1", nil, &commits)
+	require.NotEmpty(t, commits)
+	require.Equal(t, "issuesmith", commits[0].Commit.Author.Name)
+	require.Contains(t, commits[0].Commit.Message, "Co-authored-by: alice <alice@noreply.127.0.0.1>")
+	require.Zero(t, model.Remaining())
+}
