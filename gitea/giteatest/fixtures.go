@@ -139,8 +139,9 @@ func (s *Server) AddComment(owner, name string, number int, user, body string) i
 	return c.id
 }
 
-// AddPull opens a pull request (its branches are set to the commit ids
-// given) and returns its number.
+// AddPull adds a pull request (its branches are set to the commit ids
+// given) and returns its number: open unless p.State is "closed" or
+// p.Merged is set (a merged pull request is closed).
 func (s *Server) AddPull(owner, name string, p Pull) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -153,9 +154,13 @@ func (s *Server) AddPull(owner, name string, p Pull) int {
 func (s *Server) addPull(r *repo, p Pull) *issue {
 	now := s.opts.Now()
 	r.nextIndex++
-	x := &issue{number: r.nextIndex, id: s.st.id(), title: p.Title, body: p.Body, user: p.User, state: "open",
+	state := "open"
+	if p.State == "closed" || p.Merged {
+		state = "closed"
+	}
+	x := &issue{number: r.nextIndex, id: s.st.id(), title: p.Title, body: p.Body, user: p.User, state: state,
 		created: now, updated: now,
-		pr: &pull{head: p.Head, headSHA: p.HeadSHA, base: p.Base, baseSHA: p.BaseSHA}}
+		pr: &pull{head: p.Head, headSHA: p.HeadSHA, base: p.Base, baseSHA: p.BaseSHA, merged: p.Merged}}
 	r.issues[x.number] = x
 	return x
 }
