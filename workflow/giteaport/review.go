@@ -53,7 +53,8 @@ func (g Client) GetPR(ctx context.Context, owner, repo string, number int) (*wor
 }
 
 // CheckRuns are the commit's statuses as checks: pending is running,
-// success passed, failure and error failed, warning neutral.
+// success passed, failure and error failed, warning neutral, skipped
+// skipped.
 func (g Client) CheckRuns(ctx context.Context, owner, repo, ref string) ([]workflow.CheckRun, error) {
 	st, err := g.c.CombinedStatus(ctx, owner, repo, ref)
 	if err != nil {
@@ -70,6 +71,8 @@ func (g Client) CheckRuns(ctx context.Context, owner, repo, ref string) ([]workf
 			c.Conclusion = "success"
 		case "warning":
 			c.Conclusion = "neutral"
+		case "skipped": // Gitea 1.26's state for a job its condition skipped
+			c.Conclusion = "skipped"
 		default: // failure, error
 			c.Conclusion = "failure"
 		}
