@@ -90,7 +90,7 @@ func (g Client) FindComment(ctx context.Context, owner, repo string, number int,
 func (g Client) find(ctx context.Context, owner, repo string, number int, want ghtext.Marker) (*gitea.Comment, ghtext.Marker, error) {
 	cs, err := g.c.IssueComments(ctx, owner, repo, number)
 	if err != nil {
-		return nil, ghtext.Marker{}, err
+		return nil, ghtext.Marker{}, g.gone(ctx, owner, repo, number, err)
 	}
 	for i := range cs {
 		if !g.byBot(cs[i].User) {

@@ -23,6 +23,21 @@ func isDraft(title string) bool {
 
 func errorsIsNotFound(err error) bool { return errors.Is(err, gitea.ErrNotFound) }
 
+// gone is err from an issue's comment route, or — when err is a 5xx and
+// the issue is not found — the issue's 404: Gitea 1.26 answers the comment
+// routes of a deleted issue with 500 (its lookup's error is not told
+// apart), which would otherwise be retried as a passing fault forever.
+func (g Client) gone(ctx context.Context, owner, repo string, number int, err error) error {
+	var ge *gitea.Error
+	if !errors.As(err, &ge) || ge.Status < 500 {
+		return err
+	}
+	if _, ierr := g.c.Issue(ctx, owner, repo, number); errors.Is(ierr, gitea.ErrNotFound) {
+		return fmt.Errorf("%s/%s#%d is gone (its comments answered %d): %w", owner, repo, number, ge.Status, ierr)
+	}
+	return err
+}
+
 // GetReviewComment: the bot never hears of a Gitea review comment by id
 // (review deliveries carry none), so there is none to read.
 func (g Client) GetReviewComment(_ context.Context, owner, repo string, id int64) (*workflow.DiffComment, error) {
@@ -39,7 +54,7 @@ func (g Client) ReviewThread(_ context.Context, owner, repo string, number int, 
 func (g Client) ReplyToReviewComment(ctx context.Context, owner, repo string, number int, id int64, body string) (*workflow.DiffComment, error) {
 	c, err := g.c.CreateComment(ctx, owner, repo, number, body)
 	if err != nil {
-		return nil, Err(err)
+		return nil, Err(g.gone(ctx, owner, repo, number, err))
 	}
 	return &workflow.DiffComment{Body: c.Body, HTMLURL: c.HTMLURL, Author: c.User.Login, AuthorIsBot: g.byBot(c.User)}, nil
 }
