@@ -26,7 +26,8 @@ func errorsIsNotFound(err error) bool { return errors.Is(err, gitea.ErrNotFound)
 // gone is err from an issue's comment route, or — when err is a 5xx and
 // the issue is not found — the issue's 404: Gitea 1.26 answers the comment
 // routes of a deleted issue with 500 (its lookup's error is not told
-// apart), which would otherwise be retried as a passing fault forever.
+// apart), which the workflow would otherwise take for a passing fault and
+// retry.
 func (g Client) gone(ctx context.Context, owner, repo string, number int, err error) error {
 	var ge *gitea.Error
 	if !errors.As(err, &ge) || ge.Status < 500 {
