@@ -143,7 +143,7 @@ func (w *worktree) Close() error               { return errors.Join(w.ws.Close()
 // noreply form (user id + login), so the commit links to the account.
 func (w *worktree) Commit(ctx context.Context, msg string, coAuthors ...string) (string, bool, error) {
 	author := w.g.author
-	if a, ok := w.g.app.Author(w.ref.InstallationID); ok {
+	if a, ok := w.g.authorFor(w.ref.InstallationID); ok {
 		author = a
 	}
 	opts := repo.CommitOptions{Message: msg, Author: author, Blocked: w.blocked.Match}
@@ -192,4 +192,13 @@ func (g *Git) useFork(ctx context.Context, wt *repo.Worktree, f *workflow.Fork, 
 		return fmt.Errorf("fork %s/%s: %w", f.Owner, f.Repo, err)
 	}
 	return nil
+}
+
+// authorFor is the bot's identity on the installation's forge, when its
+// credentials name one.
+func (g *Git) authorFor(installationID int64) (repo.Signature, bool) {
+	if g.app == nil {
+		return repo.Signature{}, false
+	}
+	return g.app.Author(installationID)
 }

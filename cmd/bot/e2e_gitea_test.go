@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +16,7 @@ import (
 	"github.com/issuesmith/issuesmith/gitea/giteaserver"
 	"github.com/issuesmith/issuesmith/internal/ghtext"
 	"github.com/issuesmith/issuesmith/llm/llmtest"
+	"github.com/issuesmith/issuesmith/webhook"
 )
 
 // giteaE2E is the Gitea side of an end-to-end run: a real Gitea server,
@@ -113,6 +116,7 @@ func TestEndToEndGitea(t *testing.T) {
 	g.start()
 	ctx := t.Context()
 
+	g.unknownRepository()
 	g.labels("bug") // another label: nothing starts
 	g.labels("bug", "issuesmith")
 	g.waitProgress("waiting for you")
@@ -221,4 +225,35 @@ func TestEndToEndGiteaAlone(t *testing.T) {
 	require.Equal(t, "issuesmith", commits[0].Commit.Author.Name)
 	require.Contains(t, commits[0].Commit.Message, "Co-authored-by: alice <alice@noreply.127.0.0.1>")
 	require.Zero(t, model.Remaining())
+}
+
+// unknownRepository sends, signed with the right secret, Gitea's recorded
+// "/plan" comment re-addressed to a repository the server does not have:
+// the delivery is accepted (the webhook never calls the forge), and the
+// intake job finds that the sender cannot write there and starts nothing.
+func (g *giteaE2E) unknownRepository() {
+	g.t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "webhook", "testdata", "gitea", "issue_comment.created.2.json"))
+	require.NoError(g.t, err)
+	body := []byte(strings.ReplaceAll(string(raw), `"hello"`, `"nowhere"`))
+	require.Contains(g.t, string(body), `"nowhere"`)
+	req, err := http.NewRequestWithContext(g.t.Context(), http.MethodPost, "http://"+g.addr+"/webhook/gitea", bytes.NewReader(body))
+	require.NoError(g.t, err)
+	req.Header.Set("X-Gitea-Event-Type", "issue_comment")
+	req.Header.Set("X-Gitea-Delivery", "0d000000-0000-4000-8000-00000000dead")
+	req.Header.Set("X-Hub-Signature-256", webhook.Sign([]byte(e2eGiteaSecret), body))
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(g.t, err)
+	require.NoError(g.t, resp.Body.Close())
+	require.Equal(g.t, http.StatusAccepted, resp.StatusCode)
+	g.until(30*time.Second, "the unknown repository's delivery is done with", func() bool {
+		return strings.Contains(g.logText(), `msg="delivery needs nothing" delivery=gitea:0d000000-0000-4000-8000-00000000dead`)
+	}, g.logText)
+	require.Contains(g.t, g.logText(), "the sender lacks write permission on the repository (alice on alice/nowhere)")
+}
+
+func (g *giteaE2E) logText() string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.logs.String()
 }
