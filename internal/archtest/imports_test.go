@@ -77,7 +77,7 @@ var rules = []rule{
 	{pkg: "planner", never: []string{"preagent", "coder"}},
 	{pkg: "coder", never: []string{"preagent", "planner"}},
 	{pkg: "workflow", says: "The core — every file of this package — imports neither go-github, ghapp nor database/sql",
-		never: []string{"ghapp", "webhook", "agents", "preagent", "planner", "coder", "gitea", "workflow/ghport", "workflow/giteaport"},
+		never:  []string{"ghapp", "webhook", "agents", "preagent", "planner", "coder", "gitea", "workflow/ghport", "workflow/giteaport"},
 		forbid: []string{"github.com/google/go-github", "database/sql"}},
 	{pkg: "workflow/lifecycle", says: "It must never import anything of this module",
 		only: []string{}},
