@@ -149,24 +149,29 @@ func (h *Handler) giteaPR(payload any) verdict {
 	return verdict{ev: ev}
 }
 
-// giteaReview handles a submitted review of the bot's PR whose text
-// mentions the bot. Gitea says only the review's type and text: no id,
-// path or line (the handler gives it an id from the delivery's body).
+// giteaReview handles a submitted review of the bot's PR. Gitea says only
+// the review's type and text: no id (the handler gives it one from the
+// delivery's body) and none of its line comments, so a review that asks
+// for changes or comments is handed on for the revise to read them; an
+// approval only when its text mentions the bot.
 func (h *Handler) giteaReview(payload any) verdict {
 	e, ok := as[giteaPRPayload](payload)
 	if !ok || e.PullRequest == nil || e.Review == nil {
 		return malformed("review event without a pull request or a review")
 	}
+	approved := e.Review.Type == "pull_request_review_approved"
 	switch {
 	case h.giteaBot(e.Sender.name()):
 		return ignore("sender %s is a bot", e.Sender.name())
 	case !h.isSelf(e.PullRequest.User.name()):
 		return ignore("pull request is not the bot's")
-	case !h.mentions(e.Review.Content):
-		return ignore("review does not mention the bot")
+	case approved && !h.mentions(e.Review.Content):
+		return ignore("an approval that does not mention the bot")
 	}
+	// The review's line comments are not in the delivery: a mention in one
+	// of them asks the bot too, so the revise reads them (ReadLines).
 	ev := h.giteaBase(workflow.ReviewSubmitted, e.Action, e.Repository, e.Sender)
-	ev.Number, ev.IsPR, ev.Body = e.PullRequest.Number, true, e.Review.Content
+	ev.Number, ev.IsPR, ev.Body, ev.ReadLines = e.PullRequest.Number, true, e.Review.Content, true
 	ev.State = map[string]string{"pull_request_review_approved": "approved",
 		"pull_request_review_rejected": "changes_requested"}[e.Review.Type]
 	if ev.State == "" {

@@ -103,6 +103,7 @@ func TestGiteaDeliveries(t *testing.T) {
 			require.Equal(t, "commented", ev.State)
 			require.Equal(t, "@issuesmith please document the name parameter", ev.Body)
 			require.Positive(t, ev.CommentID, "an id from the body: Gitea sends none")
+			require.True(t, ev.ReadLines, "its line comments are read from Gitea")
 		}},
 		{file: "pull_request_review_approved.reviewed", check: func(t *testing.T, ev workflow.Event) {
 			require.Equal(t, workflow.ReviewSubmitted, ev.Kind)

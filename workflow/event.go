@@ -93,7 +93,11 @@ type Event struct {
 	Line      int    `json:"Line"`
 	StartLine int    `json:"StartLine"`
 	InReplyTo int64  `json:"InReplyTo"`
-	State     string `json:"State"`  // ReviewSubmitted: the review's state
+	State     string `json:"State"` // ReviewSubmitted: the review's state
+	// ReadLines (ReviewSubmitted) says the delivery named none of the
+	// review's line comments (Gitea): the revise reads them from the forge,
+	// and a mention of the bot in one of them is enough.
+	ReadLines bool   `json:"ReadLines,omitempty"`
 	Head      string `json:"Head"`   // the PR's head branch (PR kinds)
 	Merged    bool   `json:"Merged"` // PRClosed: the pull request was merged
 	// Ref, Before and After describe a push.

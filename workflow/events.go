@@ -167,7 +167,7 @@ func (e *Engine) reviewComment(ctx context.Context, c *completion, ev Event) err
 // mentions the bot into a revise of the whole pull request: there is no
 // file or line, so the coder gets the PR's changed files and the text.
 func (e *Engine) conversation(ctx context.Context, c *completion, ev Event, source string) error {
-	if !e.mentioned(ev.Body) || ev.CommentID == 0 {
+	if !e.mentioned(ev.Body) && !ev.ReadLines || ev.CommentID == 0 {
 		return ErrIgnored
 	}
 	run, err := runByPR(ctx, e.d.Store, ev.Owner, ev.Repo, ev.Number)
@@ -178,7 +178,7 @@ func (e *Engine) conversation(ctx context.Context, c *completion, ev Event, sour
 		return err
 	}
 	return e.insertGuarded(ctx, c, run, loopRevise, StageArgs{Stage: StageRevise, CommentID: ev.CommentID, Source: source,
-		Author: ev.Sender, Body: ev.Body})
+		Author: ev.Sender, Body: ev.Body, ReadLines: ev.ReadLines})
 }
 
 // mentioned reports whether body mentions the bot (Mentions).

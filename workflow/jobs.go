@@ -46,6 +46,10 @@ type StageArgs struct {
 	// and text (a review's body cannot be fetched by id alone).
 	Author string `json:"author,omitempty"`
 	Body   string `json:"body,omitempty"`
+	// ReadLines asks the revise of a submitted review to read the
+	// review's line comments from the forge (ReviewLines): its delivery
+	// named none (Gitea).
+	ReadLines bool `json:"read_lines,omitempty"`
 	// Head is the commit a CI job looks at (StageCI; "" for /retry: the
 	// pull request's head when the job runs). Jobs are unique per head.
 	Head string `json:"head,omitempty" river:"unique"`

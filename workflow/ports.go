@@ -217,6 +217,14 @@ type ReviewThreads interface {
 	ReplyToReviewComment(ctx context.Context, owner, repo string, number int, id int64, body string) (*DiffComment, error)
 }
 
+// ReviewLines is offered by a forge whose review delivery names none of
+// the review's line comments (Gitea): the line comments of author's newest
+// review of pull request number, read when the event asks (ReadLines).
+// A GitHub review's line comments arrive as events of their own.
+type ReviewLines interface {
+	ReviewLines(ctx context.Context, owner, repo string, number int, author string) ([]DiffComment, error)
+}
+
 // RepoFiles reads a repository: its settings (default branch, clone URL)
 // and a file at a ref (the .github/issuesmith.yml).
 type RepoFiles interface {

@@ -82,3 +82,12 @@ func (w *recordingWorktree) Push(ctx context.Context) error {
 	}
 	return err
 }
+
+// ReviewLines passes the forge's ReviewLines on (a read: nothing to
+// record); a forge without it (GitHub) has none to give.
+func (g recordingGitHub) ReviewLines(ctx context.Context, owner, repo string, number int, author string) ([]DiffComment, error) {
+	if rl, ok := g.GitHub.(ReviewLines); ok {
+		return rl.ReviewLines(ctx, owner, repo, number, author)
+	}
+	return nil, nil
+}

@@ -111,18 +111,55 @@ func (s *runJob) reviseConversation(ctx context.Context, a StageArgs, doneKey st
 	if a.Source == SourceReview {
 		what = "review"
 	}
-	msg := fmt.Sprintf("Address %s on the pull request\n\n%s\n", what, firstLine(a.Body))
+	said := a.Body
+	if a.ReadLines {
+		lines, err := s.reviewLines(ctx, a)
+		if err != nil {
+			return err
+		}
+		if !s.e.mentioned(a.Body) && !slices.ContainsFunc(lines, func(c ThreadComment) bool { return s.e.mentioned(c.Body) }) {
+			_, err := s.e.d.Store.Checkpoint(ctx, o.ID, doneKey, "")
+			return err // the review asks the bot nothing
+		}
+		req.Thread = append(req.Thread, lines...)
+		if strings.TrimSpace(said) == "" && len(lines) > 0 {
+			said = lines[0].Body
+		}
+	}
+	msg := fmt.Sprintf("Address %s on the pull request\n\n%s\n", what, firstLine(said))
 	rec, err := s.revisePushed(ctx, doneKey+".pushed", req, msg, a.Author, doneKey)
 	if err != nil {
 		return err
 	}
 	marker := ghtext.Marker{Kind: fmt.Sprintf("%s-%s-%d", kindReply, a.Source, a.CommentID), Run: runID(o)}
-	body := fitBody(fmt.Sprintf("> @%s: %s\n\n%s", a.Author, firstLine(a.Body), replyText(rec)))
+	body := fitBody(fmt.Sprintf("> @%s: %s\n\n%s", a.Author, firstLine(said), replyText(rec)))
 	if _, err := s.gh.UpsertComment(ctx, o.Owner, o.Repo, o.PRNumber, marker, body); err != nil {
 		return fmt.Errorf("reply to the %s: %w", what, err)
 	}
 	_, err = s.e.d.Store.Checkpoint(ctx, o.ID, doneKey, rec.SHA)
 	return err
+}
+
+// reviewLines are the line comments of the review a (read from the forge:
+// ReviewLines), each as "path line N: text" in the thread the coder gets.
+func (s *runJob) reviewLines(ctx context.Context, a StageArgs) ([]ThreadComment, error) {
+	rl, ok := s.gh.(ReviewLines)
+	if !ok {
+		return nil, nil
+	}
+	cs, err := rl.ReviewLines(ctx, s.run.Owner, s.run.Repo, s.run.PRNumber, a.Author)
+	if err != nil {
+		return nil, fmt.Errorf("read the review's line comments: %w", err)
+	}
+	var out []ThreadComment
+	for _, c := range cs {
+		line := c.Line
+		if line == 0 {
+			line = c.OriginalLine
+		}
+		out = append(out, ThreadComment{Author: c.Author, Body: fmt.Sprintf("On %s line %d: %s", c.Path, line, c.Body)})
+	}
+	return out, nil
 }
 
 // prFiles are the pull request's changed files: the items the code stage

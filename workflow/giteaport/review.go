@@ -139,3 +139,37 @@ func pullRequest(p *gitea.PullRequest) *workflow.PullRequest {
 	return &workflow.PullRequest{Number: p.Number, State: p.State, Merged: p.Merged, Draft: p.Draft || isDraft(p.Title),
 		HTMLURL: p.HTMLURL, HeadSHA: p.Head.SHA, BaseSHA: base}
 }
+
+// ReviewLines are the line comments of author's newest submitted review of
+// pull request number (Gitea's review delivery names none). A review
+// comment's position is its line on the new side; original_position on
+// the old side.
+func (g Client) ReviewLines(ctx context.Context, owner, repo string, number int, author string) ([]workflow.DiffComment, error) {
+	rs, err := g.c.Reviews(ctx, owner, repo, number)
+	if err != nil {
+		return nil, Err(err)
+	}
+	var newest *gitea.Review
+	for i := range rs {
+		r := &rs[i]
+		if !strings.EqualFold(r.User.Login, author) || r.State == "REQUEST_REVIEW" || r.State == "PENDING" {
+			continue
+		}
+		if newest == nil || r.ID > newest.ID {
+			newest = r
+		}
+	}
+	if newest == nil {
+		return nil, nil
+	}
+	cs, err := g.c.ReviewComments(ctx, owner, repo, number, newest.ID)
+	if err != nil {
+		return nil, Err(err)
+	}
+	var out []workflow.DiffComment
+	for _, c := range cs {
+		out = append(out, workflow.DiffComment{Path: c.Path, Line: c.Position, OriginalLine: c.OriginalPosition,
+			DiffHunk: c.DiffHunk, Body: c.Body, HTMLURL: c.HTMLURL, Author: c.User.Login, AuthorIsBot: g.byBot(c.User)})
+	}
+	return out, nil
+}
