@@ -102,15 +102,16 @@ func (h *Handler) giteaComment(payload any) verdict {
 	ev := h.giteaBase("", e.Action, e.Repository, e.Sender)
 	ev.Number, ev.IsPR = e.Issue.Number, e.IsPull || e.Issue.PullRequest != nil
 	ev.CommentID, ev.Body = e.Comment.ID, e.Comment.Body
+	keys := []string{ObjectKey("gitea", "comment", e.Comment.ID, e.Comment.Updated)}
 	switch e.Action {
 	case "created":
 		if cmd, args, ok := workflow.ParseCommand(ev.Body); ok {
 			ev.Kind, ev.Command, ev.Args = workflow.CommandGiven, cmd, args
-			return verdict{ev: ev, authorize: true}
+			return verdict{ev: ev, authorize: true, keys: keys}
 		}
 		if ev.IsPR && h.isSelf(e.Issue.User.name()) && h.mentions(ev.Body) {
 			ev.Kind = workflow.Mention
-			return verdict{ev: ev, authorize: true}
+			return verdict{ev: ev, authorize: true, keys: keys}
 		}
 		return ignore("comment without a command or mention")
 	case "edited":
@@ -121,7 +122,7 @@ func (h *Handler) giteaComment(payload any) verdict {
 			return ignore("comment body unchanged")
 		}
 		ev.Kind = workflow.CommentEdited
-		return verdict{ev: ev, authorize: true}
+		return verdict{ev: ev, authorize: true, keys: keys}
 	}
 	return ignore("comment action %q", e.Action)
 }

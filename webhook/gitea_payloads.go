@@ -1,5 +1,7 @@
 package webhook
 
+import "time"
+
 // Gitea's webhook payloads, as far as the bot reads them: the fields of
 // Gitea 1.26's modules/structs (hook.go, issue.go, pull.go, repo.go,
 // user.go) under their JSON names. Forgejo sends the same.
@@ -42,9 +44,10 @@ type giteaIssue struct {
 }
 
 type giteaComment struct {
-	ID   int64      `json:"id"`
-	Body string     `json:"body"`
-	User *giteaUser `json:"user"`
+	ID      int64      `json:"id"`
+	Body    string     `json:"body"`
+	User    *giteaUser `json:"user"`
+	Updated time.Time  `json:"updated_at"`
 }
 
 type giteaBranch struct {

@@ -74,6 +74,7 @@ type Handler struct {
 // authorize is set), or a reason to ignore.
 type verdict struct {
 	ev        workflow.Event
+	keys      []string // more keys of the same request (ObjectKey), recorded with the delivery's
 	authorize bool
 	ignore    string
 	bad       string // a signed payload lacking what its event must carry: 400

@@ -22,10 +22,11 @@ func (h *Handler) accept(ctx context.Context, v verdict, bodyKey string, log *sl
 	ev := v.ev
 	ev.CheckWrite = v.authorize
 	idKey := IDKey(ev.Delivery)
-	dup, err := h.record(ctx, []string{idKey, bodyKey}, ev)
+	keys := append([]string{idKey, bodyKey}, v.keys...)
+	dup, err := h.record(ctx, keys, ev)
 	switch {
 	case err != nil && h.opts.Hold != nil && ctx.Err() == nil:
-		herr := h.hold([]string{idKey, bodyKey}, ev)
+		herr := h.hold(keys, ev)
 		if herr == nil {
 			log.Warn("could not record the delivery; held until the database answers", "err", err)
 			return http.StatusAccepted, ResultHeld, "held: recorded once the database answers"

@@ -2,6 +2,8 @@ package webhook
 
 import (
 	"context"
+	"fmt"
+	"time"
 
 	"github.com/issuesmith/issuesmith/workflow"
 )
@@ -19,3 +21,11 @@ type Intake interface {
 // live in separate key spaces, so an X-GitHub-Delivery header (not covered
 // by the signature) can never name another payload's body key.
 func IDKey(delivery string) string { return "id:" + delivery }
+
+// ObjectKey is the recorded key of one state of a forge's object (a
+// comment at its last edit), for forges whose deliveries a poll may find
+// again (giteapoll): the webhook's delivery and the poll's event of the
+// same comment record the same key, so the request is handled once.
+func ObjectKey(forge, kind string, id int64, updated time.Time) string {
+	return fmt.Sprintf("obj:%s:%s:%d:%d", forge, kind, id, updated.Unix())
+}

@@ -21,11 +21,11 @@ func TestMigrateSQLiteTwice(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "bot.db")
 	out, err := runBot(t, "migrate", "--database", db)
 	require.NoError(t, err)
-	require.Contains(t, out, "database: sqlite\nschema version: 7 (applied now: [1 2 3 4 5 6 7])")
+	require.Contains(t, out, "database: sqlite\nschema version: 8 (applied now: [1 2 3 4 5 6 7 8])")
 	require.Contains(t, out, "river migrations applied now: [1 2 3 4 5 6]")
 	out, err = runBot(t, "migrate", "--database", db)
 	require.NoError(t, err)
-	require.Contains(t, out, "schema version: 7 (applied now: [])\nriver migrations applied now: []")
+	require.Contains(t, out, "schema version: 8 (applied now: [])\nriver migrations applied now: []")
 }
 
 func TestMigratePostgres(t *testing.T) {
@@ -33,7 +33,7 @@ func TestMigratePostgres(t *testing.T) {
 	dsn := storetest.StartPostgres(t).DSN(t)
 	out, err := runBot(t, "migrate", "--database", dsn)
 	require.NoError(t, err)
-	require.Contains(t, out, "database: postgres\nschema version: 7 (applied now: [1 2 3 4 5 6 7])")
+	require.Contains(t, out, "database: postgres\nschema version: 8 (applied now: [1 2 3 4 5 6 7 8])")
 }
 
 func TestMigrateBadDatabaseSaysSoWithoutThePassword(t *testing.T) {
@@ -55,6 +55,6 @@ func TestMigrateDefaultsToTheConfiguredDatabase(t *testing.T) {
 	cmd := newMigrateCmdWith(func() []string { return []string{"ISSUESMITH_CONFIG_FILE=" + envFile} })
 	out, _, err := execCmd(t, cmd, "")
 	require.NoError(t, err)
-	require.Contains(t, out, "schema version: 7 (applied now: [1 2 3 4 5 6 7])")
+	require.Contains(t, out, "schema version: 8 (applied now: [1 2 3 4 5 6 7 8])")
 	require.FileExists(t, db)
 }
