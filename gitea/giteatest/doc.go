@@ -24,6 +24,11 @@
 // Gitea 1.26, its comments 500). Wait checks a condition after each request
 // served, never on a timer. Deliver posts a webhook delivery signed as
 // Gitea 1.26 signs it (Forgejo's X-Forgejo-* headers too on request).
+// Beside a real git server (git.go): SetRefResolver reads the branches
+// from it (a pull request opened from a pushed branch, its head moving on
+// a push) and CanPush is Gitea's rule for a token as git's password.
+// EditComment is a person's edit in the web page; Issue, Comments (with
+// their edits), Pulls (Draft by the title) read the state back.
 //
 // giteatest is for tests: it never talks to the network and never
 // implements more of Gitea than package gitea calls. The bot's real paths

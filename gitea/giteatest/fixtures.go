@@ -139,6 +139,26 @@ func (s *Server) AddComment(owner, name string, number int, user, body string) i
 	return c.id
 }
 
+// EditComment changes a comment's body as a person editing it in Gitea's
+// web page does (the author, or anyone who may write to the repository):
+// the body that was is returned, for the delivery's changes.body.from.
+// A missing comment fails the test.
+func (s *Server) EditComment(owner, name string, id int64, body string) (was string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, c := s.mustRepo(owner, name).comment(id)
+	if c == nil {
+		s.t.Fatalf("giteatest: no comment %d in %s/%s", id, owner, name)
+		return ""
+	}
+	was = c.body
+	if body != c.body {
+		c.edits++
+	}
+	c.body, c.updated = body, s.opts.Now()
+	return was
+}
+
 // AddPull adds a pull request (its branches are set to the commit ids
 // given) and returns its number: open unless p.State is "closed" or
 // p.Merged is set (a merged pull request is closed).

@@ -125,6 +125,9 @@ func editComment(c *call) response {
 	if !c.decode(&in) {
 		return errorResp(http.StatusUnprocessableEntity, "bad body")
 	}
+	if in.Body != cm.body {
+		cm.edits++
+	}
 	cm.body, cm.updated = in.Body, c.s.opts.Now()
 	return ok(http.StatusOK, c.s.commentObj(c.repo, is, cm))
 }

@@ -69,8 +69,8 @@ func createPull(c *call) response {
 	if !c.decode(&in) {
 		return errorResp(http.StatusUnprocessableEntity, "bad body")
 	}
-	headSHA, found := c.repo.branches[in.Head]
-	baseSHA, baseFound := c.repo.branches[in.Base]
+	headSHA, found := c.s.branch(c.repo, in.Head)
+	baseSHA, baseFound := c.s.branch(c.repo, in.Base)
 	if !found || !baseFound {
 		return errorResp(http.StatusNotFound, "")
 	}

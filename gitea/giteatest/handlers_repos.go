@@ -26,7 +26,7 @@ func getRaw(c *call) response {
 }
 
 func combinedStatus(c *call) response {
-	sha, found := c.repo.resolve(c.param("ref"))
+	sha, found := c.s.resolve(c.repo, c.param("ref"))
 	if !found {
 		return errorResp(http.StatusNotFound, "")
 	}

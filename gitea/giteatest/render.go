@@ -87,6 +87,7 @@ func (s *Server) branchObj(r *repo, ref, sha string) obj {
 
 func (s *Server) pullObj(r *repo, is *issue) obj {
 	p := is.pr
+	head, base := s.heads(r, is)
 	reviewers := []obj{}
 	for _, u := range p.requested {
 		reviewers = append(reviewers, s.userObj(u))
@@ -97,7 +98,7 @@ func (s *Server) pullObj(r *repo, is *issue) obj {
 		"html_url": s.web("/%s/%s/pulls/%d", r.owner, r.name, is.number),
 		"diff_url": s.web("/%s/%s/pulls/%d.diff", r.owner, r.name, is.number),
 		"url":      s.web("/api/v1/repos/%s/%s/pulls/%d", r.owner, r.name, is.number),
-		"head":     s.branchObj(r, p.head, p.headSHA), "base": s.branchObj(r, p.base, p.baseSHA),
+		"head":     s.branchObj(r, p.head, head), "base": s.branchObj(r, p.base, base),
 		"merge_base": p.baseSHA, "comments": len(is.comments),
 		"created_at": ts(is.created), "updated_at": ts(is.updated)}
 }

@@ -70,6 +70,7 @@ type Server struct {
 	faults   []*Fault
 	requests []Request
 	st       state
+	refs     func(owner, name, ref string) string // SetRefResolver's
 }
 
 // New starts a fake Gitea on loopback and stops it when the test ends.

@@ -7,10 +7,27 @@ func (s *Server) Comments(owner, name string, number int) []Comment {
 	var out []Comment
 	if is := s.mustRepo(owner, name).issues[number]; is != nil {
 		for _, c := range is.comments {
-			out = append(out, Comment{ID: c.id, User: c.user, Body: c.body})
+			out = append(out, Comment{ID: c.id, User: c.user, Body: c.body, Edits: c.edits})
 		}
 	}
 	return out
+}
+
+// Issue returns an issue (or a pull request's issue) as it is now, with
+// Number and State filled; false when there is none or it was deleted.
+func (s *Server) Issue(owner, name string, number int) (Issue, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(owner, name)
+	is := r.issue(number)
+	if is == nil {
+		return Issue{}, false
+	}
+	out := Issue{Number: is.number, State: is.state, Title: is.title, Body: is.body, User: is.user}
+	for _, id := range is.labels {
+		out.Labels = append(out.Labels, r.label(id).name)
+	}
+	return out, true
 }
 
 // Labels returns the names of an issue's labels.
@@ -48,9 +65,10 @@ func (s *Server) Pulls(owner, name string) []Pull {
 		if is == nil || is.pr == nil {
 			continue
 		}
+		head, base := s.heads(r, is)
 		out = append(out, Pull{Number: n, Title: is.title, Body: is.body, User: is.user, Head: is.pr.head,
-			HeadSHA: is.pr.headSHA, Base: is.pr.base, BaseSHA: is.pr.baseSHA, State: is.state, Merged: is.pr.merged,
-			RequestedReviews: append([]string(nil), is.pr.requested...)})
+			HeadSHA: head, Base: is.pr.base, BaseSHA: base, State: is.state, Merged: is.pr.merged,
+			Draft: isDraft(is.title), RequestedReviews: append([]string(nil), is.pr.requested...)})
 	}
 	return out
 }

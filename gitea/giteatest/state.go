@@ -16,8 +16,11 @@ type Repo struct {
 }
 
 // Issue is an issue to add, as User (who must exist) with the labels named
-// (made in the repository when missing).
+// (made in the repository when missing), or one read back with Issue
+// (Number and State are the fake's; AddIssue ignores them).
 type Issue struct {
+	Number            int
+	State             string // open or closed
 	Title, Body, User string
 	Labels            []string
 }
@@ -33,6 +36,8 @@ type Pull struct {
 	State            string // open or closed
 	Merged           bool
 	RequestedReviews []string
+	// Draft is read back: Gitea's rule on the title (AddPull ignores it).
+	Draft bool
 }
 
 // Review is a review to add to a pull request.
@@ -48,10 +53,12 @@ type ReviewComment struct {
 	Line, OldLine        int
 }
 
-// Comment is an issue or pull request comment as the fake keeps it.
+// Comment is an issue or pull request comment as the fake keeps it;
+// Edits counts the changes to its body since it was made.
 type Comment struct {
 	ID         int64
 	User, Body string
+	Edits      int
 }
 
 // Status is a commit status as the fake keeps it.
@@ -79,6 +86,7 @@ type comment struct {
 	id               int64
 	user, body       string
 	created, updated time.Time
+	edits            int
 }
 
 type review struct {
@@ -233,17 +241,6 @@ func (r *repo) comment(id int64) (*issue, *comment) {
 		}
 	}
 	return nil, nil
-}
-
-// resolve turns a ref (a branch or a commit id) into a commit id.
-func (r *repo) resolve(ref string) (string, bool) {
-	if sha, ok := r.branches[ref]; ok {
-		return sha, true
-	}
-	if len(ref) >= 7 && strings.Trim(strings.ToLower(ref), "0123456789abcdef") == "" {
-		return ref, true
-	}
-	return "", false
 }
 
 // isDraft is Gitea's default work-in-progress rule: a "WIP:" or "[WIP]"
