@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"sync/atomic"
 	"time"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/issuesmith/issuesmith/config"
 	"github.com/issuesmith/issuesmith/ghapp"
+	"github.com/issuesmith/issuesmith/giteapoll"
 	"github.com/issuesmith/issuesmith/redeliver"
 	"github.com/issuesmith/issuesmith/store"
 	"github.com/issuesmith/issuesmith/summaries"
@@ -117,4 +119,33 @@ func (r *recovery) run(ctx context.Context, passNow func(context.Context) error)
 		r.missed.Store(false)
 		r.log.Info("the database answers again after missed deliveries: reconciliation pass asked")
 	}
+}
+
+// withGiteaPoll adds the Gitea server's polling pass (giteapoll) to the
+// periodic reconciliation, on the same schedule and window: Gitea keeps no
+// delivery log to reconcile from, so the pass reads what changed. Both
+// passes run; the first failure is returned after both ran.
+func withGiteaPoll(cfg *config.Server, forge *giteaForge, intake webhook.Intake, github func(context.Context) error,
+	sched river.PeriodicSchedule, log *slog.Logger) (func(context.Context) error, river.PeriodicSchedule, error) {
+	if forge == nil || cfg.Redeliver == config.ScheduleOff || cfg.Redeliver == "" {
+		return github, sched, nil
+	}
+	if sched == nil {
+		var err error
+		if sched, err = summaries.ParseSchedule(cfg.Redeliver); err != nil {
+			return nil, nil, err
+		}
+	}
+	pass := func(ctx context.Context) error {
+		var gerr error
+		if github != nil {
+			gerr = github(ctx)
+		}
+		rep, err := giteapoll.Pass(ctx, forge.client, intake, giteapoll.Options{Since: time.Now().Add(-cfg.RedeliverSince),
+			Bot: forge.bot, InstallationID: GiteaInstallation})
+		log.Info("gitea poll", "repos", rep.Repos, "issues", rep.Issues, "comments", rep.Comments,
+			"pull_requests", rep.PullRequests, "accepted", rep.Accepted, "duplicates", rep.Duplicates, "err", err)
+		return errors.Join(gerr, err)
+	}
+	return pass, sched, nil
 }

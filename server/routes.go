@@ -43,7 +43,10 @@ func (s *Server) routes(m *metrics, hasApp bool, botLogin string, forge *giteaFo
 			Hold: hold, Secret: []byte(cfg.GiteaWebhookSecret), MaxBody: cfg.WebhookMaxBody, Intake: lateIntake{s},
 			BotLogin: forge.bot, Bots: cfg.Limits.Bots, Logger: log.With("forge", "gitea"),
 			Gitea:   &webhook.GiteaOptions{InstallationID: GiteaInstallation},
-			Observe: func(event, result string, took time.Duration) { m.delivery("gitea_"+event, result, took) },
+			Observe: func(event, result string, took time.Duration) {
+				m.delivery("gitea_"+event, result, took)
+				s.recovery.observe(result)
+			},
 		})
 		if err != nil {
 			return err

@@ -177,6 +177,10 @@ func (s *Server) assemble(ctx context.Context, m *metrics) error {
 	if err != nil {
 		return err
 	}
+	redeliverPass, redeliverSched, err = withGiteaPoll(cfg, forge, lateIntake{s}, redeliverPass, redeliverSched, log)
+	if err != nil {
+		return err
+	}
 	if redeliverPass != nil {
 		s.recovery = &recovery{ping: s.ping, every: recoveryCheck, log: log}
 	}

@@ -260,3 +260,31 @@ func (g *giteaE2E) logText() string {
 	defer g.mu.Unlock()
 	return g.logs.String()
 }
+
+// TestEndToEndGiteaPoll: Gitea's webhook never reaches the bot (the
+// repository has none); the periodic pass (giteapoll) finds the label and
+// the /implement comment and the run goes to its pull request all the same.
+func TestEndToEndGiteaPoll(t *testing.T) {
+	t.Parallel()
+	model := llmtest.NewServer(t, llmtest.LoadScript(t, "testdata/e2e/gitea-poll.yaml"))
+	g := newGiteaE2E(t, model.URL())
+	var hooks []struct {
+		ID int64 `json:"id"`
+	}
+	g.srv.API(g.alice, "GET", "/repos/alice/hello/hooks", nil, &hooks)
+	for _, h := range hooks {
+		g.srv.API(g.alice, "DELETE", fmt.Sprintf("/repos/alice/hello/hooks/%d", h.ID), nil, nil)
+	}
+	g.env = append(g.env, "ISSUESMITH_REDELIVER=@every 1s")
+	g.start()
+	g.labels("issuesmith")
+	g.waitProgress("waiting for you")
+	g.srv.API(g.alice, "POST", fmt.Sprintf("/repos/alice/hello/issues/%d/comments", g.issue),
+		map[string]any{"body": "/implement"}, nil)
+	g.waitProgress("issuesmith: done")
+	prs, err := g.bot.PullRequests(t.Context(), "alice", "hello", "all")
+	require.NoError(t, err)
+	require.Len(t, prs, 1)
+	require.Contains(t, g.logText(), `msg="gitea poll"`)
+	require.Zero(t, model.Remaining())
+}
