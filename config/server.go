@@ -113,7 +113,8 @@ type Server struct {
 	// answered 503 (and the reconciler asks for them again).
 	HoldMax int `env:"HOLD_MAX" envDefault:"20000"`
 	// Redeliver is the cron schedule of the pass that asks GitHub to
-	// redeliver the webhook deliveries the bot missed, or "off".
+	// redeliver the webhook deliveries the bot missed (and, with a Gitea
+	// server, polls it for what its webhooks missed), or "off".
 	Redeliver string `env:"REDELIVER" envDefault:"@every 5m"`
 	// RedeliverSince is how far back each pass reads the delivery log (at
 	// most 72h: GitHub keeps three days of deliveries).
