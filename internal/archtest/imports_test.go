@@ -85,6 +85,7 @@ var rules = []rule{
 		only: []string{"workflow", "ghapp", "internal/ghtext"}},
 	{pkg: "workflow/giteaport", says: "imports no go-github, ghapp client or store",
 		only: []string{"workflow", "gitea", "ghapp", "internal/ghtext"}, forbid: []string{"github.com/google/go-github"}},
+	{pkg: "giteapoll", says: "It calls Gitea only through gitea.Client", only: []string{"gitea", "webhook", "workflow"}},
 	{pkg: "gitea", says: "gitea never imports the workflow or go-github", never: []string{"workflow", "repo", "store"}, forbid: []string{"github.com/google/go-github"}},
 }
 
