@@ -114,7 +114,7 @@ type page struct {
 // conversation, the pull request and its diff, under a notice that the
 // model's answers were scripted.
 func Render(res *Result) ([]byte, error) {
-	p := page{Res: res, Files: splitDiff(res.Diff), IssueReactions: reactionsOf(res.Issue.Reactions), Session: timeline(res.Session)}
+	p := page{Res: res, Files: splitDiff(res.Diff), IssueReactions: reactionsOf(res.Issue.Reactions), Session: timeline(res.Session, res.Forge)}
 	md := newMarkdown(map[int]string{res.Issue.Number: "#issue", res.PR.Number: "#pr"})
 	var err error
 	if p.IssueBody, err = renderMarkdown(md, res.Issue.Body); err != nil {

@@ -72,20 +72,29 @@ func (d *demo) commented(id int64, body string) []byte {
 // git server with git itself.
 func (d *demo) result(ctx context.Context, pr ghtest.PullRequest) (*Result, error) {
 	is, _ := d.gh.Issue(owner, name, d.issue)
-	cmd := exec.CommandContext(ctx, "git", "-C", d.git.Dir(owner+"/"+name), "diff", "--no-color", "--no-ext-diff",
-		pr.Base+"..."+pr.Head)
-	cmd.Env = procenv.Scrubbed()
-	out, err := cmd.Output()
+	diff, err := gitDiff(ctx, d.git.Dir(owner+"/"+name), pr.Base, pr.Head)
 	if err != nil {
-		return nil, fmt.Errorf("git diff %s...%s: %w", pr.Base, pr.Head, err)
-	}
-	if strings.TrimSpace(string(out)) == "" {
-		return nil, errNoDiff
+		return nil, err
 	}
 	return &Result{
-		Repo: owner + "/" + name, BotLogin: d.gh.BotLogin(), Issue: is,
-		Comments: d.gh.Comments(owner, name, d.issue), PR: pr, Diff: string(out),
+		Forge: "GitHub", Repo: owner + "/" + name, BotLogin: d.gh.BotLogin(), Issue: is,
+		Comments: d.gh.Comments(owner, name, d.issue), PR: pr, Diff: diff,
 		PRComments: d.gh.Comments(owner, name, pr.Number),
 		Exchanges:  len(d.model.Requests()), issued: d.gh.IssuedTokens(),
 	}, nil
+}
+
+// gitDiff is git diff base...head in the git server's repository dir, read
+// with git itself; an empty one is errNoDiff.
+func gitDiff(ctx context.Context, dir, base, head string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", "-C", dir, "diff", "--no-color", "--no-ext-diff", base+"..."+head)
+	cmd.Env = procenv.Scrubbed()
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("git diff %s...%s: %w", base, head, err)
+	}
+	if strings.TrimSpace(string(out)) == "" {
+		return "", errNoDiff
+	}
+	return string(out), nil
 }

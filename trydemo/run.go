@@ -60,12 +60,24 @@ type Options struct {
 	// person in, and everything stops when it returns (ctx's end, not
 	// Timeout's, is the page's).
 	Sessions func(ctx context.Context, res *Result) error
+	// Forge is the forge the demo plays: ForgeGitHub ("" too) or
+	// ForgeGitea (gitea.go: the fake Gitea, bot serve serving it alone;
+	// without Sessions, whose sign-in is GitHub's).
+	Forge string
 
 	script []byte // the model's side; nil: script.yaml (tests change it)
 }
 
-// Result is what a person would see on GitHub at the end of the run.
+// The forges a run can play (Options.Forge).
+const (
+	ForgeGitHub = "github"
+	ForgeGitea  = "gitea"
+)
+
+// Result is what a person would see on the forge at the end of the run
+// (on Gitea too in these types: the page is the same).
 type Result struct {
+	Forge    string // the forge's name as a person writes it: GitHub or Gitea
 	Repo     string // owner/name
 	BotLogin string
 	Issue    ghtest.Issue
@@ -93,6 +105,12 @@ type Result struct {
 // script does not expect, an answer left unused) fail it; once the sessions
 // page is open (Options.Sessions) they are a browser's and only logged.
 func Run(ctx context.Context, opts Options) (*Result, error) {
+	switch {
+	case opts.Forge != "" && opts.Forge != ForgeGitHub && opts.Forge != ForgeGitea:
+		return nil, fmt.Errorf("forge %q: the demo plays %s or %s", opts.Forge, ForgeGitHub, ForgeGitea)
+	case opts.Forge == ForgeGitea && opts.Sessions != nil:
+		return nil, errors.New("the sessions page's sign-in is GitHub's: it is shown with the GitHub demo only")
+	}
 	s, err := tb.NewSession(opts.Dir)
 	if err != nil {
 		return nil, err
@@ -114,7 +132,13 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	return res, nil
 }
 
-// demo is one run's fakes and server address.
+// player is one forge's side of a run, its fakes started: play does what
+// the person does there and returns what the forge shows at the end.
+type player interface {
+	play(ctx context.Context) (*Result, error)
+}
+
+// demo is one run's fakes and server address (GitHub's side).
 type demo struct {
 	gh    *ghtest.Server
 	git   *gittest.Server
@@ -144,7 +168,17 @@ func run(outer context.Context, s *tb.Session, opts Options) (*Result, error) {
 		return nil, err
 	}
 	defer l.Close() // Serve's end closes it too
-	d, cfg, err := setUp(s, step, script, cacheDir(opts.CacheDir), l.Addr().String(), opts.Sessions != nil)
+	var (
+		p   player
+		d   *demo
+		cfg *config.Server
+	)
+	if opts.Forge == ForgeGitea {
+		p, cfg, err = setUpGitea(s, step, script, cacheDir(opts.CacheDir), l.Addr().String())
+	} else {
+		d, cfg, err = setUp(s, step, script, cacheDir(opts.CacheDir), l.Addr().String(), opts.Sessions != nil)
+		p = d
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -155,7 +189,7 @@ func run(outer context.Context, s *tb.Session, opts Options) (*Result, error) {
 	sctx, stop := context.WithCancel(ctx)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(sctx, l) }()
-	res, err := d.play(ctx)
+	res, err := p.play(ctx)
 	if err == nil {
 		hushed.Store(true) // the stop's noise, not a failure's context
 	}
@@ -207,22 +241,31 @@ func setUp(s *tb.Session, step func(string), scriptText []byte, cache, addr stri
 	if err := os.WriteFile(key, d.gh.PrivateKey(), 0o600); err != nil {
 		return nil, nil, err
 	}
-	if cache == "" {
-		cache = filepath.Join(s.TempDir(), "sandbox-cache")
-	}
-	env := []string{
-		"ISSUESMITH_CACHE_DIR=" + cache, "ISSUESMITH_MIN_FREE_SPACE=0",
-		"ISSUESMITH_APP_ID=" + strconv.FormatInt(d.gh.AppID(), 10), "ISSUESMITH_PRIVATE_KEY_FILE=" + key,
-		"ISSUESMITH_WEBHOOK_SECRET=" + webhookSecret, "ISSUESMITH_GITHUB_URL=" + d.gh.URL(),
-		"ISSUESMITH_MODEL_NAME=" + modelName, "ISSUESMITH_MODEL_BASE_URL=" + d.model.URL(),
-		"ISSUESMITH_MODEL_MAX_RETRIES=0", "ISSUESMITH_STATE_DIR=" + s.TempDir(),
-		"ISSUESMITH_SUMMARY_REFRESH=off", "ISSUESMITH_REDELIVER=off", "ISSUESMITH_SHUTDOWN_TIMEOUT=5s",
-	}
+	env := append(serveEnv(s, cache, d.model.URL()),
+		"ISSUESMITH_APP_ID="+strconv.FormatInt(d.gh.AppID(), 10), "ISSUESMITH_PRIVATE_KEY_FILE="+key,
+		"ISSUESMITH_WEBHOOK_SECRET="+webhookSecret, "ISSUESMITH_GITHUB_URL="+d.gh.URL())
 	if sessions {
 		env = append(env, d.sessionSettings()...)
 	}
 	cfg, err := config.ParseServer(env)
 	return d, cfg, err
+}
+
+// serveEnv is bot serve's settings on either forge: the sandbox's caches
+// (the run's own folder when cache is ""), the scripted model at
+// modelURL, the state in the run's folder, no summary refresh and no
+// redelivery (GitHub's delivery log, Gitea's poll): the demo's deliveries
+// all arrive.
+func serveEnv(s *tb.Session, cache, modelURL string) []string {
+	if cache == "" {
+		cache = filepath.Join(s.TempDir(), "sandbox-cache")
+	}
+	return []string{
+		"ISSUESMITH_CACHE_DIR=" + cache, "ISSUESMITH_MIN_FREE_SPACE=0",
+		"ISSUESMITH_MODEL_NAME=" + modelName, "ISSUESMITH_MODEL_BASE_URL=" + modelURL,
+		"ISSUESMITH_MODEL_MAX_RETRIES=0", "ISSUESMITH_STATE_DIR=" + s.TempDir(),
+		"ISSUESMITH_SUMMARY_REFRESH=off", "ISSUESMITH_REDELIVER=off", "ISSUESMITH_SHUTDOWN_TIMEOUT=5s",
+	}
 }
 
 // cacheDir is where a run keeps the sandbox's caches: dir, else the user's

@@ -76,7 +76,7 @@ func TestRunEndsInAPullRequestReadyForReview(t *testing.T) {
 	require.NotNil(t, res.Session)
 	require.Equal(t, store.StateDone, res.Session.Session.State)
 	var stages []string
-	for _, st := range timeline(res.Session) {
+	for _, st := range timeline(res.Session, res.Forge) {
 		stages = append(stages, st.Name)
 	}
 	require.Equal(t, []string{"explore", "plan", "code", "ci 1"}, stages)

@@ -41,8 +41,9 @@ type sessionEvent struct {
 	Kind, Summary, Detail string
 }
 
-// timeline groups rec's events by stage, in order.
-func timeline(rec *session.Record) []sessionStage {
+// timeline groups rec's events by stage, in order; the forge's writes
+// are named by forge (the session calls every forge's "GitHub").
+func timeline(rec *session.Record, forge string) []sessionStage {
 	if rec == nil {
 		return nil
 	}
@@ -52,7 +53,11 @@ func timeline(rec *session.Record) []sessionStage {
 			out = append(out, sessionStage{Name: e.Stage})
 		}
 		st := &out[len(out)-1]
-		st.Events = append(st.Events, sessionEvent{Kind: string(e.Kind), Summary: e.Summary(), Detail: detail(e)})
+		summary := e.Summary()
+		if e.GitHub != nil && forge != "" {
+			summary = forge + strings.TrimPrefix(summary, "GitHub")
+		}
+		st.Events = append(st.Events, sessionEvent{Kind: string(e.Kind), Summary: summary, Detail: detail(e)})
 	}
 	return out
 }
