@@ -19,7 +19,7 @@ import (
 )
 
 func newTryCmd() *cobra.Command {
-	var listen, out string
+	var listen, out, forge string
 	var sessions bool
 	cmd := &cobra.Command{
 		Use:   "try",
@@ -31,15 +31,26 @@ func newTryCmd() *cobra.Command {
 			"With --sessions, bot serve keeps running with its sessions page on, and two links sign you in to it\n" +
 			"through the fake GitHub: as octocat, who can read the repository and sees the run, and as mallory,\n" +
 			"who cannot and is refused it.\n" +
+			"With --forge gitea, the same flow on an in-process fake Gitea instead, bot serve serving it alone:\n" +
+			"the label and the plan's approval (its box ticked in the plan comment) arrive as Gitea's signed\n" +
+			"deliveries, the pull request is a WIP: title until CI's commit statuses pass.\n" +
 			"Needs git; bubblewrap is used when installed, as in bot serve.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return runTry(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), tryShow{listen: listen, out: out, sessions: sessions})
+			switch {
+			case forge != trydemo.ForgeGitHub && forge != trydemo.ForgeGitea:
+				return usageErr("--forge %s: github or gitea", forge)
+			case forge == trydemo.ForgeGitea && sessions:
+				return usageErr("--sessions signs people in through the fake GitHub: it goes with --forge github only")
+			}
+			return runTry(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), tryShow{listen: listen, out: out, sessions: sessions, forge: forge})
 		},
 	}
 	cmd.Flags().StringVar(&listen, "listen", "127.0.0.1:8765", "address to serve the page on")
+	cmd.Flags().StringVar(&forge, "forge", trydemo.ForgeGitHub,
+		"the forge the demo plays: github, or gitea (a fake Gitea; bot serve serving it alone)")
 	cmd.Flags().StringVar(&out, "out", "", "write the page to this file (- for stdout) and exit instead of serving it")
 	cmd.Flags().BoolVar(&sessions, "sessions", false,
 		"then keep bot serve running with its /sessions page and print links signing in as someone who can read the repository and someone who cannot (Ctrl-C to stop)")
@@ -48,9 +59,10 @@ func newTryCmd() *cobra.Command {
 
 // tryShow is how the run is shown: the page on listen, or written to out;
 // with sessions, the sessions page's sign-in links too, until Ctrl-C.
+// forge is the forge the run plays.
 type tryShow struct {
-	listen, out string
-	sessions    bool
+	listen, out, forge string
+	sessions           bool
 }
 
 func runTry(ctx context.Context, stdout, stderr io.Writer, show tryShow) error {
@@ -58,6 +70,7 @@ func runTry(ctx context.Context, stdout, stderr io.Writer, show tryShow) error {
 	opts := trydemo.Options{
 		Log:      slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		Progress: func(ev work.Event) { fmt.Fprintf(stderr, "%5.1fs  %s\n", time.Since(start).Seconds(), ev.Detail) },
+		Forge:    show.forge,
 	}
 	present := func(ctx context.Context, res *trydemo.Result) error {
 		page, err := trydemo.Render(res)

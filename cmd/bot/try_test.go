@@ -37,6 +37,37 @@ func TestTryWritesThePage(t *testing.T) {
 	require.Error(t, err)
 }
 
+// bot try --forge gitea plays the same flow on the fake Gitea (trydemo's
+// test checks the run and the page in detail): the page names Gitea, the
+// steps tell its deliveries and the WIP: pull request. A forge the demo
+// does not play, and --sessions with Gitea, are usage errors.
+func TestTryGiteaWritesThePage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole flow")
+	}
+	file := filepath.Join(t.TempDir(), "try.html")
+	_, stderr, err := execCmd(t, newRootCmd(), "", "try", "--forge", "gitea", "--out", file)
+	require.NoError(t, err, stderr)
+	page, err := os.ReadFile(file)
+	require.NoError(t, err)
+	require.Contains(t, string(page), "against an in-process fake Gitea")
+	require.Contains(t, string(page), "Pull request #2: Convert Fahrenheit back to Celsius")
+	require.NotContains(t, string(page), "fake GitHub")
+	for _, want := range []string{"fake Gitea, git server and scripted model on loopback",
+		"Gitea sent issue_label", "ticked Approve and implement in the plan comment",
+		`opened pull request #2, "WIP: Convert Fahrenheit back to Celsius"`, "the bot took WIP: off pull request #2"} {
+		require.Contains(t, stderr, want)
+	}
+	require.True(t, strings.HasSuffix(stderr, "wrote "+file+"\n"), stderr)
+
+	for _, args := range [][]string{{"try", "--forge", "gitlab"}, {"try", "--forge", "gitea", "--sessions"}} {
+		_, _, err = execCmd(t, newRootCmd(), "", args...)
+		var exit *exitError
+		require.ErrorAs(t, err, &exit, "%v", args)
+		require.Equal(t, 2, exit.code)
+	}
+}
+
 // bot try --sessions serves the page, then prints two sign-in links to the
 // sessions page of the bot serve it keeps running; followed with a cookie
 // jar each, the first shows the run on the list and the second is refused
