@@ -27,6 +27,16 @@
 // — the person who filed the issue, who can read the repository, and
 // mallory, who cannot — so the access rule is seen working.
 //
+// With Options.Forge ForgeGitea (gitea.go, gitea_payload.go, gitea_ci.go)
+// the same flow plays on a fake Gitea (gitea/giteatest, which checks every
+// request against Gitea's swagger description) instead, bot serve serving
+// that Gitea server alone: the git server accepts the bot user's token, the
+// person's label and the plan's ticked approval reach /webhook/gitea as
+// Gitea's signed deliveries made from ones a real Gitea 1.26 sent
+// (payloads/gitea, copies of webhook/testdata/gitea), the pull request is
+// a WIP: title, CI is commit statuses with their status deliveries, and the
+// page is rendered from the fake Gitea's state, naming Gitea.
+//
 // Contracts: nothing leaves loopback; the run's files live in one
 // temporary directory removed at the end, but for the sandbox's caches
 // (Options.CacheDir, by default issuesmith/try under the user cache dir),
