@@ -153,6 +153,9 @@ type Commit struct {
 // GitHubWrite is one write on GitHub: a comment, a pull request, a review
 // reply, a label.
 type GitHubWrite struct {
+	// Forge names the forge written to ("Gitea"; "" is GitHub, as every
+	// write recorded before a second forge was).
+	Forge  string `json:"forge,omitempty"`
 	What   string `json:"what"`             // "comment", "pull request", "review reply", ...
 	Target string `json:"target,omitempty"` // "#12", "comment 123"
 	URL    string `json:"url,omitempty"`

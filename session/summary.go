@@ -55,7 +55,11 @@ func (e Event) Summary() string {
 	case e.Commit != nil:
 		return fmt.Sprintf("pushed %.10s to %s", e.Commit.SHA, e.Commit.Branch)
 	case e.GitHub != nil:
-		return strings.TrimSpace("GitHub: " + e.GitHub.What + " " + e.GitHub.Target)
+		forge := e.GitHub.Forge
+		if forge == "" {
+			forge = "GitHub"
+		}
+		return strings.TrimSpace(forge + ": " + e.GitHub.What + " " + e.GitHub.Target)
 	case e.Cut != nil:
 		return "cut: " + OneLine(e.Cut.Text, 100)
 	}

@@ -54,8 +54,8 @@ func timeline(rec *session.Record, forge string) []sessionStage {
 		}
 		st := &out[len(out)-1]
 		summary := e.Summary()
-		if e.GitHub != nil && forge != "" {
-			summary = forge + strings.TrimPrefix(summary, "GitHub")
+		if e.GitHub != nil && forge != "" && e.GitHub.Forge == "" {
+			summary = forge + strings.TrimPrefix(summary, "GitHub") // a session recorded before writes named their forge
 		}
 		st.Events = append(st.Events, sessionEvent{Kind: string(e.Kind), Summary: summary, Detail: detail(e)})
 	}

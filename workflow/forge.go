@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // boundElsewhere refuses (ErrIgnored) an event for a repository the store
@@ -62,4 +63,18 @@ func (e *Engine) prsAt(ctx context.Context, ev Event) ([]int, error) {
 		}
 	}
 	return out, nil
+}
+
+// forgeName is how a session names the forge of installation id in the
+// writes it records: "" for GitHub (the record's default), else ForgeOf's
+// name capitalised ("Gitea").
+func (e *Engine) forgeName(id int64) string {
+	if e.d.ForgeOf == nil {
+		return ""
+	}
+	name := e.d.ForgeOf(id)
+	if name == "" || name == "github" {
+		return ""
+	}
+	return strings.ToUpper(name[:1]) + name[1:]
 }

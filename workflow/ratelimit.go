@@ -107,7 +107,7 @@ func (e *Engine) sayWaiting(ctx context.Context, log *slog.Logger, runID int64, 
 		return
 	}
 	run.Step = waitingLine(until)
-	s := &runJob{e: e, log: log, run: run, gh: recordingGitHub{gh}}
+	s := &runJob{e: e, log: log, run: run, gh: recordingGitHub{GitHub: gh, forge: e.forgeName(run.InstallationID)}}
 	if err := s.progress(ctx); err != nil { // reserved: see Reserved
 		log.Warn("the rate-limit wait not said on the issue", "err", err)
 		return

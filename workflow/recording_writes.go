@@ -11,12 +11,15 @@ import (
 // recordingGitHub records the bot's writes on GitHub (every comment but the
 // progress comment's edits, the pull request, review replies, mark ready)
 // in the session the call's context carries, if any.
-type recordingGitHub struct{ GitHub }
+type recordingGitHub struct {
+	GitHub
+	forge string // the forge's name in the record ("" for GitHub)
+}
 
 func (g recordingGitHub) UpsertComment(ctx context.Context, owner, repo string, number int, marker ghtext.Marker, body string) (*Comment, error) {
 	ic, err := g.GitHub.UpsertComment(ctx, owner, repo, number, marker, body)
 	if err == nil && marker.Kind != kindProgress {
-		srec.From(ctx).GitHub(ctx, srec.GitHubWrite{What: marker.Kind + " comment", Target: fmt.Sprintf("#%d", number),
+		srec.From(ctx).GitHub(ctx, srec.GitHubWrite{Forge: g.forge, What: marker.Kind + " comment", Target: fmt.Sprintf("#%d", number),
 			URL: ic.HTMLURL, Text: body})
 	}
 	return ic, err
@@ -25,7 +28,7 @@ func (g recordingGitHub) UpsertComment(ctx context.Context, owner, repo string, 
 func (g recordingGitHub) CreatePR(ctx context.Context, owner, repo string, p NewPR) (*PullRequest, error) {
 	pr, err := g.GitHub.CreatePR(ctx, owner, repo, p)
 	if err == nil {
-		srec.From(ctx).GitHub(ctx, srec.GitHubWrite{What: "pull request", Target: fmt.Sprintf("#%d", pr.Number),
+		srec.From(ctx).GitHub(ctx, srec.GitHubWrite{Forge: g.forge, What: "pull request", Target: fmt.Sprintf("#%d", pr.Number),
 			URL: pr.HTMLURL, Text: p.Title})
 	}
 	return pr, err
@@ -34,7 +37,7 @@ func (g recordingGitHub) CreatePR(ctx context.Context, owner, repo string, p New
 func (g recordingGitHub) ReplyToReviewComment(ctx context.Context, owner, repo string, number int, id int64, body string) (*DiffComment, error) {
 	c, err := g.GitHub.ReplyToReviewComment(ctx, owner, repo, number, id, body)
 	if err == nil {
-		srec.From(ctx).GitHub(ctx, srec.GitHubWrite{What: "review reply", Target: fmt.Sprintf("#%d comment %d", number, id),
+		srec.From(ctx).GitHub(ctx, srec.GitHubWrite{Forge: g.forge, What: "review reply", Target: fmt.Sprintf("#%d comment %d", number, id),
 			URL: c.HTMLURL, Text: body})
 	}
 	return c, err
@@ -43,7 +46,7 @@ func (g recordingGitHub) ReplyToReviewComment(ctx context.Context, owner, repo s
 func (g recordingGitHub) MarkReady(ctx context.Context, owner, repo string, number int) error {
 	err := g.GitHub.MarkReady(ctx, owner, repo, number)
 	if err == nil {
-		srec.From(ctx).GitHub(ctx, srec.GitHubWrite{What: "ready for review", Target: fmt.Sprintf("#%d", number)})
+		srec.From(ctx).GitHub(ctx, srec.GitHubWrite{Forge: g.forge, What: "ready for review", Target: fmt.Sprintf("#%d", number)})
 	}
 	return err
 }

@@ -73,7 +73,7 @@ func (e *Engine) newRunJob(ctx context.Context, log *slog.Logger, run *Run, job 
 	if ref.Base == "" {
 		ref.Base = "main"
 	}
-	return &runJob{e: e, log: log, run: run, gh: recordingGitHub{gh}, ref: ref}, nil
+	return &runJob{e: e, log: log, run: run, gh: recordingGitHub{GitHub: gh, forge: e.forgeName(run.InstallationID)}, ref: ref}, nil
 }
 
 // branch is the run's branch: one per issue, so a resumed or repeated run

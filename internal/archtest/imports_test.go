@@ -100,6 +100,7 @@ var fakes = map[string]string{
 	"repo/gittest":    "bot's real paths must never import it.",
 	"llm/llmtest":     "must never import it.",
 	"store/storetest": "never be imported by",
+	"gitea/giteatest": "must never import it",
 
 	"internal/sandbox/sandboxtest": "the bot's real paths must never import it.",
 }
