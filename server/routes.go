@@ -42,7 +42,7 @@ func (s *Server) routes(m *metrics, hasApp bool, botLogin string, forge *giteaFo
 		giteaHook, err := webhook.New(webhook.Options{
 			Hold: hold, Secret: []byte(cfg.GiteaWebhookSecret), MaxBody: cfg.WebhookMaxBody, Intake: lateIntake{s},
 			BotLogin: forge.bot, Bots: cfg.Limits.Bots, Logger: log.With("forge", "gitea"),
-			Gitea:   &webhook.GiteaOptions{InstallationID: GiteaInstallation},
+			Gitea: &webhook.GiteaOptions{InstallationID: GiteaInstallation},
 			Observe: func(event, result string, took time.Duration) {
 				m.delivery("gitea_"+event, result, took)
 				s.recovery.observe(result)
