@@ -8,26 +8,30 @@ import (
 	"strings"
 )
 
-// scopeCategory is the token scope a route needs, as Gitea 1.26's
-// routers/api/v1/api.go groups them: "" for none.
-func scopeCategory(op string) string {
+// scopeCategories are the token scopes a route needs, as Gitea 1.26's
+// routers/api/v1/api.go groups them: none for /version; /user/repos sits in
+// the /user group (user scope) and asks the repository scope itself, and
+// Gitea checks both, the group's first.
+func scopeCategories(op string) []string {
 	path := op[strings.IndexByte(op, ' ')+1:]
 	switch {
 	case path == "/version":
-		return ""
+		return nil
 	case path == "/user":
-		return "user"
+		return []string{"user"}
+	case path == "/user/repos":
+		return []string{"user", "repository"}
 	case strings.HasPrefix(path, "/repos/{owner}/{repo}/issues"):
-		return "issue"
+		return []string{"issue"}
 	default:
-		return "repository"
+		return []string{"repository"}
 	}
 }
 
 // authorize checks the token (Authorization: token …) and its scope, and
 // resolves the route's repository, answering as Gitea does when one fails.
 func (s *Server) authorize(c *call) (response, bool) {
-	cat := scopeCategory(c.op)
+	cats := scopeCategories(c.op)
 	auth := c.r.Header.Get("Authorization")
 	if auth != "" {
 		value, found := strings.CutPrefix(auth, "token ")
@@ -36,11 +40,11 @@ func (s *Server) authorize(c *call) (response, bool) {
 			return errorResp(http.StatusUnauthorized, "invalid username, password or token"), false
 		}
 		c.user = tok.user
-		if cat != "" {
-			level := "read"
-			if c.r.Method != http.MethodGet {
-				level = "write"
-			}
+		level := "read"
+		if c.r.Method != http.MethodGet {
+			level = "write"
+		}
+		for _, cat := range cats {
 			if !hasScope(tok.scopes, level, cat) {
 				msg := fmt.Sprintf("token does not have at least one of required scope(s), required=[%s:%s], token scope=%s",
 					level, cat, strings.Join(tok.scopes, ","))
@@ -48,7 +52,7 @@ func (s *Server) authorize(c *call) (response, bool) {
 			}
 		}
 	}
-	if c.user == "" && (cat == "user" || c.r.Method != http.MethodGet) {
+	if c.user == "" && (slices.Contains(cats, "user") || c.r.Method != http.MethodGet) {
 		return errorResp(http.StatusUnauthorized, "token is required"), false
 	}
 	if !strings.Contains(c.op, "/repos/{owner}/{repo}") {

@@ -107,7 +107,9 @@ func (s *Server) AddIssue(owner, name string, is Issue) int {
 	return x.number
 }
 
-// AddLabel puts a label (made in the repository when missing) on an issue.
+// AddLabel puts a label (made in the repository when missing) on an issue;
+// the issue's updated time moves (Gitea records the change as a comment,
+// and every comment does).
 func (s *Server) AddLabel(owner, name string, number int, label string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -115,6 +117,17 @@ func (s *Server) AddLabel(owner, name string, number int, label string) {
 	id := r.labelID(&s.st, label)
 	if is := r.issue(number); is != nil && !slices.Contains(is.labels, id) {
 		is.labels = append(is.labels, id)
+		is.updated = s.opts.Now()
+	}
+}
+
+// CloseIssue closes an issue (or pull request) as a person does; its
+// updated time moves.
+func (s *Server) CloseIssue(owner, name string, number int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if is := s.mustRepo(owner, name).issue(number); is != nil {
+		is.state, is.updated = "closed", s.opts.Now()
 	}
 }
 
@@ -127,7 +140,7 @@ func (s *Server) DeleteIssue(owner, name string, number int) {
 }
 
 // AddComment comments on an issue or pull request as user and returns
-// the comment's id.
+// the comment's id; the issue's updated time moves, as on Gitea.
 func (s *Server) AddComment(owner, name string, number int, user, body string) int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -136,6 +149,7 @@ func (s *Server) AddComment(owner, name string, number int, user, body string) i
 	now := s.opts.Now()
 	c := &comment{id: s.st.id(), user: user, body: body, created: now, updated: now}
 	is.comments = append(is.comments, c)
+	is.updated = now
 	return c.id
 }
 
@@ -199,5 +213,6 @@ func (s *Server) AddReview(owner, name string, number int, rv Review) int64 {
 		x.comments = append(x.comments, reviewComment{id: s.st.id(), ReviewComment: c, user: rv.User})
 	}
 	is.pr.reviews = append(is.pr.reviews, x)
+	is.updated = x.submitted
 	return x.id
 }

@@ -10,11 +10,14 @@ import (
 var handlers = map[string]func(*call) response{
 	"GET /version":              getVersion,
 	"GET /user":                 getUser,
+	"GET /user/repos":           listMyRepos,
 	"GET /repos/{owner}/{repo}": getRepo,
 	"GET /repos/{owner}/{repo}/raw/{filepath}":                          getRaw,
+	"GET /repos/{owner}/{repo}/issues":                                  listIssues,
 	"GET /repos/{owner}/{repo}/issues/{index}":                          getIssue,
 	"GET /repos/{owner}/{repo}/issues/{index}/comments":                 listComments,
 	"POST /repos/{owner}/{repo}/issues/{index}/comments":                createComment,
+	"GET /repos/{owner}/{repo}/issues/comments":                         listRepoComments,
 	"GET /repos/{owner}/{repo}/issues/comments/{id}":                    getComment,
 	"PATCH /repos/{owner}/{repo}/issues/comments/{id}":                  editComment,
 	"POST /repos/{owner}/{repo}/issues/{index}/reactions":               react,
@@ -180,6 +183,9 @@ func removeLabel(c *call) response {
 		if x != id {
 			kept = append(kept, x)
 		}
+	}
+	if len(kept) != len(is.labels) {
+		is.updated = c.s.opts.Now() // Gitea records the removal as a comment, which moves the issue
 	}
 	is.labels = kept
 	return response{status: http.StatusNoContent}
