@@ -13,6 +13,9 @@ func (s *Server) validateGitea(bad func(name, why string)) {
 		if s.GiteaTokenFile != "" || s.GiteaWebhookSecret != "" {
 			bad("GITEA_URL", "required with GITEA_TOKEN_FILE and GITEA_WEBHOOK_SECRET: the Gitea server's root URL")
 		}
+		if s.Sessions.GiteaClientID != "" {
+			bad("SESSIONS_GITEA_CLIENT_ID", "needs "+EnvPrefix+"GITEA_URL: the Gitea server people sign in with")
+		}
 		return
 	}
 	if u, err := url.Parse(s.GiteaURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"net/url"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -22,9 +23,25 @@ type Sessions struct {
 	// page and generate a secret there). Set both or neither.
 	OAuthClientID     string `env:"OAUTH_CLIENT_ID"`
 	OAuthClientSecret string `env:"OAUTH_CLIENT_SECRET"`
-	// Operators are GitHub logins who see every session (others see the
-	// sessions of repositories GitHub says they can read).
+	// Operators are GitHub logins who see every session of the GitHub
+	// App's repositories (others see the sessions of repositories GitHub
+	// says they can read).
 	Operators []string `env:"SESSIONS_OPERATORS"`
+	// GiteaClientID and GiteaClientSecret are the credentials of an OAuth2
+	// application on the Gitea server (ISSUESMITH_GITEA_URL; make it in
+	// Gitea under Settings →
+	// Applications, confidential, with the redirect URI PublicURL +
+	// "/gitea-sessions/callback", or PublicURL + "/sessions/callback" when
+	// the bot serves Gitea alone): with them the sessions of the Gitea
+	// repositories get their own page, signed in with Gitea, at
+	// /gitea-sessions beside GitHub's /sessions (at /sessions when Gitea is
+	// served alone). Set both or neither.
+	GiteaClientID     string `env:"SESSIONS_GITEA_CLIENT_ID"`
+	GiteaClientSecret string `env:"SESSIONS_GITEA_CLIENT_SECRET"`
+	// GiteaOperators are Gitea logins who see every session of the Gitea
+	// server's repositories (others see the sessions of repositories Gitea
+	// says they can read).
+	GiteaOperators []string `env:"SESSIONS_GITEA_OPERATORS"`
 	// MaxBytes bounds what one run's session stores: past it the oldest
 	// tool results are shortened first, then events are kept without their
 	// texts, and the cut is marked.
@@ -54,6 +71,28 @@ func (s *Sessions) PageOff() string {
 	return "sessions page off: set " + strings.Join(missing, " and ")
 }
 
+// GiteaPageOff says in one line why the Gitea sessions page is off (""
+// when on); giteaURL is GITEA_URL.
+func (s *Sessions) GiteaPageOff(giteaURL string) string {
+	var missing []string
+	if giteaURL == "" {
+		missing = append(missing, EnvPrefix+"GITEA_URL")
+	}
+	if s.PublicURL == "" {
+		missing = append(missing, EnvPrefix+"PUBLIC_URL")
+	}
+	if s.GiteaClientID == "" || s.GiteaClientSecret == "" {
+		missing = append(missing, EnvPrefix+"SESSIONS_GITEA_CLIENT_ID and "+EnvPrefix+"SESSIONS_GITEA_CLIENT_SECRET")
+	}
+	if len(missing) == 0 {
+		return ""
+	}
+	return "Gitea sessions page off: set " + strings.Join(missing, " and ")
+}
+
+// giteaLogin is a Gitea user name: letters, digits, '-', '_' and '.'.
+var giteaLogin = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,40}$`)
+
 // validate checks the sessions settings.
 func (s *Sessions) validate() []error {
 	var errs []error
@@ -71,6 +110,16 @@ func (s *Sessions) validate() []error {
 	for _, op := range s.Operators {
 		if !githubLogin.MatchString(op) {
 			bad("SESSIONS_OPERATORS", "must be GitHub logins separated by commas")
+			break
+		}
+	}
+	if (s.GiteaClientID == "") != (s.GiteaClientSecret == "") {
+		bad("SESSIONS_GITEA_CLIENT_SECRET", "set both "+EnvPrefix+"SESSIONS_GITEA_CLIENT_ID and "+EnvPrefix+
+			"SESSIONS_GITEA_CLIENT_SECRET, or neither")
+	}
+	for _, op := range s.GiteaOperators {
+		if !giteaLogin.MatchString(op) {
+			bad("SESSIONS_GITEA_OPERATORS", "must be Gitea logins separated by commas")
 			break
 		}
 	}

@@ -57,15 +57,15 @@ func (s *Server) routes(m *metrics, hasApp bool, botLogin string, forge *giteaFo
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{}))
-	page, off, err := sessionsPage(cfg, lateStore{s}, log)
+	pages, off, err := sessionsPages(cfg, lateStore{s}, log)
 	if err != nil {
 		return err
 	}
-	if off != "" {
-		s.warnings = append(s.warnings, off)
+	s.warnings = append(s.warnings, off...)
+	for _, p := range pages {
+		mux.Handle(p.base, p.h)
+		mux.Handle(p.base+"/", p.h)
 	}
-	mux.Handle("/sessions", page)
-	mux.Handle("/sessions/", page)
 	s.handler = mux
 	return nil
 }

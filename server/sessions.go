@@ -15,25 +15,74 @@ import (
 	"github.com/issuesmith/issuesmith/workflow"
 )
 
-// sessionsPage is the handler of /sessions: the page when the public URL
-// and the App's OAuth credentials are set, else a 404 saying why, which
-// off also returns for /readyz.
-func sessionsPage(cfg *config.Server, st sessionweb.Store, log *slog.Logger) (h http.Handler, off string, err error) {
-	if why := cfg.Sessions.PageOff(); why != "" {
-		return sessionweb.Off(why), why, nil
+// sessionPage is one sessions page and the path it answers under.
+type sessionPage struct {
+	base string
+	h    http.Handler
+}
+
+// giteaSessions is the Gitea page's path beside the GitHub App's
+// /sessions; a bot that serves Gitea alone serves it at /sessions.
+const giteaSessions = "/gitea-sessions"
+
+// sessionsPages are the sessions pages: GitHub's at /sessions (with the
+// App), the Gitea server's at /gitea-sessions beside it or at /sessions
+// alone (with GITEA_URL), each the page when its settings are set, else a
+// 404 saying why, which off also returns for /readyz. Each page shows its
+// own forge's sessions; a link to the other's is sent on to its page.
+func sessionsPages(cfg *config.Server, st sessionweb.Store, log *slog.Logger) (pages []sessionPage, off []string, err error) {
+	ghOff, gtOff := cfg.Sessions.PageOff(), cfg.Sessions.GiteaPageOff(cfg.GiteaURL)
+	withApp := cfg.HasApp() || cfg.GiteaURL == ""
+	giteaBase := "/sessions"
+	if withApp {
+		giteaBase = giteaSessions
 	}
-	key, err := cfg.Key() // the cookie key derives from the App's private key
+	var key []byte // the cookie key derives from the App's private key, else the Gitea token
+	if withApp {
+		key, err = cfg.Key()
+	} else if gtOff == "" {
+		var tok string
+		tok, err = cfg.GiteaToken()
+		key = []byte(tok)
+	}
 	if err != nil {
-		return nil, "", err
+		return nil, nil, err
 	}
-	page, err := sessionweb.New(sessionweb.Options{Store: st, PublicURL: cfg.Sessions.PublicURL, GitHubURL: cfg.GitHubURL,
-		ClientID: cfg.Sessions.OAuthClientID, ClientSecret: cfg.Sessions.OAuthClientSecret, Secret: key,
-		Operators: cfg.Sessions.Operators, Logger: log,
-		OtherForge: func(id int64) bool { return forgeOf(id) != "github" }})
-	if err != nil {
-		return nil, "", err
+	if withApp {
+		page := sessionweb.Off(ghOff)
+		if ghOff == "" {
+			opts := sessionweb.Options{Store: st, PublicURL: cfg.Sessions.PublicURL, GitHubURL: cfg.GitHubURL,
+				ClientID: cfg.Sessions.OAuthClientID, ClientSecret: cfg.Sessions.OAuthClientSecret, Secret: key,
+				Operators: cfg.Sessions.Operators, Logger: log, InstallationSign: 1}
+			if cfg.GiteaURL != "" && gtOff == "" {
+				opts.Elsewhere = giteaBase
+			}
+			if page, err = sessionweb.New(opts); err != nil {
+				return nil, nil, err
+			}
+		} else {
+			off = append(off, ghOff)
+		}
+		pages = append(pages, sessionPage{base: "/sessions", h: page})
 	}
-	return page, "", nil
+	if cfg.GiteaURL == "" {
+		return pages, off, nil
+	}
+	page := sessionweb.Off(gtOff)
+	if gtOff == "" {
+		opts := sessionweb.Options{Store: st, PublicURL: cfg.Sessions.PublicURL, Base: giteaBase, GiteaURL: cfg.GiteaURL,
+			ClientID: cfg.Sessions.GiteaClientID, ClientSecret: cfg.Sessions.GiteaClientSecret, Secret: key,
+			Operators: cfg.Sessions.GiteaOperators, Logger: log.With("forge", "gitea"), InstallationSign: -1}
+		if withApp && ghOff == "" {
+			opts.Elsewhere = "/sessions"
+		}
+		if page, err = sessionweb.New(opts); err != nil {
+			return nil, nil, err
+		}
+	} else {
+		off = append(off, gtOff)
+	}
+	return append(pages, sessionPage{base: giteaBase, h: page}), off, nil
 }
 
 // sessionOptions are the options every run's session.Recorder gets: the
@@ -47,7 +96,7 @@ func sessionOptions(cfg *config.Server, reg prometheus.Registerer, log *slog.Log
 	reg.MustRegister(failures)
 	// Every secret the server holds is redacted by value besides by shape
 	// (installation tokens have a published shape).
-	secrets := []string{cfg.WebhookSecret, cfg.Sessions.OAuthClientSecret}
+	secrets := []string{cfg.WebhookSecret, cfg.Sessions.OAuthClientSecret, cfg.Sessions.GiteaClientSecret}
 	if key, err := cfg.Model.APIKeyValue(); err == nil {
 		secrets = append(secrets, key)
 	}
@@ -56,10 +105,16 @@ func sessionOptions(cfg *config.Server, reg prometheus.Registerer, log *slog.Log
 }
 
 // runSessions is what the workflow records of each run: every run's
-// session with opts, linked from the progress comment when the page is on.
+// session with opts, linked from the progress comment when the page at
+// /sessions is on (GitHub's with the App, which sends a Gitea run's link
+// on to the Gitea page; the Gitea page when Gitea is served alone).
 func runSessions(cfg *config.Server, opts session.Options) *workflow.Sessions {
 	rs := &workflow.Sessions{Options: opts}
-	if cfg.Sessions.PageOff() == "" {
+	atSessions := cfg.Sessions.PageOff()
+	if !cfg.HasApp() && cfg.GiteaURL != "" {
+		atSessions = cfg.Sessions.GiteaPageOff(cfg.GiteaURL)
+	}
+	if atSessions == "" {
 		rs.PageURL = cfg.Sessions.PublicURL
 	}
 	return rs

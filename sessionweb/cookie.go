@@ -38,13 +38,18 @@ type pending struct {
 // altered cookie does not open) and private (the token is not readable).
 type sealer struct{ aead cipher.AEAD }
 
-// newSealer derives the cookie key from secret for purpose.
-func newSealer(secret []byte) (*sealer, error) {
+// newSealer derives the cookie key from secret for the page at base: a
+// cookie of one page (one forge's sign-in) does not open on another.
+func newSealer(secret []byte, base string) (*sealer, error) {
 	if len(secret) < 16 {
 		return nil, errors.New("sessions: the cookie key needs at least 16 bytes of secret")
 	}
 	mac := hmac.New(sha256.New, secret)
-	mac.Write([]byte("issuesmith sessions cookie v1"))
+	purpose := "issuesmith sessions cookie v1"
+	if base != "/sessions" {
+		purpose += " " + base // /sessions keeps the key it always had
+	}
+	mac.Write([]byte(purpose))
 	block, err := aes.NewCipher(mac.Sum(nil))
 	if err != nil {
 		return nil, err
@@ -93,13 +98,13 @@ func (h *Handler) setCookie(w http.ResponseWriter, name string, v any, expires t
 	if err != nil {
 		return err
 	}
-	http.SetCookie(w, &http.Cookie{Name: name, Value: val, Path: "/sessions", Expires: expires,
+	http.SetCookie(w, &http.Cookie{Name: name, Value: val, Path: h.base, Expires: expires,
 		MaxAge: int(time.Until(expires).Seconds()), HttpOnly: true, Secure: h.secure, SameSite: http.SameSiteLaxMode})
 	return nil
 }
 
 func (h *Handler) clearCookie(w http.ResponseWriter, name string) {
-	http.SetCookie(w, &http.Cookie{Name: name, Value: "", Path: "/sessions", MaxAge: -1,
+	http.SetCookie(w, &http.Cookie{Name: name, Value: "", Path: h.base, MaxAge: -1,
 		HttpOnly: true, Secure: h.secure, SameSite: http.SameSiteLaxMode})
 }
 

@@ -358,7 +358,7 @@ func TestWebURL(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, web, got)
 	}
-	require.Equal(t, "/sessions", localPath("//evil.example/sessions"))
-	require.Equal(t, "/sessions", localPath("https://evil.example/"))
-	require.Equal(t, "/sessions/3", localPath("/sessions/3"))
+	require.Equal(t, "/sessions", localPath("/sessions", "//evil.example/sessions"))
+	require.Equal(t, "/sessions", localPath("/sessions", "https://evil.example/"))
+	require.Equal(t, "/sessions/3", localPath("/sessions", "/sessions/3"))
 }

@@ -50,15 +50,25 @@ func (h *Handler) render(w http.ResponseWriter, status int, name string, v any) 
 	_, _ = w.Write(buf.Bytes())
 }
 
+// site is what every page says of itself: its path and its forge.
+type site struct {
+	Base, Forge string
+}
+
+func (h *Handler) site() site { return site{Base: h.base, Forge: h.forge.name()} }
+
 type signinView struct {
+	Site            site
 	Message, Return string
 }
 
 type messageView struct {
+	Site               site
 	Login, Title, Text string
 }
 
 type listView struct {
+	Site          site
 	Login         string
 	Repo, State   string
 	Repos, States []string
@@ -95,6 +105,7 @@ func (h *Handler) row(s *store.Session) rowView {
 }
 
 type detailView struct {
+	Site    site
 	Login   string
 	Title   string // the issue's title, when the session holds it
 	Row     rowView
@@ -124,7 +135,7 @@ type stepView struct {
 
 // timeline groups the events by stage and step, in order.
 func (h *Handler) timeline(login string, rec *session.Record) detailView {
-	v := detailView{Login: login, Title: rec.IssueTitle(), Row: h.row(rec.Session), Refresh: rec.Session.Running()}
+	v := detailView{Site: h.site(), Login: login, Title: rec.IssueTitle(), Row: h.row(rec.Session), Refresh: rec.Session.Running()}
 	for _, b := range rec.Blobs {
 		v.Prompts = append(v.Prompts, promptView{Hash: b.Hash, Kind: b.Kind, Body: b.Body})
 	}

@@ -69,8 +69,12 @@ type SessionFilter struct {
 	// Visible restricts the list to these "owner/name" repositories when
 	// non-nil (an empty, non-nil slice selects nothing).
 	Visible []string
-	Limit   int // 50 when 0
-	Offset  int
+	// InstallationSign keeps the sessions whose installation id has this
+	// sign when not 0 (1: above zero, -1: below zero): the server numbers
+	// each forge's installations on one side of zero.
+	InstallationSign int
+	Limit            int // 50 when 0
+	Offset           int
 }
 
 const sessionColumns = `id, installation_id, run_id, owner, repo, issue, requester, state, stage, model_calls,
@@ -156,6 +160,12 @@ func (s *Store) ListSessions(ctx context.Context, f SessionFilter) ([]*Session, 
 		for _, r := range f.Visible {
 			args = append(args, strings.ToLower(r))
 		}
+	}
+	switch {
+	case f.InstallationSign > 0:
+		where = append(where, `installation_id > 0`)
+	case f.InstallationSign < 0:
+		where = append(where, `installation_id < 0`)
 	}
 	q := `SELECT ` + sessionColumns + ` FROM sessions`
 	if len(where) > 0 {
