@@ -33,3 +33,26 @@ func TestSessionsSettings(t *testing.T) {
 		assert.Contains(t, err.Error(), "ISSUESMITH_"+name+":")
 	}
 }
+
+func TestSessionsGiteaSettings(t *testing.T) {
+	t.Parallel()
+	s, err := ParseServer(minimal())
+	require.NoError(t, err)
+	assert.Equal(t, "Gitea sessions page off: set ISSUESMITH_GITEA_URL and ISSUESMITH_PUBLIC_URL and "+
+		"ISSUESMITH_SESSIONS_GITEA_CLIENT_ID and ISSUESMITH_SESSIONS_GITEA_CLIENT_SECRET", s.Sessions.GiteaPageOff(s.GiteaURL))
+
+	s, err = ParseServer(append(minimal(), "ISSUESMITH_PUBLIC_URL=https://bot.example.com/",
+		"ISSUESMITH_SESSIONS_GITEA_CLIENT_ID=abc", "ISSUESMITH_SESSIONS_GITEA_CLIENT_SECRET=gto_secret",
+		"ISSUESMITH_SESSIONS_GITEA_OPERATORS=alice,bob.ops", "ISSUESMITH_GITEA_URL=https://gitea.example/",
+		"ISSUESMITH_GITEA_TOKEN_FILE=/x", "ISSUESMITH_GITEA_WEBHOOK_SECRET=w"))
+	require.NoError(t, err)
+	assert.Empty(t, s.Sessions.GiteaPageOff(s.GiteaURL))
+	assert.Equal(t, []string{"alice", "bob.ops"}, s.Sessions.GiteaOperators)
+
+	_, err = ParseServer(append(minimal(), "ISSUESMITH_SESSIONS_GITEA_CLIENT_ID=abc",
+		"ISSUESMITH_SESSIONS_GITEA_OPERATORS=not a login"))
+	require.Error(t, err)
+	for _, name := range []string{"SESSIONS_GITEA_CLIENT_SECRET", "SESSIONS_GITEA_CLIENT_ID", "SESSIONS_GITEA_OPERATORS"} {
+		assert.Contains(t, err.Error(), "ISSUESMITH_"+name+":")
+	}
+}
