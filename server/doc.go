@@ -4,7 +4,7 @@
 // role's model looked up on the model server's GET /models (checks.go: a
 // warning, not a stop), git cache, agents, workflow engine, webhook handler
 // behind its in-flight limiter, metrics, the sessions page — and Serve
-// answers /webhook, /healthz, /readyz, /metrics and /sessions (routes.go)
+// answers /webhook, /healthz, /readyz, /metrics, /sessions and /gitea-sessions (routes.go)
 // until its context ends, then drains running steps. Serve also probes each
 // role's model with a call in the background (probe.go): what the model
 // said is logged and shown on /readyz, a warning, never a stop.

@@ -4,16 +4,21 @@
 // expandable), server-rendered with html/template, usable without
 // JavaScript, readable on a phone, dark by prefers-color-scheme.
 //
-// A person signs in with GitHub through the App's OAuth credentials
-// (authorization code with state and PKCE, golang.org/x/oauth2). The sign-in
+// One Handler serves one forge's page under its own path (Options.Base):
+// GitHub's, signed in through the App's OAuth credentials, or a Gitea
+// server's, signed in through an OAuth2 application of it (forge.go,
+// github.go, gitea.go); each shows its own forge's sessions only
+// (Options.InstallationSign) and sends a link to another's on
+// (Options.Elsewhere). A person signs in with the forge (authorization
+// code with state and PKCE, golang.org/x/oauth2). The sign-in
 // lives in an HttpOnly, SameSite=Lax cookie (Secure when the public URL is
 // https), sealed with AES-GCM under a key derived from the server's secret:
-// it is signed and its GitHub token unreadable, and it expires after
-// SignInTTL. A person sees a session only when GitHub, asked with that
+// it is signed and its token unreadable, bound to its page, and it expires
+// after SignInTTL. A person sees a session only when the forge, asked with that
 // person's own token, says they can read its repository (answers cached
 // for at most CacheTTL); operators named in the configuration see all.
 // Signed out, only the sign-in page is served.
 //
 // It only reads sessions (package session decodes them); it never writes
-// the store or GitHub, and never logs or renders a token.
+// the store or a forge, and never logs or renders a token.
 package sessionweb
