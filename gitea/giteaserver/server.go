@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -68,6 +69,15 @@ func staticRoot() string {
 	return filepath.Join(strings.TrimSpace(string(out)), "code.gitea.io", "gitea@v"+Version)
 }
 
+// runUser is the user Gitea runs as (it refuses another RUN_USER): the
+// process's own, by its user database entry ($USER may be unset in CI).
+func runUser() string {
+	if u, err := user.Current(); err == nil {
+		return u.Username
+	}
+	return os.Getenv("USER")
+}
+
 // Start runs Gitea until the test ends, with a site administrator "root".
 func Start(t testing.TB) *Server {
 	t.Helper()
@@ -80,7 +90,7 @@ func Start(t testing.TB) *Server {
 	port := l.Addr().(*net.TCPAddr).Port
 	_ = l.Close()
 	s := &Server{URL: fmt.Sprintf("http://127.0.0.1:%d/", port), bin: bin, dir: dir, conf: filepath.Join(dir, "app.ini"), t: t}
-	ini := fmt.Sprintf(appIni, os.Getenv("USER"), dir, port, s.URL, staticRoot())
+	ini := fmt.Sprintf(appIni, runUser(), dir, port, s.URL, staticRoot())
 	if err := os.WriteFile(s.conf, []byte(ini), 0o600); err != nil {
 		t.Fatal(err)
 	}
