@@ -2,8 +2,10 @@ package giteapoll
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -75,7 +77,7 @@ func (p *pass) repo(ctx context.Context, owner, name string) error {
 		for _, l := range is.Labels {
 			ev.Labels = append(ev.Labels, l.Name)
 		}
-		if err := p.accept(ctx, ev, fmt.Sprintf("obj:gitea:labels:%s/%s#%d:%d", owner, name, is.Number, is.Updated.Unix())); err != nil {
+		if err := p.accept(ctx, ev, labelsKey(owner, name, is.Number, is.Updated, ev.Labels)); err != nil {
 			return err
 		}
 	}
@@ -182,4 +184,18 @@ func trailingNumber(u string) (int, bool) {
 	i := strings.LastIndex(u, "/")
 	n, err := strconv.Atoi(u[i+1:])
 	return n, err == nil && n > 0
+}
+
+// labelsKey keys an issue's labels as a pass saw them: the update
+// time (Gitea's, in whole seconds) and the labels themselves, so a change
+// within the second of the last pass still makes a new key, and a label
+// removed and added again later does too.
+func labelsKey(owner, name string, number int, updated time.Time, labels []string) string {
+	sorted := slices.Clone(labels)
+	for i := range sorted {
+		sorted[i] = strings.ToLower(sorted[i])
+	}
+	slices.Sort(sorted)
+	sum := sha256.Sum256([]byte(strings.Join(sorted, "\n")))
+	return fmt.Sprintf("obj:gitea:labels:%s/%s#%d:%d:%x", owner, name, number, updated.Unix(), sum[:8])
 }

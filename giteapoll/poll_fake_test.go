@@ -118,3 +118,37 @@ func passOnTheFake(t *testing.T, pageSize int) {
 	require.Len(t, in.events, 4)
 	require.Equal(t, 2, srv.Calls("GET /user/repos"))
 }
+
+// TestLabelWithinTheSecondOfAPass: a pass saw the issue without labels;
+// the trigger label is added within the same second (Gitea's update time
+// has whole seconds, so it does not move): the next pass still hands the
+// new labels on, and the one after that nothing more. (Found by the
+// end-to-end test: the pass at the bot's start ran just before the label.)
+func TestLabelWithinTheSecondOfAPass(t *testing.T) {
+	t.Parallel()
+	t0 := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
+	srv := giteatest.New(t, giteatest.Options{Now: func() time.Time { return t0 }})
+	srv.AddRepo(giteatest.Repo{Owner: "alice", Name: "hello"})
+	botTok := srv.AddToken("issuesmith", "write:repository", "write:issue", "read:user")
+	srv.SetPermission("alice", "hello", "issuesmith", "admin")
+	n := srv.AddIssue("alice", "hello", giteatest.Issue{Title: "Greet", User: "alice"})
+	c, err := gitea.New(srv.URL(), botTok, gitea.Options{})
+	require.NoError(t, err)
+	in := &intake{keys: map[string]bool{}}
+	o := giteapoll.Options{Since: t0.Add(-time.Minute), Bot: "issuesmith", InstallationID: -1}
+
+	rep, err := giteapoll.Pass(t.Context(), c, in, o)
+	require.NoError(t, err)
+	require.Equal(t, 1, rep.Accepted)
+	require.Empty(t, in.events[0].Labels)
+
+	srv.AddLabel("alice", "hello", n, "issuesmith")
+	rep, err = giteapoll.Pass(t.Context(), c, in, o)
+	require.NoError(t, err)
+	require.Equal(t, 1, rep.Accepted, "the labels changed within the second")
+	require.Equal(t, []string{"issuesmith"}, in.events[1].Labels)
+
+	rep, err = giteapoll.Pass(t.Context(), c, in, o)
+	require.NoError(t, err)
+	require.Zero(t, rep.Accepted)
+}
