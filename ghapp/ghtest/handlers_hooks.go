@@ -167,7 +167,7 @@ func (s *Server) resend(hookURL string, secret []byte, a HookAttempt) {
 	}
 	a.Status, a.Redelivery, a.DeliveredAt = status, true, time.Time{}
 	s.LogDelivery(a)
-	s.changes.served() // the fake's own change: Wait looks again
+	s.changes.Ring() // the fake's own change: Wait looks again
 }
 
 // sign is the X-Hub-Signature-256 GitHub sends for body.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/getkin/kin-openapi/routers"
 
+	"github.com/issuesmith/issuesmith/internal/fakeapi"
 	"github.com/issuesmith/issuesmith/internal/tb"
 )
 
@@ -71,8 +72,8 @@ type Server struct {
 	key  *rsa.PrivateKey
 	pem  []byte
 
-	closed  atomic.Bool // set when the test ended: no more failures reported
-	changes changes     // wakes Wait after every request served
+	closed  atomic.Bool  // set when the test ended: no more failures reported
+	changes fakeapi.Bell // wakes Wait after every request served
 
 	mu       sync.Mutex // guards everything below
 	faults   []*Fault
@@ -203,7 +204,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	s.runServed(rec)
 	resp.write(w, s)
-	s.changes.served()
+	s.changes.Ring()
 }
 
 // record keeps a request served outside the REST path and wakes Wait.
@@ -211,7 +212,7 @@ func (s *Server) record(rec Request) {
 	s.mu.Lock()
 	s.requests = append(s.requests, rec)
 	s.mu.Unlock()
-	s.changes.served()
+	s.changes.Ring()
 }
 
 // servedHook is one OnServed registration.
@@ -261,7 +262,7 @@ func (s *Server) serve(r *http.Request, body []byte, rec *Request) response {
 		return errorResp(http.StatusNotFound, "Not Found")
 	}
 	rec.Op = r.Method + " " + route.Path
-	if err := validate(r.Context(), route, params, r, body); err != nil {
+	if err := fakeapi.CheckRequest(r.Context(), route, params, r, body); err != nil {
 		s.failf("%s would be rejected by GitHub: %v", rec.Op, err)
 		return errorResp(http.StatusUnprocessableEntity, "Validation Failed: "+err.Error())
 	}
@@ -322,7 +323,7 @@ func (s *Server) checkResponse(c *call, route *routers.Route, resp response) {
 		body, _ = json.Marshal(resp.body)
 	}
 	h := http.Header{"Content-Type": {"application/json; charset=utf-8"}}
-	if err := validateResponse(c.r.Context(), route, c.params, c.r, resp.status, h, body); err != nil {
+	if err := fakeapi.CheckResponse(c.r.Context(), route, c.params, c.r, resp.status, h, body); err != nil {
 		s.failf("the fake answered %s with %d in a shape GitHub does not: %v", c.op, resp.status, err)
 	}
 }

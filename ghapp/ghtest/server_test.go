@@ -14,6 +14,8 @@ import (
 	"github.com/golang-jwt/jwt/v4"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/issuesmith/issuesmith/internal/fakeapi"
 )
 
 // recorder is a testing.TB whose Errorf is recorded instead of failing, so
@@ -212,7 +214,7 @@ func TestAnswersHaveGitHubsShape(t *testing.T) {
 	check := func(v any) error {
 		b, err := json.Marshal(complete(schema, roundTrip(v)))
 		require.NoError(t, err)
-		return validateResponse(t.Context(), route, params, req, 200,
+		return fakeapi.CheckResponse(t.Context(), route, params, req, 200,
 			http.Header{"Content-Type": {"application/json"}}, b)
 	}
 	assert.NoError(t, check(obj{"id": 1, "name": "r", "full_name": "o/r", "default_branch": "main"}))

@@ -1,23 +1,19 @@
 package giteatest
 
 import (
-	"bytes"
 	"context"
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"slices"
-	"strings"
 	"sync"
 
 	"github.com/getkin/kin-openapi/openapi2"
 	"github.com/getkin/kin-openapi/openapi2conv"
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
-	"github.com/getkin/kin-openapi/routers/gorillamux"
+
+	"github.com/issuesmith/issuesmith/internal/fakeapi"
 )
 
 // description is Gitea 1.26's swagger 2.0 description cut to the
@@ -51,61 +47,8 @@ func newRouter(api string) (routers.Router, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := *doc // shallow copy: only Servers differs per fake
-	d.Servers = openapi3.Servers{{URL: api}}
-	return gorillamux.NewRouter(&d)
+	return fakeapi.Router(doc, api)
 }
 
-// validate checks req (whose body has been read into body) against its
-// operation: path and query parameters, content type and body schema, and
-// body properties the operation does not define (Gitea ignores them; in
-// our code they are a bug).
-func validate(ctx context.Context, route *routers.Route, params map[string]string, req *http.Request, body []byte) error {
-	r := req.Clone(ctx)
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	in := &openapi3filter.RequestValidationInput{
-		Request: r, PathParams: params, Route: route,
-		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, MultiError: true},
-	}
-	if err := openapi3filter.ValidateRequest(ctx, in); err != nil {
-		return err
-	}
-	return unknownProperties(route.Operation, body)
-}
-
-func unknownProperties(op *openapi3.Operation, body []byte) error {
-	if len(bytes.TrimSpace(body)) == 0 || op.RequestBody == nil || op.RequestBody.Value == nil {
-		return nil
-	}
-	mt := op.RequestBody.Value.Content.Get("application/json")
-	if mt == nil || mt.Schema == nil || mt.Schema.Value == nil || len(mt.Schema.Value.Properties) == 0 {
-		return nil
-	}
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(body, &obj) != nil {
-		return nil // not an object: the schema check already judged it
-	}
-	var unknown []string
-	for k := range obj {
-		if _, ok := mt.Schema.Value.Properties[k]; !ok {
-			unknown = append(unknown, k)
-		}
-	}
-	if len(unknown) > 0 {
-		slices.Sort(unknown)
-		return fmt.Errorf("request body has properties the operation does not define: %s", strings.Join(unknown, ", "))
-	}
-	return nil
-}
-
-// validateResponse checks the fake's own JSON answer against the
-// operation's documented response.
-func validateResponse(ctx context.Context, route *routers.Route, params map[string]string, req *http.Request, status int, body []byte) error {
-	in := &openapi3filter.ResponseValidationInput{
-		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route},
-		Status:                 status, Header: http.Header{"Content-Type": {"application/json;charset=utf-8"}},
-		Options: &openapi3filter.Options{MultiError: true, IncludeResponseStatus: true},
-	}
-	in.SetBodyBytes(body)
-	return openapi3filter.ValidateResponse(ctx, in)
-}
+// jsonHeader is the header of the fake's JSON answers, as checked.
+var jsonHeader = http.Header{"Content-Type": {"application/json;charset=utf-8"}}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/getkin/kin-openapi/routers"
 
+	"github.com/issuesmith/issuesmith/internal/fakeapi"
 	"github.com/issuesmith/issuesmith/internal/tb"
 )
 
@@ -64,7 +65,7 @@ type Server struct {
 	rt   routers.Router
 
 	closed  atomic.Bool
-	changes changes
+	changes fakeapi.Bell // wakes Wait after every request served
 
 	mu       sync.Mutex // guards everything below
 	faults   []*Fault
@@ -149,7 +150,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.requests = append(s.requests, rec)
 	s.mu.Unlock()
 	resp.write(w)
-	s.changes.served()
+	s.changes.Ring()
 }
 
 func (s *Server) serve(r *http.Request, body []byte, rec *Request) response {
@@ -160,7 +161,7 @@ func (s *Server) serve(r *http.Request, body []byte, rec *Request) response {
 		return errorResp(http.StatusNotFound, "")
 	}
 	rec.Op = r.Method + " " + route.Path
-	if err := validate(r.Context(), route, params, r, body); err != nil {
+	if err := fakeapi.CheckRequest(r.Context(), route, params, r, body); err != nil {
 		s.failf("%s would be rejected by Gitea: %v", rec.Op, err)
 		return errorResp(http.StatusUnprocessableEntity, err.Error())
 	}
@@ -187,7 +188,7 @@ func (s *Server) serve(r *http.Request, body []byte, rec *Request) response {
 	s.mu.Unlock()
 	if resp.status < 300 && resp.raw == nil && resp.body != nil {
 		data, _ := json.Marshal(resp.body)
-		if err := validateResponse(r.Context(), route, params, r, resp.status, data); err != nil {
+		if err := fakeapi.CheckResponse(r.Context(), route, params, r, resp.status, jsonHeader, data); err != nil {
 			s.failf("the fake answered %s with %d in a shape Gitea's description does not allow: %v", rec.Op, resp.status, err)
 		}
 	}

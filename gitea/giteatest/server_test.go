@@ -19,6 +19,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/issuesmith/issuesmith/internal/fakeapi"
 )
 
 // recorder is a test that keeps the fake's failures instead of failing.
@@ -101,10 +103,10 @@ func TestResponsesAreChecked(t *testing.T) {
 	req := httptest.NewRequest(http.MethodGet, "/api/v1/repos/o/r/issues/1", nil)
 	route, params, err := rt.FindRoute(req)
 	require.NoError(t, err)
-	require.NoError(t, validateResponse(t.Context(), route, params, req, 200, []byte(`{"id":1,"number":1,"title":"t"}`)))
-	err = validateResponse(t.Context(), route, params, req, 200, []byte(`{"id":"one","number":1}`))
+	require.NoError(t, fakeapi.CheckResponse(t.Context(), route, params, req, 200, jsonHeader, []byte(`{"id":1,"number":1,"title":"t"}`)))
+	err = fakeapi.CheckResponse(t.Context(), route, params, req, 200, jsonHeader, []byte(`{"id":"one","number":1}`))
 	require.Error(t, err)
-	err = validateResponse(t.Context(), route, params, req, 200, []byte(`{"id":1,"closed_at":null}`))
+	err = fakeapi.CheckResponse(t.Context(), route, params, req, 200, jsonHeader, []byte(`{"id":1,"closed_at":null}`))
 	require.Error(t, err, "Gitea's description has no nullable fields: the fake leaves nil ones out")
 }
 
