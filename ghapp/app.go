@@ -89,24 +89,6 @@ func NewApp(cfg AppConfig) (*App, error) {
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = http.DefaultClient
 	}
-	switch {
-	case cfg.WriteInterval == 0:
-		cfg.WriteInterval = DefaultWriteInterval
-	case cfg.WriteInterval < 0:
-		cfg.WriteInterval = 0
-	}
-	switch {
-	case cfg.MaxRetries == 0:
-		cfg.MaxRetries = DefaultMaxRetries
-	case cfg.MaxRetries < 0:
-		cfg.MaxRetries = 0
-	}
-	if cfg.Backoff <= 0 {
-		cfg.Backoff = DefaultBackoff
-	}
-	if cfg.MaxWait <= 0 {
-		cfg.MaxWait = DefaultMaxWait
-	}
 	return &App{cfg: cfg, key: key, base: base, sleep: sleepCtx, now: time.Now,
 		insts: map[int64]*ghinstallation.Transport{}, bot: cfg.BotLogin}, nil
 }
@@ -117,12 +99,9 @@ func (a *App) AppID() int64 { return a.cfg.AppID }
 // newTransport builds the rate-limit aware transport over the base client;
 // an installation's paces its requests (pace.go), the App's own does not.
 func (a *App) newTransport(pace bool) *transport {
-	base := a.cfg.HTTPClient.Transport
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	t := &transport{base: base, writeInterval: a.cfg.WriteInterval, maxRetries: a.cfg.MaxRetries,
-		backoff: a.cfg.Backoff, maxWait: a.cfg.MaxWait, observe: a.cfg.Observe, now: a.now, sleep: a.sleep}
+	t := newTransport(a.cfg.HTTPClient.Transport, TransportOptions{WriteInterval: a.cfg.WriteInterval,
+		MaxRetries: a.cfg.MaxRetries, Backoff: a.cfg.Backoff, MaxWait: a.cfg.MaxWait, Observe: a.cfg.Observe,
+		Now: a.now, Sleep: a.sleep})
 	if pace {
 		t.pace = &pacer{}
 	}
