@@ -24,6 +24,38 @@ var (
 	ErrNotAFork = errors.New("no usable fork")
 )
 
+// Translation pairs a forge client's sentinel error with the workflow's.
+type Translation struct{ From, To error }
+
+// Translate is how an adapter hands its client's errors to the workflow:
+// err, with its text and chain (errors.Is and errors.As still find the
+// client's errors), that also answers errors.Is for each translation's To
+// whose From it wraps. Nil stays nil.
+func Translate(err error, ts ...Translation) error {
+	if err == nil {
+		return nil
+	}
+	var marks []error
+	for _, t := range ts {
+		if errors.Is(err, t.From) && !errors.Is(err, t.To) {
+			marks = append(marks, t.To)
+		}
+	}
+	if len(marks) == 0 {
+		return err
+	}
+	return &translated{err: err, marks: marks}
+}
+
+// translated is err that also answers errors.Is for marks; its text is err's.
+type translated struct {
+	err   error
+	marks []error
+}
+
+func (e *translated) Error() string   { return e.err.Error() }
+func (e *translated) Unwrap() []error { return append([]error{e.err}, e.marks...) }
+
 // RateLimitError is GitHub refusing for a rate limit (403 or 429, primary
 // or secondary) its client did not sit out. A job refused so waits until
 // Reset with River's snooze (ratelimit.go): never a failed attempt.

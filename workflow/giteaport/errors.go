@@ -16,16 +16,8 @@ func Err(err error) error {
 	if err == nil {
 		return nil
 	}
-	var marks []error
-	if errors.Is(err, gitea.ErrNotFound) && !errors.Is(err, workflow.ErrNotFound) {
-		marks = append(marks, workflow.ErrNotFound)
-	}
-	if errors.Is(err, gitea.ErrForbidden) && !errors.Is(err, workflow.ErrNoAccess) {
-		marks = append(marks, workflow.ErrNoAccess)
-	}
-	if len(marks) > 0 {
-		err = &marked{err: err, marks: marks}
-	}
+	err = workflow.Translate(err, workflow.Translation{From: gitea.ErrNotFound, To: workflow.ErrNotFound},
+		workflow.Translation{From: gitea.ErrForbidden, To: workflow.ErrNoAccess})
 	var rl *workflow.RateLimitError
 	if errors.As(err, &rl) {
 		return err
@@ -35,11 +27,3 @@ func Err(err error) error {
 	}
 	return err
 }
-
-type marked struct {
-	err   error
-	marks []error
-}
-
-func (e *marked) Error() string   { return e.err.Error() }
-func (e *marked) Unwrap() []error { return append([]error{e.err}, e.marks...) }
