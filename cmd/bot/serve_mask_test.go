@@ -30,6 +30,8 @@ func TestServeConfigFileMaskedFromTheCoder(t *testing.T) {
 	apiKey := filepath.Join(dir, "model.key")
 	db := filepath.Join(dir, "issuesmith.db")
 	settings := filepath.Join(dir, "issuesmith.env")
+	giteaToken := filepath.Join(dir, "gitea-token")
+	require.NoError(t, os.WriteFile(giteaToken, []byte("gitea-secret"), 0o600))
 	require.NoError(t, os.WriteFile(key, []byte("-----BEGIN KEY----- key-secret"), 0o600))
 	require.NoError(t, os.WriteFile(apiKey, []byte("api-secret"), 0o600))
 	require.NoError(t, os.WriteFile(db, []byte("db-secret"), 0o600))
@@ -37,6 +39,8 @@ func TestServeConfigFileMaskedFromTheCoder(t *testing.T) {
 		"ISSUESMITH_APP_ID=1", "ISSUESMITH_MODEL_NAME=m", "ISSUESMITH_WEBHOOK_SECRET=settings-secret",
 		"ISSUESMITH_PRIVATE_KEY_FILE=" + key, "ISSUESMITH_MODEL_API_KEY_FILE=" + apiKey,
 		"ISSUESMITH_DATABASE_URL=" + db, "ISSUESMITH_DATA_DIR=" + filepath.Join(dir, "data"),
+		"ISSUESMITH_GITEA_URL=https://gitea.example.com/", "ISSUESMITH_GITEA_TOKEN_FILE=" + giteaToken,
+		"ISSUESMITH_GITEA_WEBHOOK_SECRET=settings-secret",
 	}, "\n")+"\n"), 0o600))
 
 	cfg, err := serveConfig(procenv.Scrubbed(), settings, "")
@@ -44,7 +48,7 @@ func TestServeConfigFileMaskedFromTheCoder(t *testing.T) {
 	p := server.Coder(cfg, nil, nil).Options.Sandbox
 	p.ReadOnly = append(p.ReadOnly, dir) // as if the settings lay under a path the sandbox binds
 	cmd, err := p.Command(t.Context(), t.TempDir(), []string{"sh", "-c",
-		"cat " + strings.Join([]string{settings, key, apiKey, db}, " ") + "; ls " + dir + "; echo probe-done"}, os.Environ())
+		"cat " + strings.Join([]string{settings, key, apiKey, db, giteaToken}, " ") + "; ls " + dir + "; echo probe-done"}, os.Environ())
 	require.NoError(t, err)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -52,7 +56,7 @@ func TestServeConfigFileMaskedFromTheCoder(t *testing.T) {
 	s := out.String()
 	require.Contains(t, s, "probe-done")
 	require.Contains(t, s, "issuesmith.env", "the folder itself is visible: the test proves the masking")
-	for _, secret := range []string{"settings-secret", "key-secret", "api-secret", "db-secret"} {
+	for _, secret := range []string{"settings-secret", "key-secret", "api-secret", "db-secret", "gitea-secret"} {
 		require.NotContains(t, s, secret, "read inside the coder's sandbox")
 	}
 }
