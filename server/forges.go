@@ -123,6 +123,15 @@ func (c credentials) Author(id int64) (repo.Signature, bool) {
 	return repo.Signature{}, false
 }
 
+// forgeOf is the workflow's Deps.ForgeOf: nil without a Gitea server (one
+// forge: no repository to bind, no read per delivery).
+func (g *giteaForge) forgeOf() func(int64) string {
+	if g == nil {
+		return nil
+	}
+	return forgeOf
+}
+
 // botAliases are the bot's logins on the other forges.
 func (g *giteaForge) botAliases() []string {
 	if g == nil {

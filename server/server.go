@@ -204,7 +204,7 @@ func (s *Server) assemble(ctx context.Context, m *metrics) error {
 			Summarizer: &agents.Summarizer{Models: ms, Cache: st},
 			Forks:      forks(cfg, app),
 			Budget:     s.gate,
-			ForgeOf:    forgeOf,
+			ForgeOf:    forge.forgeOf(),
 		}, workflow.Options{
 			Limits:   &cfg.Limits,
 			BotLogin: botLogin, BotAliases: aliases, MaxWorkers: cfg.Workers, Logger: log, PollInterval: tune.PollInterval,

@@ -297,8 +297,8 @@ func (s *runJob) headNotedFor(ctx context.Context, wt Worktree, msg, request str
 // (bots, its logins on each forge, when known): another App's bot could
 // echo a user's text, marker and all, and silence the reply.
 func hasReply(thread []DiffComment, m ghtext.Marker, bots ...string) bool {
+	known := slices.ContainsFunc(bots, func(b string) bool { return b != "" })
 	for _, c := range thread {
-		known := slices.ContainsFunc(bots, func(b string) bool { return b != "" })
 		if !c.AuthorIsBot || known && !slices.ContainsFunc(bots, func(b string) bool { return strings.EqualFold(c.Author, b) }) {
 			continue
 		}
