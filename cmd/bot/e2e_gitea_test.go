@@ -104,6 +104,21 @@ func (g *giteaE2E) waitProgress(want string) {
 	g.until(90*time.Second, "progress comment says "+want, func() bool { return strings.Contains(g.progress(), want) }, g.progress)
 }
 
+// approveToPR makes alice's edit of the plan comment (editPlan: a step
+// removed, one reworded, the box ticked) in Gitea, waits for the run to
+// end and returns its one pull request.
+func (g *giteaE2E) approveToPR() gitea.PullRequest {
+	g.t.Helper()
+	plan := g.comments(g.issue)["plan"][0]
+	g.srv.API(g.alice, "PATCH", fmt.Sprintf("/repos/alice/hello/issues/comments/%d", plan.ID),
+		map[string]any{"body": editPlan(g.t, plan.Body)}, nil)
+	g.waitProgress("issuesmith: done")
+	prs, err := g.bot.PullRequests(g.t.Context(), "alice", "hello", "all")
+	require.NoError(g.t, err)
+	require.Len(g.t, prs, 1)
+	return prs[0]
+}
+
 // TestEndToEndGitea drives the whole journey on a real Gitea server by its
 // own signed webhooks: label → spec and plan comments → the plan edited
 // and approved in Gitea → branch pushed and a draft (WIP:) PR → a review
@@ -120,16 +135,8 @@ func TestEndToEndGitea(t *testing.T) {
 	g.labels("bug") // another label: nothing starts
 	g.labels("bug", "issuesmith")
 	g.waitProgress("waiting for you")
-	plan := g.comments(g.issue)["plan"][0]
 	require.NotEmpty(t, g.comments(g.issue)["spec"])
-	g.srv.API(g.alice, "PATCH", fmt.Sprintf("/repos/alice/hello/issues/comments/%d", plan.ID),
-		map[string]any{"body": editPlan(t, plan.Body)}, nil)
-	g.waitProgress("issuesmith: done")
-
-	prs, err := g.bot.PullRequests(ctx, "alice", "hello", "all")
-	require.NoError(t, err)
-	require.Len(t, prs, 1)
-	pr := prs[0]
+	pr := g.approveToPR()
 	require.True(t, strings.HasPrefix(pr.Title, "WIP: "), pr.Title)
 	require.Equal(t, "issuesmith", pr.User.Login)
 	require.Contains(t, pr.Body, fmt.Sprintf("Fixes #%d", g.issue))
@@ -204,17 +211,10 @@ func TestEndToEndGiteaAlone(t *testing.T) {
 	}
 	g.env = env
 	g.start()
-	ctx := t.Context()
 	g.labels("issuesmith")
 	g.waitProgress("waiting for you")
-	plan := g.comments(g.issue)["plan"][0]
-	g.srv.API(g.alice, "PATCH", fmt.Sprintf("/repos/alice/hello/issues/comments/%d", plan.ID),
-		map[string]any{"body": editPlan(t, plan.Body)}, nil)
-	g.waitProgress("issuesmith: done")
-	prs, err := g.bot.PullRequests(ctx, "alice", "hello", "all")
-	require.NoError(t, err)
-	require.Len(t, prs, 1)
-	require.True(t, strings.HasPrefix(prs[0].Title, "WIP: "), prs[0].Title)
+	pr := g.approveToPR()
+	require.True(t, strings.HasPrefix(pr.Title, "WIP: "), pr.Title)
 	var commits []struct {
 		Commit struct {
 			Author struct {
@@ -223,7 +223,7 @@ func TestEndToEndGiteaAlone(t *testing.T) {
 			Message string `json:"message"`
 		} `json:"commit"`
 	}
-	g.srv.API(g.alice, "GET", "/repos/alice/hello/commits?sha="+prs[0].Head.Ref+"&limit=1", nil, &commits)
+	g.srv.API(g.alice, "GET", "/repos/alice/hello/commits?sha="+pr.Head.Ref+"&limit=1", nil, &commits)
 	require.NotEmpty(t, commits)
 	require.Equal(t, "issuesmith", commits[0].Commit.Author.Name)
 	require.Contains(t, commits[0].Commit.Message, "Co-authored-by: alice <alice@noreply.127.0.0.1>")
