@@ -9,9 +9,12 @@
 // agent's options (ExplorerOptions, PlannerOptions, CoderOptions: the
 // coder's checks, setup and egress within the server's ceiling), the
 // model client per repository (Models), the spend of each agent (returned
-// with its error too), and the git worktrees of the App (installation
-// tokens go to git only; each worktree opens its confined repo.Workspace
-// once, the one the agent ports are given, and closes it with itself).
+// with its error too), and the git worktrees of the bot (tokens, the
+// commit author and co-authors from the installation's forge through
+// Credentials: AppCredentials for the GitHub App, the server's own for a
+// Gitea server; tokens go to git only; each worktree opens its confined
+// repo.Workspace once, the one the agent ports are given, and closes it
+// with itself).
 //
 // The models Models gives, the explorer's and coder's tools, the
 // explorer's compressions and observer notes and the coder's edits and

@@ -1,5 +1,7 @@
 // Package config owns issuesmith's configurations: the server's (Server:
-// App credentials, webhook secret, database, listen address, model settings),
+// App credentials, webhook secret, a Gitea server's URL, token file and
+// webhook secret (gitea.go: all or none; with them the App's are optional),
+// database, listen address, model settings),
 // parsed once at start-up from ISSUESMITH_* environment variables and an
 // optional file, defaulted and validated; the local commands' (Local: the
 // same model and database settings without the App's, for `bot solve`,
