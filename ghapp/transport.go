@@ -238,7 +238,9 @@ type TransportOptions struct {
 // *RateLimitError past it. It has no installation pacing, which reads
 // GitHub's X-RateLimit-* headers. Safe for concurrent use; one per client,
 // so its writes are spaced together.
-func NewTransport(base http.RoundTripper, o TransportOptions) http.RoundTripper { return newTransport(base, o) }
+func NewTransport(base http.RoundTripper, o TransportOptions) http.RoundTripper {
+	return newTransport(base, o)
+}
 
 // newTransport is the transport over base (http.DefaultTransport when nil)
 // with o's zero values taken as the defaults: the one place they are
