@@ -85,7 +85,11 @@ func (h *Handler) giteaLabels(payload any) verdict {
 	for _, l := range e.Issue.Labels {
 		ev.Labels = append(ev.Labels, l.Name)
 	}
-	return verdict{ev: ev, authorize: true}
+	// Gitea may send two label changes with the same body (it builds the
+	// payload from the issue as it held it): the second is not a replay.
+	// The event only asks the forge for the labels again, so a replayed
+	// body changes nothing.
+	return verdict{ev: ev, authorize: true, bodyRepeats: true}
 }
 
 // giteaComment handles issue_comment and pull_request_comment: a created

@@ -73,11 +73,15 @@ type Handler struct {
 // to accept (its sender's write permission checked by the intake job when
 // authorize is set), or a reason to ignore.
 type verdict struct {
-	ev        workflow.Event
-	keys      []string // more keys of the same request (ObjectKey), recorded with the delivery's
-	authorize bool
-	ignore    string
-	bad       string // a signed payload lacking what its event must carry: 400
+	ev   workflow.Event
+	keys []string // more keys of the same request (ObjectKey), recorded with the delivery's
+	// bodyRepeats: two different requests may come with the same body, so
+	// a repeated body under a new delivery id is no replay (its key is the
+	// body's and the id's together).
+	bodyRepeats bool
+	authorize   bool
+	ignore      string
+	bad         string // a signed payload lacking what its event must carry: 400
 }
 
 type route func(h *Handler, payload any) verdict
@@ -210,11 +214,7 @@ func (h *Handler) handle(w http.ResponseWriter, r *http.Request, event, delivery
 		v.ev.CommentID = bodyID(body)
 	}
 	bodyKey := bodyKeyOf(body)
-	if v.ev.Kind == workflow.LabelsSet {
-		// Gitea may send two label changes with the same body (it builds
-		// the payload from the issue as it held it): the second is not a
-		// replay. The event only asks the forge for the labels again, so
-		// a replayed body changes nothing.
+	if v.bodyRepeats {
 		bodyKey += ":" + delivery
 	}
 	return h.admit(r.Context(), v, bodyKey, log)
